@@ -1,0 +1,47 @@
+// Bundles isdlc into dist/: isdlc.cjs (the executable, a few lines), hook.cjs (`isdlc hook`, the hot
+// path), cli.cjs (every other command) and yaml.cjs (the YAML parser, loaded only for YAML config).
+import { build } from 'esbuild';
+import { chmodSync, readFileSync, rmSync } from 'node:fs';
+
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+/** Modules that ship as their own file in dist/ and are required from there at run time. */
+const SIBLINGS = { yaml: './yaml.cjs', './cli.cjs': './cli.cjs' };
+const siblingFiles = {
+  name: 'sibling-files',
+  setup(b) {
+    b.onResolve({ filter: /^(yaml|\.\/cli\.cjs)$/ }, (args) => ({ path: SIBLINGS[args.path], external: true }));
+  },
+};
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  loader: { '.md': 'text' },
+  define: { __ISDLC_VERSION__: JSON.stringify(version) },
+  minifySyntax: true,
+  minifyWhitespace: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+
+rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+await Promise.all([
+  build({
+    ...common,
+    entryPoints: ['src/entry/isdlc.ts'],
+    outfile: 'dist/isdlc.cjs',
+    banner: { js: '#!/usr/bin/env node' },
+    plugins: [siblingFiles],
+  }),
+  build({ ...common, entryPoints: ['src/entry/hook.ts'], outfile: 'dist/hook.cjs', plugins: [siblingFiles] }),
+  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.cjs', plugins: [siblingFiles] }),
+  build({
+    ...common,
+    stdin: { contents: "module.exports = require('yaml');", resolveDir: process.cwd(), loader: 'js' },
+    outfile: 'dist/yaml.cjs',
+  }),
+]);
+chmodSync('dist/isdlc.cjs', 0o755);

@@ -1,0 +1,209 @@
+// `isdlc doctor`: proves the installation works the way the host will use it, and says how to fix
+// what does not. It changes nothing (its probe calls are recorded in the activity log like any call).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { configProblems } from '../config/consistency.js';
+import { CONFIG_NAMES, ProjectConfig, loadConfig } from '../config/project-config.js';
+import { INSTALL_RECORD, SETTINGS_FILE } from '../install/install.js';
+import { REGISTRATIONS, findOurHooks, type HookCommand, type Settings } from '../install/settings.js';
+import { activeWorkflowOf, workflowPhasesOf } from '../state/current-phase.js';
+import { ISDLC_DIR, locateState, readMonorepoConfig } from '../state/locate.js';
+import type { IsdlcState } from '../state/schema.js';
+import { knownPhaseKeys } from '../config/phases.js';
+
+export type Severity = 'ok' | 'warn' | 'fail';
+
+export interface Finding {
+  severity: Severity;
+  what: string;
+  fix?: string;
+}
+
+/** A hook command as the host runs it: `${CLAUDE_PROJECT_DIR}` substituted, exec or shell form. */
+export function hostInvocation(hook: HookCommand, root: string): { file: string; args: string[] } {
+  const substitute = (text: string): string => text.split('${CLAUDE_PROJECT_DIR}').join(root);
+  if (Array.isArray(hook.args)) return { file: substitute(hook.command), args: hook.args.map((arg) => substitute(String(arg))) };
+  return { file: 'bash', args: ['-c', hook.command] };
+}
+
+function probePayload(event: string, matcher: string | undefined, root: string): Record<string, unknown> {
+  const base = { session_id: 'isdlc-doctor', transcript_path: '', cwd: root, hook_event_name: event, permission_mode: 'default' };
+  const tool = matcher?.split('|')[0];
+  if (!tool) return { ...base, stop_hook_active: false, last_assistant_message: 'isdlc doctor probe' };
+  const input: Record<string, unknown> =
+    tool === 'Bash' ? { command: 'true', description: 'isdlc doctor probe' } : { description: 'isdlc doctor probe', prompt: 'probe' };
+  const payload: Record<string, unknown> = { ...base, tool_name: tool, tool_input: input, tool_use_id: 'toolu_isdlc_doctor' };
+  if (event === 'PostToolUse') payload['tool_response'] = { stdout: '', stderr: '', interrupted: false, isImage: false };
+  if (event === 'PostToolUseFailure') payload['error'] = 'Exit code 1';
+  return payload;
+}
+
+function checkSettings(root: string, findings: Finding[]): void {
+  const file = join(root, SETTINGS_FILE);
+  let settings: Settings;
+  try {
+    settings = JSON.parse(readFileSync(file, 'utf8')) as Settings;
+  } catch (error) {
+    findings.push({ severity: 'fail', what: `${SETTINGS_FILE} cannot be read: ${(error as Error).message}`, fix: `fix or create it, then run \`isdlc init ${root}\`` });
+    return;
+  }
+  const ours = findOurHooks(settings);
+  for (const registration of REGISTRATIONS) {
+    const found = ours.filter((hook) => hook.event === registration.event && (hook.matcher ?? '') === (registration.matcher ?? ''));
+    const label = `${registration.event}${registration.matcher ? ` [${registration.matcher}]` : ''}`;
+    if (found.length === 0) {
+      findings.push({ severity: 'fail', what: `no isdlc hook registered for ${label}`, fix: `run \`isdlc init ${root}\`` });
+      continue;
+    }
+    if (found.length > 1) findings.push({ severity: 'warn', what: `isdlc hook registered ${found.length} times for ${label}`, fix: `run \`isdlc init ${root}\` to keep one` });
+    const hook = found[0]!.hook;
+    const { file: command, args } = hostInvocation(hook, root);
+    const script = args.find((arg) => arg.endsWith('.cjs'));
+    if (script && !existsSync(script)) {
+      findings.push({ severity: 'fail', what: `${label}: the registered script ${script} does not exist`, fix: `run \`isdlc init ${root}\`` });
+      continue;
+    }
+    const started = performance.now();
+    const run = spawnSync(command, args, {
+      input: JSON.stringify(probePayload(registration.event, registration.matcher, root)),
+      env: { ...process.env, CLAUDE_PROJECT_DIR: root },
+      cwd: root,
+      encoding: 'utf8',
+      timeout: (typeof hook.timeout === 'number' ? hook.timeout : 10) * 1000,
+    });
+    const ms = Math.round(performance.now() - started);
+    const stdout = (run.stdout ?? '').trim();
+    if (run.error || run.status !== 0) {
+      findings.push({
+        severity: 'fail',
+        what: `${label}: the registered command failed (${run.error?.message ?? `exit ${String(run.status)}`}) ${(run.stderr ?? '').trim().slice(0, 300)}`,
+        fix: 'check that `node` is on the PATH Claude Code uses, then run `isdlc init` again',
+      });
+    } else if (stdout !== '' && !stdout.startsWith('{')) {
+      findings.push({ severity: 'fail', what: `${label}: the registered command printed something that is not a hook decision: ${stdout.slice(0, 200)}` });
+    } else if (stdout.includes('"deny"')) {
+      findings.push({ severity: 'warn', what: `${label}: a harmless probe call was denied: ${stdout.slice(0, 300)}` });
+    } else {
+      findings.push({ severity: 'ok', what: `${label}: registered command runs and answers (${ms} ms)` });
+    }
+    if (typeof hook.timeout === 'number' && hook.timeout > 600) {
+      findings.push({ severity: 'warn', what: `${label}: timeout ${hook.timeout} is in seconds (${Math.round(hook.timeout / 60)} minutes)`, fix: `run \`isdlc init ${root}\`` });
+    }
+  }
+}
+
+function checkGuardsLoad(root: string, findings: Finding[]): void {
+  const bin = join(root, ISDLC_DIR, 'bin', 'isdlc.cjs');
+  if (!existsSync(bin)) {
+    findings.push({ severity: 'fail', what: `${bin} is missing`, fix: `run \`isdlc init ${root}\`` });
+    return;
+  }
+  const run = spawnSync(process.execPath, [bin, 'hook', '--check'], { encoding: 'utf8', timeout: 10_000 });
+  let report: { guards?: string[]; problems?: string[] } = {};
+  try {
+    report = JSON.parse(run.stdout) as typeof report;
+  } catch {
+    findings.push({ severity: 'fail', what: `the installed guards could not be loaded: ${(run.stderr || run.stdout).trim().slice(0, 300)}`, fix: `run \`isdlc init ${root}\`` });
+    return;
+  }
+  if (report.problems && report.problems.length > 0) {
+    for (const problem of report.problems) findings.push({ severity: 'fail', what: `guard ${problem}`, fix: 'reinstall isdlc; this is a fault in the build' });
+  } else {
+    findings.push({ severity: 'ok', what: `all ${report.guards?.length ?? 0} guards load: ${(report.guards ?? []).join(', ')}` });
+  }
+  const version = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8', timeout: 10_000 }).stdout.trim();
+  if (version && version !== __ISDLC_VERSION__) {
+    findings.push({ severity: 'warn', what: `installed hook is isdlc ${version}, this is ${__ISDLC_VERSION__}`, fix: `run \`isdlc init ${root}\` to update it` });
+  }
+}
+
+function checkConfig(root: string, findings: Finding[]): ProjectConfig {
+  for (const name of CONFIG_NAMES) {
+    const loaded = loadConfig(root, name);
+    if (loaded.problem) findings.push({ severity: 'fail', what: `${name}: ${loaded.problem}; the bundled default is used instead`, fix: 'fix the file, or remove it to use the default' });
+    else findings.push({ severity: 'ok', what: `${name}: ${loaded.from === 'bundled' ? 'bundled default' : loaded.from}` });
+  }
+  const config = new ProjectConfig(root);
+  const problems = configProblems({
+    requirements: config.iterationRequirements,
+    artifactPaths: config.artifactPaths,
+    workflows: config.workflows,
+    manifest: config.manifest,
+    constitution: config.constitution,
+  });
+  for (const problem of problems) findings.push({ severity: 'fail', what: `config disagrees: ${problem}`, fix: 'make the files agree (`isdlc config show NAME` prints what is in use)' });
+  if (problems.length === 0) findings.push({ severity: 'ok', what: `config files agree (constitution: ${config.constitution.articles.size} articles)` });
+  return config;
+}
+
+function checkStateFile(file: string, config: ProjectConfig, findings: Finding[]): void {
+  const dir = join(file, '..');
+  let state: IsdlcState;
+  try {
+    state = JSON.parse(readFileSync(file, 'utf8')) as IsdlcState;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    findings.push(
+      code === 'ENOENT'
+        ? { severity: 'warn', what: `${file} does not exist`, fix: 'run `isdlc init` to create it' }
+        : { severity: 'fail', what: `${file} does not parse: ${(error as Error).message}`, fix: 'repair the JSON by hand (a hook will set a broken file aside and start afresh)' },
+    );
+    return;
+  }
+  if (typeof state !== 'object' || state === null || Array.isArray(state)) {
+    findings.push({ severity: 'fail', what: `${file} does not hold a JSON object` });
+    return;
+  }
+  findings.push({ severity: 'ok', what: `${file} parses (state_version ${String(state.state_version ?? 'none')})` });
+  const workflow = activeWorkflowOf(state);
+  if (workflow) {
+    const known = knownPhaseKeys(config);
+    const unknown = workflowPhasesOf(state).filter((phase) => !known.has(phase));
+    if (unknown.length > 0) findings.push({ severity: 'warn', what: `active workflow names phases the config does not define: ${unknown.join(', ')}` });
+  }
+  const leftovers = readdirSync(dir).filter((name) => name.endsWith('.tmp') || name.endsWith('.lock') || name.includes('.corrupt-'));
+  for (const name of leftovers) {
+    findings.push(
+      name.includes('.corrupt-')
+        ? { severity: 'warn', what: `${join(dir, name)} is a state file that was set aside as unreadable`, fix: 'repair it and move it back, or delete it' }
+        : { severity: 'warn', what: `${join(dir, name)} was left by an interrupted write`, fix: 'delete it if no isdlc process is running' },
+    );
+  }
+}
+
+export function runDoctor(root: string): Finding[] {
+  const findings: Finding[] = [];
+  if (!existsSync(join(root, ISDLC_DIR))) {
+    return [{ severity: 'fail', what: `${root} has no ${ISDLC_DIR}/: isdlc is not set up here`, fix: `run \`isdlc init ${root}\`` }];
+  }
+  if (!existsSync(join(root, INSTALL_RECORD))) findings.push({ severity: 'warn', what: `${INSTALL_RECORD} is missing`, fix: `run \`isdlc init ${root}\`` });
+  checkGuardsLoad(root, findings);
+  checkSettings(root, findings);
+  const config = checkConfig(root, findings);
+  let monorepo;
+  try {
+    monorepo = readMonorepoConfig(root);
+  } catch (error) {
+    findings.push({ severity: 'fail', what: `.isdlc/monorepo.json: ${(error as Error).message}`, fix: 'repair it or remove it' });
+  }
+  const stateFiles = monorepo
+    ? Object.keys(monorepo.projects ?? {}).map((id) => join(root, ISDLC_DIR, 'projects', id, 'state.json'))
+    : [locateState(root, { env: {}, cwd: root }).stateFile];
+  for (const file of stateFiles) checkStateFile(file, config, findings);
+  return findings;
+}
+
+const SYMBOL: Record<Severity, string> = { ok: '✓', warn: '!', fail: '✗' };
+
+export function formatFindings(root: string, findings: Finding[]): string {
+  const lines = [`isdlc doctor: ${root}`];
+  for (const finding of findings) {
+    lines.push(`${SYMBOL[finding.severity]} ${finding.what}`);
+    if (finding.fix && finding.severity !== 'ok') lines.push(`    fix: ${finding.fix}`);
+  }
+  const failed = findings.filter((f) => f.severity === 'fail').length;
+  const warned = findings.filter((f) => f.severity === 'warn').length;
+  lines.push(failed === 0 ? `All good${warned ? ` (${warned} warning${warned > 1 ? 's' : ''})` : ''}.` : `${failed} problem${failed > 1 ? 's' : ''} to fix.`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,87 @@
+// `isdlc replay FILE.jsonl`: a recorded session (one hook payload per line) run through the same engine
+// the hook uses, against a project on disk, printing each decision and its reason.
+import { readFileSync } from 'node:fs';
+import { runHook } from '../engine/run-hook.js';
+
+export interface ReplayStep {
+  line: number;
+  event: string;
+  tool?: string;
+  subject?: string;
+  decision: 'allow' | 'deny' | 'skipped';
+  guard?: string;
+  reason?: string;
+  notes?: string[];
+  userMessages?: string[];
+  problem?: string;
+}
+
+function subjectOf(payload: Record<string, unknown>): string | undefined {
+  const input = payload['tool_input'];
+  if (typeof input !== 'object' || input === null) return undefined;
+  const record = input as Record<string, unknown>;
+  for (const key of ['subagent_type', 'skill', 'command', 'file_path', 'description']) {
+    if (typeof record[key] === 'string') return record[key] as string;
+  }
+  return undefined;
+}
+
+export function replaySession(file: string, projectDir: string, env: NodeJS.ProcessEnv): ReplayStep[] {
+  const lines = readFileSync(file, 'utf8').split(/\r?\n/);
+  const steps: ReplayStep[] = [];
+  lines.forEach((text, index) => {
+    if (text.trim() === '' || text.trimStart().startsWith('//')) return;
+    let payload: Record<string, unknown>;
+    try {
+      payload = JSON.parse(text) as Record<string, unknown>;
+    } catch (error) {
+      steps.push({ line: index + 1, event: '?', decision: 'skipped', problem: `not JSON: ${(error as Error).message}` });
+      return;
+    }
+    // The recording's paths belong to another machine: the session is replayed in projectDir.
+    payload['cwd'] = projectDir;
+    const out = runHook({ payload: JSON.stringify(payload), env: { ...env, CLAUDE_PROJECT_DIR: projectDir }, cwd: projectDir });
+    const entry = out.entry;
+    const step: ReplayStep = {
+      line: index + 1,
+      event: String(payload['hook_event_name'] ?? '?'),
+      decision: entry['decision'] === 'deny' ? 'deny' : 'allow',
+    };
+    if (typeof payload['tool_name'] === 'string') step.tool = payload['tool_name'];
+    const subject = subjectOf(payload);
+    if (subject) step.subject = subject;
+    if (typeof entry['guard'] === 'string') step.guard = entry['guard'];
+    if (typeof entry['reason'] === 'string') step.reason = entry['reason'];
+    if (Array.isArray(entry['notes'])) step.notes = entry['notes'] as string[];
+    if (Array.isArray(entry['user_messages'])) step.userMessages = entry['user_messages'] as string[];
+    if (typeof entry['problem'] === 'string') step.problem = entry['problem'];
+    steps.push(step);
+  });
+  return steps;
+}
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((line) => prefix + line)
+    .join('\n');
+}
+
+export function formatReplay(steps: ReplayStep[]): string {
+  const out: string[] = [];
+  for (const step of steps) {
+    const what = [step.event, step.tool, step.subject ? `(${step.subject.length > 60 ? `${step.subject.slice(0, 57)}...` : step.subject})` : '']
+      .filter(Boolean)
+      .join(' ');
+    const decision = step.decision.toUpperCase();
+    out.push(`#${step.line} ${what}\n   → ${decision}${step.guard ? ` by ${step.guard}` : ''}`);
+    if (step.reason) out.push(indent(step.reason, '     '));
+    for (const note of step.notes ?? []) out.push(indent(`note to the model: ${note}`, '     '));
+    for (const message of step.userMessages ?? []) out.push(indent(`to the user: ${message}`, '     '));
+    if (step.problem) out.push(indent(`(${step.problem})`, '     '));
+    if (step.decision === 'allow' && !step.reason && !step.notes && !step.problem) out.push('     no guard objected');
+  }
+  const denies = steps.filter((step) => step.decision === 'deny').length;
+  out.push(`\n${steps.length} events replayed: ${steps.length - denies} allowed, ${denies} denied.`);
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,24 @@
+// Articles are found by their headings, `### Article {ID}: {Title}`, wherever they stand in the file.
+
+export interface Constitution {
+  /** Article ID (a Roman numeral) to title, in the order the file gives them. */
+  articles: Map<string, string>;
+}
+
+const ARTICLE_HEADING = /^###\s+Article\s+([IVXLCDM]+)\s*:\s*(.+?)\s*$/gim;
+
+export function parseConstitution(text: string): Constitution {
+  const articles = new Map<string, string>();
+  for (const match of text.matchAll(ARTICLE_HEADING)) {
+    const [, id, title] = match;
+    if (id && title && !articles.has(id.toUpperCase())) articles.set(id.toUpperCase(), title);
+  }
+  return { articles };
+}
+
+/** `Article VII: Artifact Traceability`, or `Article XV (unknown)` when the constitution lacks it. */
+export function describeArticle(constitution: Constitution | null, id: string): string {
+  if (!constitution) return `Article ${id}`;
+  const title = constitution.articles.get(id.toUpperCase());
+  return title ? `Article ${id}: ${title}` : `Article ${id} (unknown)`;
+}

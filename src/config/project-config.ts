@@ -1,0 +1,195 @@
+// The one config resolver. Every reader asks here; each file is looked up in `.isdlc/config/`, then in
+// `.claude/hooks/config/` (projects laid out for the JavaScript iSDLC framework), then taken from the
+// defaults bundled with isdlc. Files are read on first use only.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as v from 'valibot';
+import bundledArtifactPaths from './defaults/artifact-paths.json';
+import bundledRequirements from './defaults/iteration-requirements.json';
+import bundledManifest from './defaults/skills-manifest.json';
+import bundledWorkflows from './defaults/workflows.json';
+import bundledConstitution from './defaults/constitution.md';
+import { parseConstitution, type Constitution } from './constitution.js';
+import {
+  ArtifactPathsSchema,
+  IterationRequirementsSchema,
+  SkillsManifestSchema,
+  WorkflowsSchema,
+  describeIssue,
+  type ArtifactPaths,
+  type IterationRequirements,
+  type SkillsManifest,
+  type Workflows,
+} from './schemas.js';
+import { parseYaml } from './yaml.js';
+
+export const CONFIG_DIRS = ['.isdlc/config', '.claude/hooks/config'] as const;
+
+export const BUNDLED = 'bundled';
+
+export interface Loaded<T> {
+  value: T;
+  /** The file it came from, or `bundled`. */
+  from: string;
+  /** Why a project file was passed over for the bundled default. */
+  problem?: string;
+}
+
+export type ConfigName = 'iteration-requirements' | 'artifact-paths' | 'workflows' | 'skills-manifest';
+
+interface ConfigSpec<T> {
+  files: string[];
+  schema: v.GenericSchema<unknown, T>;
+  bundled: unknown;
+}
+
+const SPECS: { [K in ConfigName]: ConfigSpec<ConfigValue<K>> } = {
+  'iteration-requirements': {
+    files: ['iteration-requirements.json'],
+    schema: IterationRequirementsSchema,
+    bundled: bundledRequirements,
+  },
+  'artifact-paths': { files: ['artifact-paths.json'], schema: ArtifactPathsSchema, bundled: bundledArtifactPaths },
+  workflows: { files: ['workflows.json'], schema: WorkflowsSchema, bundled: bundledWorkflows },
+  'skills-manifest': {
+    files: ['skills-manifest.json', 'skills-manifest.yaml', 'skills-manifest.yml'],
+    schema: SkillsManifestSchema,
+    bundled: bundledManifest,
+  },
+};
+
+export type ConfigValue<K extends ConfigName> = {
+  'iteration-requirements': IterationRequirements;
+  'artifact-paths': ArtifactPaths;
+  workflows: Workflows;
+  'skills-manifest': SkillsManifest;
+}[K];
+
+export const CONFIG_NAMES = Object.keys(SPECS) as ConfigName[];
+
+function readIfPresent(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** The project file that would be used for `name`, if any. */
+export function findProjectConfigFile(root: string, name: ConfigName): string | undefined {
+  for (const dir of CONFIG_DIRS) {
+    for (const file of SPECS[name].files) {
+      const path = join(root, dir, file);
+      if (readIfPresent(path) !== undefined) return path;
+    }
+  }
+  return undefined;
+}
+
+/** The bundled defaults are trusted as they are (a test checks each against its schema). */
+export function bundledConfig<K extends ConfigName>(name: K): ConfigValue<K> {
+  return SPECS[name].bundled as ConfigValue<K>;
+}
+
+export function loadConfig<K extends ConfigName>(root: string, name: K): Loaded<ConfigValue<K>> {
+  const spec = SPECS[name] as ConfigSpec<ConfigValue<K>>;
+  for (const dir of CONFIG_DIRS) {
+    for (const file of spec.files) {
+      const path = join(root, dir, file);
+      let text: string | undefined;
+      try {
+        text = readIfPresent(path);
+      } catch (error) {
+        return { value: bundledConfig(name), from: BUNDLED, problem: `${path}: ${(error as Error).message}` };
+      }
+      if (text === undefined) continue;
+      let parsed: unknown;
+      try {
+        parsed = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+      } catch (error) {
+        return { value: bundledConfig(name), from: BUNDLED, problem: `${path} does not parse: ${(error as Error).message}` };
+      }
+      const checked = v.safeParse(spec.schema, parsed);
+      if (!checked.success) {
+        return { value: bundledConfig(name), from: BUNDLED, problem: `${path}: ${describeIssue(checked.issues)}` };
+      }
+      return { value: checked.output, from: path };
+    }
+  }
+  return { value: bundledConfig(name), from: BUNDLED };
+}
+
+/** Where the constitution is looked for, most specific first. */
+export function constitutionCandidates(root: string, projectId?: string): string[] {
+  const candidates = projectId
+    ? [join(root, 'docs/isdlc/projects', projectId, 'constitution.md'), join(root, '.isdlc/projects', projectId, 'constitution.md')]
+    : [];
+  return [...candidates, join(root, 'docs/isdlc/constitution.md'), join(root, '.isdlc/constitution.md')];
+}
+
+export function loadConstitution(root: string, projectId?: string): Loaded<Constitution> {
+  for (const path of constitutionCandidates(root, projectId)) {
+    let text: string | undefined;
+    try {
+      text = readIfPresent(path);
+    } catch (error) {
+      return { value: parseConstitution(bundledConstitution), from: BUNDLED, problem: `${path}: ${(error as Error).message}` };
+    }
+    if (text !== undefined) return { value: parseConstitution(text), from: path };
+  }
+  return { value: parseConstitution(bundledConstitution), from: BUNDLED };
+}
+
+export function bundledConstitutionText(): string {
+  return bundledConstitution;
+}
+
+/** A project's config, each file loaded the first time something asks for it. */
+export class ProjectConfig {
+  private readonly cache = new Map<string, Loaded<unknown>>();
+
+  constructor(
+    readonly root: string,
+    readonly projectId?: string,
+  ) {}
+
+  get<K extends ConfigName>(name: K): Loaded<ConfigValue<K>> {
+    let loaded = this.cache.get(name) as Loaded<ConfigValue<K>> | undefined;
+    if (!loaded) {
+      loaded = loadConfig(this.root, name);
+      this.cache.set(name, loaded);
+    }
+    return loaded;
+  }
+
+  get iterationRequirements(): IterationRequirements {
+    return this.get('iteration-requirements').value;
+  }
+
+  get artifactPaths(): ArtifactPaths {
+    return this.get('artifact-paths').value;
+  }
+
+  get workflows(): Workflows {
+    return this.get('workflows').value;
+  }
+
+  get manifest(): SkillsManifest {
+    return this.get('skills-manifest').value;
+  }
+
+  get constitution(): Constitution {
+    let loaded = this.cache.get('constitution') as Loaded<Constitution> | undefined;
+    if (!loaded) {
+      loaded = loadConstitution(this.root, this.projectId);
+      this.cache.set('constitution', loaded);
+    }
+    return loaded.value;
+  }
+
+  /** Problems met by what has been loaded so far. */
+  problems(): string[] {
+    return [...this.cache.values()].flatMap((loaded) => (loaded.problem ? [loaded.problem] : []));
+  }
+}

@@ -1,0 +1,29 @@
+// A phase's requirements as they apply to one workflow: the phase's own, with the workflow's overrides
+// merged over them (objects merged key by key, anything else replaced).
+import { phaseRequirementsOf } from './phases.js';
+import type { IterationRequirements, PhaseRequirements } from './schemas.js';
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    if (key.startsWith('_')) continue;
+    out[key] = isPlainObject(value) && isPlainObject(out[key]) ? deepMerge(out[key] as Record<string, unknown>, value) : value;
+  }
+  return out;
+}
+
+export function effectivePhaseRequirements(
+  requirements: IterationRequirements,
+  phase: string,
+  workflowType?: string | null,
+): PhaseRequirements | undefined {
+  const base = phaseRequirementsOf(requirements, phase);
+  const overrides = workflowType ? requirements.workflow_overrides?.[workflowType] : undefined;
+  const override = isPlainObject(overrides) ? overrides[phase] : undefined;
+  if (!base && !isPlainObject(override)) return undefined;
+  return deepMerge(base ?? {}, isPlainObject(override) ? override : {}) as PhaseRequirements;
+}

@@ -1,0 +1,114 @@
+// Runs the guards registered for one event, in their fixed order: the first deny wins and ends the run,
+// notes accumulate, state is read at most once (only if a guard looks) and written at most once.
+import type { ProjectConfig } from '../config/project-config.js';
+import type { StateLocation } from '../state/locate.js';
+import type { IsdlcState } from '../state/schema.js';
+import { StateStore, type CorruptStateReport } from '../state/store.js';
+import type { HookEvent } from './event.js';
+import { guardReactsTo, type Guard, type GuardContext } from './guard.js';
+import { emptyVerdict, type Verdict } from './verdict.js';
+
+export interface DispatchInput {
+  event: HookEvent;
+  guards: readonly Guard[];
+  location: StateLocation;
+  config: ProjectConfig;
+  now?: Date;
+}
+
+export interface GuardFailure {
+  guard: string;
+  error: string;
+}
+
+export interface DispatchResult {
+  verdict: Verdict;
+  ran: string[];
+  failures: GuardFailure[];
+  details: Record<string, unknown>[];
+  stateRead: boolean;
+  stateWritten: boolean;
+  stateVersion?: number;
+  corrupt?: CorruptStateReport;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function dispatch(input: DispatchInput): DispatchResult {
+  const { event, location, config } = input;
+  const verdict = emptyVerdict();
+  const result: DispatchResult = { verdict, ran: [], failures: [], details: [], stateRead: false, stateWritten: false };
+  const selected = input.guards.filter((guard) => guardReactsTo(guard, event));
+  if (selected.length === 0) return result;
+
+  const store = new StateStore(location.stateFile);
+  let state: IsdlcState | null = null;
+  const readState = (): IsdlcState | null => {
+    if (!result.stateRead) {
+      result.stateRead = true;
+      const snapshot = store.read();
+      state = snapshot.state;
+      result.stateVersion = snapshot.version;
+      if (snapshot.corrupt) result.corrupt = snapshot.corrupt;
+    }
+    return state;
+  };
+
+  const updates: ((draft: IsdlcState) => void)[] = [];
+  for (const guard of selected) {
+    const context: GuardContext = {
+      event,
+      get state() {
+        return readState();
+      },
+      config,
+      location,
+      now: input.now ?? new Date(),
+      deny(reason) {
+        verdict.deny ??= { guard: guard.id, reason };
+      },
+      note(text) {
+        verdict.notes.push(text);
+      },
+      tellUser(text) {
+        verdict.userMessages.push(text);
+      },
+      update(mutate) {
+        updates.push(mutate);
+      },
+      log(detail) {
+        result.details.push({ guard: guard.id, ...detail });
+      },
+    };
+    result.ran.push(guard.id);
+    try {
+      guard.check(context);
+    } catch (error) {
+      // Fail open: a guard that throws is skipped, never allowed to block or crash the host's action.
+      result.failures.push({ guard: guard.id, error: messageOf(error) });
+    }
+    if (verdict.deny) break;
+  }
+
+  if (updates.length > 0) {
+    try {
+      const written = store.update((draft) => {
+        for (const mutate of updates) mutate(draft);
+      });
+      result.stateWritten = written.written;
+      result.stateVersion = written.version;
+      if (written.corrupt) result.corrupt ??= written.corrupt;
+    } catch (error) {
+      result.failures.push({ guard: 'state-store', error: messageOf(error) });
+    }
+  }
+  if (result.corrupt) {
+    verdict.userMessages.push(
+      `isdlc: ${result.corrupt.file} was unreadable (${result.corrupt.problem}). It is kept unchanged as ` +
+        `${result.corrupt.keptAs}; isdlc carries on without it. Repair that copy and move it back to restore the workflow.`,
+    );
+  }
+  return result;
+}

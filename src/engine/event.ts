@@ -1,0 +1,67 @@
+// The canonical shapes every guard sees. Only host adapters know a wire format; nothing in here does.
+
+export const HOOK_EVENT_NAMES = [
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'Stop',
+  'SubagentStop',
+  'SessionStart',
+  'UserPromptSubmit',
+  'UserPromptExpansion',
+] as const;
+
+export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
+
+export function isHookEventName(value: unknown): value is HookEventName {
+  return typeof value === 'string' && (HOOK_EVENT_NAMES as readonly string[]).includes(value);
+}
+
+export const TOOL_KINDS = ['agent', 'skill', 'shell', 'write', 'edit', 'notebook', 'read', 'other'] as const;
+export type ToolKind = (typeof TOOL_KINDS)[number];
+
+export interface ToolCall {
+  /** The host's own tool name, e.g. `Agent`, `Task`, `Bash`. */
+  name: string;
+  kind: ToolKind;
+  input: Record<string, unknown>;
+  useId?: string;
+}
+
+/** What a tool produced, on PostToolUse and PostToolUseFailure. */
+export interface ToolOutcome {
+  failed: boolean;
+  /** The text the tool produced (stdout and stderr for shells, the error text on failure). */
+  text: string;
+  /** Known only when the host reports it (a failed shell command's `Exit code N`). */
+  exitCode?: number;
+  interrupted: boolean;
+  /** The subagent was launched in the background and has not finished yet. */
+  backgrounded: boolean;
+}
+
+export interface StopInfo {
+  /** The host is already continuing because a Stop hook blocked before. */
+  hookActive: boolean;
+  lastMessage?: string;
+}
+
+export interface HookEvent {
+  name: HookEventName;
+  sessionId?: string;
+  cwd?: string;
+  transcriptPath?: string;
+  permissionMode?: string;
+  /** Set when the event fired inside a subagent. */
+  agentId?: string;
+  agentType?: string;
+  tool?: ToolCall;
+  outcome?: ToolOutcome;
+  stop?: StopInfo;
+  /** UserPromptSubmit: what the user typed. */
+  prompt?: string;
+  /** UserPromptExpansion: a slash command the user typed. */
+  expansion?: { command: string; args: string };
+  /** SessionStart: startup, resume, clear, compact, fork. */
+  source?: string;
+}

@@ -1,0 +1,69 @@
+// A guard is one small rule: which events it reacts to, and a check that looks at the event, the state
+// and the config, then denies, notes, or records something in state. Guards never write files
+// themselves; the engine applies their state updates in one locked transaction.
+import type { ProjectConfig } from '../config/project-config.js';
+import type { StateLocation } from '../state/locate.js';
+import type { IsdlcState } from '../state/schema.js';
+import { HOOK_EVENT_NAMES, TOOL_KINDS, type HookEvent, type HookEventName, type ToolKind } from './event.js';
+
+export type GuardTriggers = Partial<Record<HookEventName, readonly ToolKind[] | true>>;
+
+export interface GuardContext {
+  event: HookEvent;
+  /** The state as read once for this event (null when the project has none). Read it; do not change it. */
+  readonly state: IsdlcState | null;
+  config: ProjectConfig;
+  location: StateLocation;
+  now: Date;
+  /** Stop the action. Write the reason for the model: the rule, why, what to do instead. */
+  deny(reason: string): void;
+  /** A fact for the model to take into account. */
+  note(text: string): void;
+  /** A line for the human. */
+  tellUser(text: string): void;
+  /** Change state: applied under the lock to the newest state on disk, after all guards ran. */
+  update(mutate: (draft: IsdlcState) => void): void;
+  /** A detail for the activity log. */
+  log(detail: Record<string, unknown>): void;
+}
+
+export interface Guard {
+  id: string;
+  description: string;
+  on: GuardTriggers;
+  check(context: GuardContext): void;
+}
+
+const GUARD_ID = /^[a-z][a-z0-9-]*$/;
+
+/** Problems with a guard's definition: a wiring fault, reported by `doctor` and the tests. */
+export function guardDefinitionProblems(guard: unknown): string[] {
+  if (typeof guard !== 'object' || guard === null) return ['is not an object'];
+  const g = guard as Partial<Guard>;
+  const problems: string[] = [];
+  if (typeof g.id !== 'string' || !GUARD_ID.test(g.id)) problems.push(`has an invalid id ${JSON.stringify(g.id)}`);
+  if (typeof g.description !== 'string' || g.description.length === 0) problems.push('has no description');
+  if (typeof g.check !== 'function') problems.push('has no check function');
+  if (typeof g.on !== 'object' || g.on === null || Object.keys(g.on).length === 0) {
+    problems.push('reacts to no event');
+  } else {
+    for (const [event, kinds] of Object.entries(g.on)) {
+      if (!(HOOK_EVENT_NAMES as readonly string[]).includes(event)) problems.push(`names an unknown event ${event}`);
+      if (kinds !== true && (!Array.isArray(kinds) || kinds.some((kind) => !(TOOL_KINDS as readonly string[]).includes(kind)))) {
+        problems.push(`lists unknown tool kinds for ${event}`);
+      }
+    }
+  }
+  return problems;
+}
+
+export function defineGuard(guard: Guard): Guard {
+  return guard;
+}
+
+export function guardReactsTo(guard: Guard, event: HookEvent): boolean {
+  const kinds = guard.on[event.name];
+  if (kinds === undefined) return false;
+  if (kinds === true) return true;
+  return event.tool !== undefined && kinds.includes(event.tool.kind);
+}

@@ -1,0 +1,139 @@
+// `isdlc hook`: one payload in, one decision out. Whatever goes wrong here, the answer is an allow with
+// the reason logged: a hook must never break the host's action because of its own fault.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ProjectConfig } from '../config/project-config.js';
+import { GUARDS } from '../guards/index.js';
+import { parseClaudeCodePayload, renderClaudeCodeVerdict } from '../host/claude-code.js';
+import { findProjectRoot, ISDLC_DIR, locateState, type StateLocation } from '../state/locate.js';
+import { appendActivity } from './activity-log.js';
+import { dispatch } from './dispatch.js';
+import type { HookEvent } from './event.js';
+import { guardDefinitionProblems, type Guard } from './guard.js';
+
+export interface HookRunInput {
+  payload: string;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** `--event NAME`: overrides the payload's hook_event_name. */
+  eventName?: string;
+  /** `--guards a,b`: run only these guards. */
+  only?: string[];
+  guards?: readonly Guard[];
+  /** The input could not be taken in whole (too large, unreadable): allow and log this. */
+  inputProblem?: string;
+}
+
+export interface HookRunOutput {
+  stdout: string;
+  /** Said on stderr: never reaches the model, shown to the human in the host's debug view. */
+  stderr: string;
+  entry: Record<string, unknown>;
+  location?: StateLocation;
+}
+
+function summary(event: HookEvent): Record<string, unknown> {
+  const out: Record<string, unknown> = { event: event.name };
+  if (event.tool) out['tool'] = event.tool.name;
+  if (event.sessionId) out['session'] = event.sessionId;
+  if (event.agentType) out['agent_type'] = event.agentType;
+  if (event.outcome?.exitCode !== undefined) out['exit_code'] = event.outcome.exitCode;
+  return out;
+}
+
+function selectGuards(all: readonly Guard[], only: string[] | undefined): { guards: readonly Guard[]; unknown: string[] } {
+  if (!only) return { guards: all, unknown: [] };
+  const known = new Set(all.map((guard) => guard.id));
+  return { guards: all.filter((guard) => only.includes(guard.id)), unknown: only.filter((id) => !known.has(id)) };
+}
+
+export function runHook(input: HookRunInput): HookRunOutput {
+  const started = performance.now();
+  const entry: Record<string, unknown> = { ts: new Date().toISOString() };
+  const finish = (stdout: string, location: StateLocation | undefined, stderr = ''): HookRunOutput => {
+    entry['ms'] = Math.round((performance.now() - started) * 100) / 100;
+    if (location && existsSync(location.isdlcDir)) {
+      try {
+        appendActivity(location.isdlcDir, entry);
+      } catch (error) {
+        stderr += `isdlc: could not append to the activity log: ${(error as Error).message}\n`;
+      }
+    } else if (entry['problem']) {
+      stderr += `isdlc hook: ${String(entry['problem'])}\n`;
+    }
+    return { stdout, stderr, entry, ...(location ? { location } : {}) };
+  };
+  const allow = (problem: string, location?: StateLocation): HookRunOutput => {
+    entry['decision'] = 'allow';
+    entry['problem'] = problem;
+    return finish('', location);
+  };
+
+  let raw: unknown;
+  let parseProblem: string | undefined = input.inputProblem;
+  if (parseProblem) raw = undefined;
+  else if (input.payload.trim() === '') parseProblem = 'empty input: expected one JSON hook payload on stdin';
+  else {
+    try {
+      raw = JSON.parse(input.payload);
+    } catch (error) {
+      parseProblem = `input is not JSON (${(error as Error).message}; ${input.payload.length} characters)`;
+    }
+  }
+  const payloadCwd =
+    raw && typeof raw === 'object' && typeof (raw as Record<string, unknown>)['cwd'] === 'string'
+      ? ((raw as Record<string, unknown>)['cwd'] as string)
+      : input.cwd;
+  const root = findProjectRoot({ env: input.env, cwd: payloadCwd });
+  let location: StateLocation | undefined;
+  if (root && existsSync(join(root, ISDLC_DIR))) {
+    try {
+      location = locateState(root, { env: input.env, cwd: payloadCwd });
+      if (location.warning) entry['warning'] = location.warning;
+    } catch (error) {
+      const isdlcDir = join(root, ISDLC_DIR);
+      return allow(`.isdlc/monorepo.json: ${(error as Error).message}`, { root, isdlcDir, stateFile: join(isdlcDir, 'state.json') });
+    }
+  }
+  if (parseProblem) return allow(parseProblem, location);
+
+  const parsed = parseClaudeCodePayload(raw, input.eventName);
+  if (!parsed.ok) return allow(parsed.reason, location);
+  const event = parsed.event;
+  Object.assign(entry, summary(event));
+  if (!location) return allow(root ? `no .isdlc/ in ${root}: isdlc is not set up here` : 'no project found (no CLAUDE_PROJECT_DIR, no .isdlc/ above cwd)');
+  if (location.projectId) entry['project'] = location.projectId;
+
+  const { guards, unknown } = selectGuards(input.guards ?? GUARDS, input.only);
+  if (unknown.length > 0) entry['unknown_guards'] = unknown;
+  const broken = guards.filter((guard) => guardDefinitionProblems(guard).length > 0);
+  if (broken.length > 0) entry['broken_guards'] = broken.map((guard) => guard.id ?? '?');
+
+  const config = new ProjectConfig(location.root, location.projectId);
+  const result = dispatch({ event, guards: guards.filter((guard) => !broken.includes(guard)), location, config });
+  const verdict = result.verdict;
+  entry['decision'] = verdict.deny ? 'deny' : 'allow';
+  if (verdict.deny) Object.assign(entry, { guard: verdict.deny.guard, reason: verdict.deny.reason });
+  if (verdict.notes.length > 0) entry['notes'] = verdict.notes;
+  if (verdict.userMessages.length > 0) entry['user_messages'] = verdict.userMessages;
+  if (result.ran.length > 0) entry['ran'] = result.ran;
+  if (result.failures.length > 0) entry['failures'] = result.failures;
+  if (result.details.length > 0) entry['details'] = result.details;
+  if (result.stateWritten) entry['state_version'] = result.stateVersion;
+  const configProblems = config.problems();
+  if (configProblems.length > 0) entry['config_problems'] = configProblems;
+  return finish(renderClaudeCodeVerdict(event.name, verdict), location);
+}
+
+/** `isdlc hook --check`: does every guard of this build load, and is it well formed? */
+export function checkGuards(guards: readonly Guard[] = GUARDS): { guards: string[]; problems: string[] } {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const [index, guard] of guards.entries()) {
+    const label = typeof guard?.id === 'string' ? guard.id : `guard #${index + 1}`;
+    for (const problem of guardDefinitionProblems(guard)) problems.push(`${label} ${problem}`);
+    if (seen.has(label)) problems.push(`${label} is registered twice`);
+    seen.add(label);
+  }
+  return { guards: guards.map((guard) => guard?.id ?? '?'), problems };
+}

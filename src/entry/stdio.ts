@@ -1,0 +1,59 @@
+// Raw stdio for the hook's hot path. `process.stdin`/`process.stdout` build stream objects (and load
+// net, tty and stream) on first touch, which costs a hook call more than its whole decision.
+import { fstatSync, readSync, writeSync } from 'node:fs';
+
+/** Past this, the payload is not read further: no real hook payload is this large. */
+export const STDIN_LIMIT_BYTES = 32 * 1024 * 1024;
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+function waitBriefly(): void {
+  Atomics.wait(pause, 0, 0, 2);
+}
+
+export function stdinIsTerminal(): boolean {
+  try {
+    return fstatSync(0).isCharacterDevice();
+  } catch {
+    return false;
+  }
+}
+
+/** Reads all of stdin synchronously (the hook must answer before the host times it out anyway). */
+export function readStdinSync(limit = STDIN_LIMIT_BYTES): { text: string; truncated: boolean } {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const buffer = Buffer.allocUnsafe(1 << 16);
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(0, buffer, 0, buffer.length, null);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') {
+        waitBriefly(); // a non-blocking pipe with nothing in it yet
+        continue;
+      }
+      if (code === 'EOF') break;
+      throw error;
+    }
+    if (n === 0) break;
+    chunks.push(Buffer.from(buffer.subarray(0, n)));
+    total += n;
+    if (total >= limit) return { text: Buffer.concat(chunks).toString('utf8'), truncated: true };
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
+}
+
+/** Writes all of `text` to a file descriptor, waiting out a full non-blocking pipe. */
+export function writeAllSync(fd: 1 | 2, text: string): void {
+  let data = Buffer.from(text, 'utf8');
+  while (data.length > 0) {
+    try {
+      const written = writeSync(fd, data);
+      data = data.subarray(written);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      waitBriefly();
+    }
+  }
+}

@@ -1,0 +1,45 @@
+// Seed 002 FR-03: a phase agent may be delegated to only while its phase is the current one.
+import { phaseAgent } from '../detect/agents.js';
+import { detectPhaseDelegation } from '../detect/phase-delegation.js';
+import { defineGuard } from '../engine/guard.js';
+import { activeWorkflowOf, currentPhaseOf, workflowPhasesOf } from '../state/current-phase.js';
+import { knownPhaseKeys } from '../config/phases.js';
+
+export const phaseSequenceGuard = defineGuard({
+  id: 'phase-sequence-guard',
+  description: 'Denies delegating to a phase agent whose phase is not the current phase of the active workflow.',
+  on: { PreToolUse: ['agent'] },
+  check({ event, state, config, deny, log }) {
+    const workflow = activeWorkflowOf(state);
+    const current = currentPhaseOf(state);
+    if (!workflow || !current) return;
+
+    const delegation = detectPhaseDelegation(event, {
+      manifest: config.manifest,
+      knownPhases: () => knownPhaseKeys(config),
+      currentPhase: current,
+    });
+    if (!delegation.isDelegation || !delegation.targetPhase) return;
+    const target = delegation.targetPhase;
+    if (target === current) {
+      log({ outcome: 'same-phase', phase: current, agent: delegation.agentName });
+      return;
+    }
+
+    const phases = workflowPhasesOf(state);
+    const who = delegation.agentName ? `to ${delegation.agentName} ` : '';
+    const type = typeof workflow.type === 'string' ? `${workflow.type} ` : '';
+    const order = phases.length > 0 ? ` Its phases run in this order: ${phases.join(' → ')}.` : '';
+    const currentAgent = phaseAgent(config.manifest, current);
+    const where = phases.includes(target)
+      ? `targets phase ${target}, but the active ${type}workflow is in phase ${current}.${order}`
+      : `targets phase ${target}, which is not part of the active ${type}workflow (current phase: ${current}).${order}`;
+    deny(
+      `isdlc phase-sequence-guard: out-of-order phase delegation. This call ${who}${where} ` +
+        `Work happens in the current phase only; a later phase starts once the current one has passed its gate and ` +
+        `the next has been activated. Next step: carry on with ${current}` +
+        (currentAgent ? ` (its agent is ${currentAgent})` : '') +
+        '; run `isdlc status` to see where the workflow stands. The same call will be denied again until then.',
+    );
+  },
+});

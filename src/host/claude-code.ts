@@ -1,0 +1,207 @@
+// Claude Code's hook wire format (see shared/reference/HOST-PROTOCOL.md): payload in, decision out.
+import * as v from 'valibot';
+import type { HookEvent, HookEventName, ToolKind, ToolOutcome } from '../engine/event.js';
+import { isHookEventName } from '../engine/event.js';
+import type { Verdict } from '../engine/verdict.js';
+
+const TOOL_KIND_BY_NAME: Record<string, ToolKind> = {
+  Agent: 'agent',
+  Task: 'agent', // the subagent tool's name before Claude Code 2.1.63
+  Skill: 'skill',
+  Bash: 'shell',
+  PowerShell: 'shell',
+  Write: 'write',
+  Edit: 'edit',
+  MultiEdit: 'edit',
+  NotebookEdit: 'notebook',
+  Read: 'read',
+  Glob: 'read',
+  Grep: 'read',
+  LS: 'read',
+};
+
+export function toolKindOf(toolName: string): ToolKind {
+  return TOOL_KIND_BY_NAME[toolName] ?? 'other';
+}
+
+const optionalString = v.optional(v.string());
+
+const PayloadSchema = v.looseObject({
+  hook_event_name: optionalString,
+  session_id: optionalString,
+  transcript_path: optionalString,
+  cwd: optionalString,
+  permission_mode: optionalString,
+  agent_id: optionalString,
+  agent_type: optionalString,
+  tool_name: optionalString,
+  tool_input: v.optional(v.record(v.string(), v.unknown())),
+  tool_use_id: optionalString,
+  tool_response: v.optional(v.unknown()),
+  tool_result: v.optional(v.unknown()),
+  error: v.optional(v.unknown()),
+  is_interrupt: v.optional(v.boolean()),
+  stop_hook_active: v.optional(v.boolean()),
+  last_assistant_message: v.optional(v.unknown()),
+  source: optionalString,
+  prompt: optionalString,
+  command_name: optionalString,
+  command_args: optionalString,
+});
+
+type Payload = v.InferOutput<typeof PayloadSchema>;
+
+export type ParseResult = { ok: true; event: HookEvent } | { ok: false; reason: string };
+
+const TOOL_EVENTS = new Set<HookEventName>(['PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
+
+/**
+ * Turns a parsed stdin payload into the canonical event. `eventOverride` comes from `--event` and
+ * wins over `hook_event_name`.
+ */
+export function parseClaudeCodePayload(raw: unknown, eventOverride?: string): ParseResult {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { ok: false, reason: `payload is ${Array.isArray(raw) ? 'an array' : typeof raw}, not a JSON object` };
+  }
+  const checked = v.safeParse(PayloadSchema, raw);
+  if (!checked.success) {
+    const issue = checked.issues[0];
+    const where = issue ? v.getDotPath(issue) : null;
+    return { ok: false, reason: `payload field ${where ?? '?'}: ${issue?.message ?? 'invalid'}` };
+  }
+  const p = checked.output;
+  const name = eventOverride ?? p.hook_event_name;
+  if (!isHookEventName(name)) {
+    return { ok: false, reason: name ? `unsupported hook event "${name}"` : 'payload has no hook_event_name' };
+  }
+
+  const event: HookEvent = { name };
+  assignDefined(event, {
+    sessionId: p.session_id,
+    cwd: p.cwd,
+    transcriptPath: p.transcript_path,
+    permissionMode: p.permission_mode,
+    agentId: p.agent_id,
+    agentType: p.agent_type,
+  });
+
+  if (TOOL_EVENTS.has(name)) {
+    if (!p.tool_name) return { ok: false, reason: `${name} payload has no tool_name` };
+    event.tool = { name: p.tool_name, kind: toolKindOf(p.tool_name), input: p.tool_input ?? {} };
+    if (p.tool_use_id) event.tool.useId = p.tool_use_id;
+    if (name === 'PostToolUse') event.outcome = successOutcome(p);
+    if (name === 'PostToolUseFailure') event.outcome = failureOutcome(p);
+  }
+  if (name === 'Stop' || name === 'SubagentStop') {
+    event.stop = { hookActive: p.stop_hook_active === true };
+    const last = textOf(p.last_assistant_message);
+    if (last) event.stop.lastMessage = last;
+  }
+  if (name === 'UserPromptSubmit' && p.prompt !== undefined) event.prompt = p.prompt;
+  if (name === 'UserPromptExpansion') {
+    event.expansion = { command: p.command_name ?? '', args: p.command_args ?? '' };
+  }
+  if (name === 'SessionStart' && p.source) event.source = p.source;
+  return { ok: true, event };
+}
+
+function assignDefined<T extends object>(target: T, values: Partial<T>): void {
+  for (const [key, value] of Object.entries(values)) {
+    if (value !== undefined) (target as Record<string, unknown>)[key] = value;
+  }
+}
+
+function successOutcome(p: Payload): ToolOutcome {
+  // `tool_result` is what the earlier JavaScript framework read; Claude Code sends `tool_response`.
+  const response = p.tool_response !== undefined ? p.tool_response : p.tool_result;
+  const record = asRecord(response);
+  return {
+    failed: false,
+    text: textOf(response),
+    interrupted: record?.['interrupted'] === true,
+    backgrounded: record?.['status'] === 'async_launched' || typeof record?.['backgroundTaskId'] === 'string',
+  };
+}
+
+const EXIT_CODE_LINE = /^Exit code (-?\d+)\s*(?:\r?\n|$)/;
+
+function failureOutcome(p: Payload): ToolOutcome {
+  const errorText = textOf(p.error);
+  const match = EXIT_CODE_LINE.exec(errorText);
+  const outcome: ToolOutcome = {
+    failed: true,
+    text: match ? errorText.slice(match[0].length) : errorText,
+    interrupted: p.is_interrupt === true,
+    backgrounded: false,
+  };
+  if (match) outcome.exitCode = Number(match[1]);
+  return outcome;
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/** The readable text inside a tool response, whatever its shape. */
+export function textOf(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map(textOf).filter(Boolean).join('\n');
+  const record = asRecord(value);
+  if (!record) return String(value);
+  if (typeof record['stdout'] === 'string' || typeof record['stderr'] === 'string') {
+    return [record['stdout'], record['stderr']].filter((s) => typeof s === 'string' && s !== '').join('\n');
+  }
+  if (typeof record['text'] === 'string') return record['text'];
+  if ('content' in record) return textOf(record['content']);
+  if (typeof record['result'] === 'string') return record['result'];
+  return JSON.stringify(value);
+}
+
+/** Claude Code shows at most 10,000 characters of a hook's text fields. */
+export const HOST_TEXT_LIMIT = 10_000;
+
+function capText(text: string): string {
+  if (text.length <= HOST_TEXT_LIMIT) return text;
+  const marker = '\n[... cut by isdlc to fit the host limit]';
+  return text.slice(0, HOST_TEXT_LIMIT - marker.length) + marker;
+}
+
+const CONTEXT_EVENTS = new Set<HookEventName>([
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'SessionStart',
+  'UserPromptSubmit',
+]);
+
+/**
+ * The JSON Claude Code honours for a verdict, or '' for a plain allow. Never `continue: false`:
+ * that halts the whole agent and tells only the user.
+ */
+export function renderClaudeCodeVerdict(eventName: HookEventName, verdict: Verdict): string {
+  const out: Record<string, unknown> = {};
+  const specific: Record<string, unknown> = {};
+  const context = verdict.notes.join('\n\n');
+
+  if (verdict.deny) {
+    const reason = capText(verdict.deny.reason);
+    if (eventName === 'PreToolUse') {
+      specific['permissionDecision'] = 'deny';
+      specific['permissionDecisionReason'] = reason;
+    } else {
+      out['decision'] = 'block';
+      out['reason'] = reason;
+    }
+  }
+  if (eventName === 'PreToolUse' && verdict.updatedInput && !verdict.deny) {
+    // Leaving permissionDecision unset keeps the user's own permission rules in charge.
+    specific['updatedInput'] = verdict.updatedInput;
+  }
+  if (context && CONTEXT_EVENTS.has(eventName)) specific['additionalContext'] = capText(context);
+  if (Object.keys(specific).length > 0) out['hookSpecificOutput'] = { hookEventName: eventName, ...specific };
+  if (verdict.userMessages.length > 0) out['systemMessage'] = capText(verdict.userMessages.join('\n'));
+  return Object.keys(out).length > 0 ? JSON.stringify(out) : '';
+}

@@ -1,0 +1,272 @@
+// `isdlc init` and `isdlc uninstall`: put isdlc into a project, and take out exactly what was put in.
+// Nothing the user wrote is overwritten; a file is rewritten only when its content would change, so a
+// second init leaves the project byte for byte as it was.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import { bundledConstitutionText } from '../config/project-config.js';
+import { ISDLC_DIR, readMonorepoConfig } from '../state/locate.js';
+import { StateStore } from '../state/store.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
+import { initialState } from '../state/initial-state.js';
+import { mergeOurSettings, removeOurSettings, type HookForm, type Settings } from './settings.js';
+
+export const BIN_FILES = ['isdlc.cjs', 'hook.cjs', 'cli.cjs', 'yaml.cjs'] as const;
+export const SETTINGS_FILE = '.claude/settings.json';
+export const INSTALL_RECORD = '.isdlc/install.json';
+export const CONSTITUTION_FILE = 'docs/isdlc/constitution.md';
+
+const GITIGNORE = `# isdlc: files that are local to this machine
+hook-activity.log
+hook-activity.log.1
+*.lock
+.*.tmp
+bin/*.cache
+`;
+
+const CONFIG_README = `# isdlc configuration
+
+isdlc reads each of these files from here first, then from \`.claude/hooks/config/\`, and otherwise uses
+the defaults bundled with isdlc:
+
+- \`iteration-requirements.json\`: what each phase must show before its gate opens
+- \`artifact-paths.json\`: the files each phase must leave behind
+- \`workflows.json\`: workflow types and their phases
+- \`skills-manifest.json\` (or \`.yaml\`): which agent owns which phase
+
+To change one, start from the version in use: \`isdlc config show NAME > .isdlc/config/NAME.json\`, edit it,
+then run \`isdlc doctor\` to check that the files still agree with each other. The constitution lives in
+\`docs/isdlc/constitution.md\`.
+`;
+
+export interface InstallRecord {
+  version: 1;
+  isdlc_version: string;
+  installed_at: string;
+  /** Files init created (relative to the project); uninstall removes these, unless the user changed them. */
+  files: Record<string, { sha256: string }>;
+  /** Containers in settings.json that did not exist before init. */
+  settings_created: string[];
+  settings_file_created: boolean;
+}
+
+export type Change = 'created' | 'updated' | 'unchanged' | 'kept' | 'removed' | 'skipped';
+
+export interface ChangeLine {
+  path: string;
+  change: Change;
+  note?: string;
+}
+
+export class InstallError extends Error {}
+
+function sha256(content: string | Buffer): string {
+  return createHash('sha256').update(content).digest('hex');
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function readSettings(root: string): { settings: Settings; existed: boolean } {
+  const file = join(root, SETTINGS_FILE);
+  const text = readText(file);
+  if (text === undefined) return { settings: {}, existed: false };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new InstallError(`${file} is not valid JSON (${(error as Error).message}). Fix it first; isdlc changed nothing.`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new InstallError(`${file} does not hold a JSON object. Fix it first; isdlc changed nothing.`);
+  }
+  return { settings: parsed as Settings, existed: true };
+}
+
+function serialise(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+function readRecord(root: string): InstallRecord | undefined {
+  const text = readText(join(root, INSTALL_RECORD));
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as InstallRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface InitOptions {
+  /** Where the bundled files to install are (the running package's dist/). */
+  binSource: string;
+  hookForm: HookForm;
+  version: string;
+  now?: Date;
+}
+
+export function initProject(root: string, options: InitOptions): ChangeLine[] {
+  if (!existsSync(root) || !statSync(root).isDirectory()) throw new InstallError(`${root} is not a directory`);
+  for (const file of BIN_FILES) {
+    if (!existsSync(join(options.binSource, file))) {
+      throw new InstallError(`${join(options.binSource, file)} is missing: run \`npm run build\` in the isdlc package first`);
+    }
+  }
+  // Settings first: if the user's file cannot be merged, stop before touching anything.
+  const { settings, existed: settingsExisted } = readSettings(root);
+  const merged = mergeOurSettings(settings, options.hookForm);
+
+  const now = (options.now ?? new Date()).toISOString();
+  const previous = readRecord(root);
+  const record: InstallRecord = {
+    version: 1,
+    isdlc_version: options.version,
+    installed_at: previous?.installed_at ?? now,
+    files: { ...(previous?.files ?? {}) },
+    settings_created: [...new Set([...(previous?.settings_created ?? []), ...merged.created])],
+    settings_file_created: previous?.settings_file_created ?? !settingsExisted,
+  };
+  const changes: ChangeLine[] = [];
+
+  /** Writes a file only when its content differs; `own` files are recorded for uninstall. */
+  const put = (rel: string, content: string | Buffer, mode: 'replace' | 'if-absent', own = true): void => {
+    const path = join(root, rel);
+    const existing = existsSync(path) ? readFileSync(path) : undefined;
+    const wanted = typeof content === 'string' ? Buffer.from(content) : content;
+    if (existing && (mode === 'if-absent' || existing.equals(wanted))) {
+      changes.push({ path: rel, change: existing.equals(wanted) ? 'unchanged' : 'kept', ...(existing.equals(wanted) ? {} : { note: 'yours, left as it is' }) });
+      return;
+    }
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileAtomic(path, wanted.toString('utf8'));
+    if (own) record.files[rel] = { sha256: sha256(wanted) };
+    changes.push({ path: rel, change: existing ? 'updated' : 'created' });
+  };
+
+  for (const file of BIN_FILES) {
+    const source = join(options.binSource, file);
+    const target = join(root, ISDLC_DIR, 'bin', file);
+    if (source === target) continue; // init run from the installed copy itself
+    put(relative(root, target), readFileSync(source), 'replace');
+  }
+  put(`${ISDLC_DIR}/.gitignore`, GITIGNORE, 'if-absent');
+  put(`${ISDLC_DIR}/config/README.md`, CONFIG_README, 'if-absent');
+  if (!existsSync(join(root, ISDLC_DIR, 'constitution.md'))) put(CONSTITUTION_FILE, bundledConstitutionText(), 'if-absent');
+
+  for (const stateFile of stateFilesFor(root)) {
+    const rel = relative(root, stateFile);
+    if (existsSync(stateFile)) {
+      changes.push({ path: rel, change: 'kept', note: 'existing state left as it is' });
+      continue;
+    }
+    new StateStore(stateFile).update((draft) => {
+      Object.assign(draft, initialState({ projectName: basename(root), now, version: options.version }));
+    }, { expectedVersion: 0 });
+    changes.push({ path: rel, change: 'created' });
+  }
+
+  const settingsText = serialise(merged.settings);
+  const settingsPath = join(root, SETTINGS_FILE);
+  if (readText(settingsPath) === settingsText) changes.push({ path: SETTINGS_FILE, change: 'unchanged' });
+  else {
+    mkdirSync(dirname(settingsPath), { recursive: true });
+    writeFileAtomic(settingsPath, settingsText);
+    changes.push({ path: SETTINGS_FILE, change: settingsExisted ? 'updated' : 'created', note: 'isdlc hooks and permission merged in' });
+  }
+
+  const recordText = serialise(record);
+  if (readText(join(root, INSTALL_RECORD)) !== recordText) {
+    writeFileAtomic(join(root, INSTALL_RECORD), recordText);
+    changes.push({ path: INSTALL_RECORD, change: previous ? 'updated' : 'created' });
+  }
+  return changes;
+}
+
+/** The state files a project needs: one, or one per project of a monorepo. */
+function stateFilesFor(root: string): string[] {
+  const monorepo = readMonorepoConfig(root);
+  if (!monorepo) return [join(root, ISDLC_DIR, 'state.json')];
+  return Object.keys(monorepo.projects ?? {}).map((id) => join(root, ISDLC_DIR, 'projects', id, 'state.json'));
+}
+
+export interface UninstallOptions {
+  /** Also remove state, logs, config and the constitution (the latter only if unchanged since init). */
+  purge: boolean;
+}
+
+function removeIfEmpty(dir: string): boolean {
+  try {
+    if (readdirSync(dir).length > 0) return false;
+    rmdirSync(dir);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function uninstallProject(root: string, options: UninstallOptions): ChangeLine[] {
+  if (!existsSync(root) || !statSync(root).isDirectory()) throw new InstallError(`${root} is not a directory`);
+  const record = readRecord(root);
+  const changes: ChangeLine[] = [];
+
+  const settingsPath = join(root, SETTINGS_FILE);
+  if (existsSync(settingsPath)) {
+    const { settings } = readSettings(root);
+    const cleaned = removeOurSettings(settings, record?.settings_created);
+    if (record?.settings_file_created && Object.keys(cleaned).length === 0) {
+      rmSync(settingsPath);
+      removeIfEmpty(dirname(settingsPath));
+      changes.push({ path: SETTINGS_FILE, change: 'removed', note: 'isdlc created it and nothing else was in it' });
+    } else if (serialise(cleaned) !== readText(settingsPath)) {
+      writeFileAtomic(settingsPath, serialise(cleaned));
+      changes.push({ path: SETTINGS_FILE, change: 'updated', note: 'isdlc hooks and permission taken out' });
+    }
+  }
+
+  const removeOwned = (rel: string): void => {
+    const path = join(root, rel);
+    if (!existsSync(path)) return;
+    const owned = record?.files[rel];
+    if (owned && owned.sha256 !== sha256(readFileSync(path))) {
+      changes.push({ path: rel, change: 'kept', note: 'changed since isdlc created it' });
+      return;
+    }
+    rmSync(path);
+    changes.push({ path: rel, change: 'removed' });
+  };
+
+  for (const file of BIN_FILES) removeOwned(`${ISDLC_DIR}/bin/${file}`);
+  const binDir = join(root, ISDLC_DIR, 'bin');
+  if (existsSync(binDir)) {
+    for (const name of readdirSync(binDir)) if (name.endsWith('.cache')) rmSync(join(binDir, name));
+    removeIfEmpty(binDir);
+  }
+  for (const rel of [`${ISDLC_DIR}/.gitignore`, `${ISDLC_DIR}/config/README.md`]) if (record?.files[rel]) removeOwned(rel);
+  removeIfEmpty(join(root, ISDLC_DIR, 'config'));
+
+  if (options.purge) {
+    if (record?.files[CONSTITUTION_FILE]) removeOwned(CONSTITUTION_FILE);
+    else if (existsSync(join(root, CONSTITUTION_FILE))) changes.push({ path: CONSTITUTION_FILE, change: 'kept', note: 'not created by isdlc' });
+    removeIfEmpty(join(root, 'docs/isdlc'));
+    removeIfEmpty(join(root, 'docs'));
+    if (existsSync(join(root, ISDLC_DIR))) {
+      rmSync(join(root, ISDLC_DIR), { recursive: true, force: true });
+      changes.push({ path: `${ISDLC_DIR}/`, change: 'removed', note: 'state, logs and config' });
+    }
+  } else {
+    if (existsSync(join(root, INSTALL_RECORD))) {
+      rmSync(join(root, INSTALL_RECORD));
+      changes.push({ path: INSTALL_RECORD, change: 'removed' });
+    }
+    for (const rel of [`${ISDLC_DIR}/`, CONSTITUTION_FILE]) {
+      if (existsSync(join(root, rel))) changes.push({ path: rel, change: 'kept', note: rel === CONSTITUTION_FILE ? 'docs are kept; --purge removes it if unchanged' : 'state and logs are kept; --purge removes them' });
+    }
+  }
+  return changes;
+}

@@ -1,0 +1,181 @@
+// Our entries in `.claude/settings.json`, merged into whatever the user has there. The user's hooks and
+// permission rules are never reordered, rewritten or removed; ours are recognisable by the command they
+// run (`.isdlc/bin/isdlc.cjs hook`) and are added once.
+
+export const BIN_RELATIVE = '.isdlc/bin/isdlc.cjs';
+export const PERMISSION_RULES: readonly string[] = Object.freeze([`Bash(node ${BIN_RELATIVE}:*)`]);
+
+export type HookForm = 'exec' | 'shell';
+
+export interface HookCommand {
+  type: 'command';
+  command: string;
+  args?: string[];
+  timeout: number;
+  [key: string]: unknown;
+}
+
+export interface MatcherEntry {
+  matcher?: string;
+  hooks: HookCommand[];
+  [key: string]: unknown;
+}
+
+export type Settings = Record<string, unknown>;
+
+/** Where our hook is registered: event, matcher (none for Stop), timeout in seconds. */
+export const REGISTRATIONS: readonly { event: string; matcher?: string; timeout: number }[] = Object.freeze([
+  { event: 'PreToolUse', matcher: 'Agent|Task', timeout: 10 },
+  { event: 'PreToolUse', matcher: 'Skill', timeout: 10 },
+  { event: 'PreToolUse', matcher: 'Bash|PowerShell', timeout: 10 },
+  { event: 'PreToolUse', matcher: 'Write|Edit|NotebookEdit', timeout: 10 },
+  { event: 'PostToolUse', matcher: 'Agent|Task|Skill|Bash|PowerShell|Write|Edit|NotebookEdit', timeout: 30 },
+  { event: 'PostToolUseFailure', matcher: 'Agent|Task|Skill|Bash|PowerShell|Write|Edit|NotebookEdit', timeout: 30 },
+  { event: 'Stop', timeout: 30 },
+  { event: 'SubagentStop', timeout: 30 },
+]);
+
+export function ourHookCommand(form: HookForm, timeout: number): HookCommand {
+  return form === 'exec'
+    ? { type: 'command', command: 'node', args: [`\${CLAUDE_PROJECT_DIR}/${BIN_RELATIVE}`, 'hook'], timeout }
+    : { type: 'command', command: `node "$CLAUDE_PROJECT_DIR/${BIN_RELATIVE}" hook`, timeout };
+}
+
+export function isOurHook(hook: unknown): boolean {
+  if (typeof hook !== 'object' || hook === null) return false;
+  const h = hook as Partial<HookCommand>;
+  if (typeof h.command !== 'string') return false;
+  const words = [h.command, ...(Array.isArray(h.args) ? h.args.map(String) : [])].join(' ');
+  return words.includes(BIN_RELATIVE) && /\bhook\b/.test(words.split(BIN_RELATIVE)[1] ?? '');
+}
+
+export function isOurPermission(rule: unknown): boolean {
+  return typeof rule === 'string' && PERMISSION_RULES.includes(rule);
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+export class SettingsShapeError extends Error {}
+
+function requireShape(settings: Settings): void {
+  if (settings['hooks'] !== undefined && !asRecord(settings['hooks'])) {
+    throw new SettingsShapeError('"hooks" is not an object');
+  }
+  for (const [event, entries] of Object.entries(asRecord(settings['hooks']) ?? {})) {
+    if (!Array.isArray(entries)) throw new SettingsShapeError(`"hooks.${event}" is not an array`);
+  }
+  const permissions = settings['permissions'];
+  if (permissions !== undefined && !asRecord(permissions)) throw new SettingsShapeError('"permissions" is not an object');
+  const allow = asRecord(permissions)?.['allow'];
+  if (allow !== undefined && !Array.isArray(allow)) throw new SettingsShapeError('"permissions.allow" is not an array');
+}
+
+/** `entries` without our hooks, except in entries `spare` keeps; an entry left empty by that goes. */
+function stripOurHooks(entries: MatcherEntry[], spare: (entry: MatcherEntry) => boolean = () => false): MatcherEntry[] {
+  return entries.flatMap((entry) => {
+    if (spare(entry) || !Array.isArray(entry.hooks) || !entry.hooks.some(isOurHook)) return [entry];
+    const remaining = entry.hooks.filter((hook) => !isOurHook(hook));
+    return remaining.length > 0 ? [{ ...entry, hooks: remaining }] : [];
+  });
+}
+
+const registrationKey = (event: string, matcher: string | undefined): string => `${event}\u0000${matcher ?? ''}`;
+
+/**
+ * Returns the settings with our registrations present exactly once each (one of ours from an older
+ * install is brought up to date in place). The input is not modified.
+ */
+export function mergeOurSettings(input: Settings, form: HookForm): { settings: Settings; created: string[] } {
+  requireShape(input);
+  const settings = structuredClone(input);
+  const created: string[] = [];
+  if (!asRecord(settings['hooks'])) created.push('hooks');
+  const hooks = (asRecord(settings['hooks']) ?? {}) as Record<string, MatcherEntry[]>;
+  const wanted = new Set(REGISTRATIONS.map((r) => registrationKey(r.event, r.matcher)));
+
+  // Ours where we no longer register (an older layout) go first.
+  for (const [event, entries] of Object.entries(hooks)) {
+    hooks[event] = stripOurHooks(entries, (entry) => wanted.has(registrationKey(event, entry.matcher)));
+  }
+
+  for (const registration of REGISTRATIONS) {
+    const desired = ourHookCommand(form, registration.timeout);
+    if (!hooks[registration.event] && !created.includes(`hooks.${registration.event}`)) created.push(`hooks.${registration.event}`);
+    const entries = (hooks[registration.event] ??= []);
+    const holds = (entry: MatcherEntry): boolean =>
+      (entry.matcher ?? '') === (registration.matcher ?? '') && Array.isArray(entry.hooks) && entry.hooks.some(isOurHook);
+    const first = entries.find(holds);
+    if (!first) {
+      entries.push({ ...(registration.matcher ? { matcher: registration.matcher } : {}), hooks: [desired] });
+      continue;
+    }
+    // Keep our first hook under this matcher, brought up to date; any further copies go.
+    const ours = first.hooks.findIndex(isOurHook);
+    if (JSON.stringify(first.hooks[ours]) !== JSON.stringify(desired)) first.hooks[ours] = desired;
+    const kept = first.hooks[ours];
+    hooks[registration.event] = entries.map((entry) =>
+      holds(entry) ? { ...entry, hooks: entry.hooks.filter((hook) => hook === kept || !isOurHook(hook)) } : entry,
+    ).filter((entry) => !holds(entry) || entry.hooks.length > 0);
+  }
+  settings['hooks'] = hooks;
+
+  if (!asRecord(settings['permissions'])) created.push('permissions');
+  const permissions = (asRecord(settings['permissions']) ?? {}) as Record<string, unknown>;
+  if (!Array.isArray(permissions['allow'])) created.push('permissions.allow');
+  const allow = Array.isArray(permissions['allow']) ? (permissions['allow'] as unknown[]) : [];
+  for (const rule of PERMISSION_RULES) if (!allow.includes(rule)) allow.push(rule);
+  permissions['allow'] = allow;
+  settings['permissions'] = permissions;
+  return { settings, created };
+}
+
+/**
+ * Returns the settings without anything of ours; everything the user had stays exactly as it was. An
+ * entry that only held ours goes. A container (`hooks`, an event's list, `permissions`, its `allow`)
+ * that our removal leaves empty goes if init created it: `created` is what init recorded; without that
+ * record, a container emptied by the removal is taken to be ours.
+ */
+export function removeOurSettings(input: Settings, created?: readonly string[]): Settings {
+  requireShape(input);
+  const settings = structuredClone(input);
+  const ours = (path: string): boolean => (created ? created.includes(path) : true);
+  const hooks = asRecord(settings['hooks']) as Record<string, MatcherEntry[]> | undefined;
+  if (hooks) {
+    let emptied = false;
+    for (const [event, entries] of Object.entries(hooks)) {
+      const kept = stripOurHooks(entries);
+      if (kept.length === 0 && entries.length > 0 && ours(`hooks.${event}`)) {
+        delete hooks[event];
+        emptied = true;
+      } else hooks[event] = kept;
+    }
+    if (emptied && Object.keys(hooks).length === 0 && ours('hooks')) delete settings['hooks'];
+  }
+  const permissions = asRecord(settings['permissions']);
+  if (permissions && Array.isArray(permissions['allow'])) {
+    const before = permissions['allow'] as unknown[];
+    const after = before.filter((rule) => !isOurPermission(rule));
+    permissions['allow'] = after;
+    if (after.length === 0 && before.length > 0 && ours('permissions.allow')) {
+      delete permissions['allow'];
+      if (Object.keys(permissions).length === 0 && ours('permissions')) delete settings['permissions'];
+    }
+  }
+  return settings;
+}
+
+/** Our registrations as they stand in `settings`: for `doctor` and the tests. */
+export function findOurHooks(settings: Settings): { event: string; matcher?: string; hook: HookCommand }[] {
+  const found: { event: string; matcher?: string; hook: HookCommand }[] = [];
+  for (const [event, entries] of Object.entries(asRecord(settings['hooks']) ?? {})) {
+    if (!Array.isArray(entries)) continue;
+    for (const entry of entries as MatcherEntry[]) {
+      for (const hook of Array.isArray(entry.hooks) ? entry.hooks : []) {
+        if (isOurHook(hook)) found.push({ event, ...(entry.matcher !== undefined ? { matcher: entry.matcher } : {}), hook });
+      }
+    }
+  }
+  return found;
+}

@@ -1,0 +1,36 @@
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+let tempCounter = 0;
+
+/**
+ * Writes `content` to `file` so that a reader, or a crash at any moment, sees either the old file or the
+ * new one whole: the bytes go to a temporary file in the same folder, reach the disk, then replace the
+ * target with one rename.
+ */
+export function writeFileAtomic(file: string, content: string): void {
+  tempCounter += 1;
+  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${tempCounter}.tmp`);
+  // The name holds our pid, so no live process shares it; 'w' also reclaims a leftover from a dead one.
+  const fd = openSync(temp, 'w', 0o644);
+  try {
+    writeSync(fd, content);
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  closeSync(fd);
+  try {
+    renameSync(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+/** Matches the temporary files `writeFileAtomic` leaves behind when its process is killed mid-write. */
+export function isAtomicTempFile(name: string, target: string): boolean {
+  return name.startsWith(`.${target}.`) && name.endsWith('.tmp');
+}

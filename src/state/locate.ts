@@ -1,0 +1,111 @@
+// Where a project's isdlc files live: the project root, and which state file applies (one per project
+// in a monorepo).
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+
+export const ISDLC_DIR = '.isdlc';
+
+export interface StateLocation {
+  root: string;
+  isdlcDir: string;
+  stateFile: string;
+  /** Set in a monorepo: the project whose state this is. */
+  projectId?: string;
+  /** Why the project was chosen, for `status` and `doctor`. */
+  chosenBy?: 'ISDLC_PROJECT' | 'cwd' | 'default_project';
+  /** Something about the monorepo config a human should hear of. */
+  warning?: string;
+}
+
+export interface LocateInput {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** `CLAUDE_PROJECT_DIR` when the host gives it, else the nearest ancestor of `cwd` holding `.isdlc/`. */
+export function findProjectRoot({ env, cwd }: LocateInput): string | null {
+  const fromHost = env['CLAUDE_PROJECT_DIR'];
+  if (fromHost) return resolve(fromHost);
+  let dir = resolve(cwd);
+  for (;;) {
+    if (existsSync(join(dir, ISDLC_DIR))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+export interface MonorepoConfig {
+  default_project?: string | null;
+  projects?: Record<string, { path?: string; name?: string; [key: string]: unknown }>;
+  [key: string]: unknown;
+}
+
+export function readMonorepoConfig(root: string): MonorepoConfig | null {
+  const file = join(root, ISDLC_DIR, 'monorepo.json');
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+  const parsed: unknown = JSON.parse(text); // a broken monorepo.json is an error the caller reports
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new Error(`${file} is not a JSON object`);
+  }
+  return parsed as MonorepoConfig;
+}
+
+const SAFE_PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+function normalisedProjectPath(path: string): string {
+  return path.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
+}
+
+/** The registered project whose path holds `cwd` most closely. */
+function projectContaining(config: MonorepoConfig, root: string, cwd: string): string | undefined {
+  const rel = relative(root, resolve(cwd)).split(sep).join('/');
+  if (rel.startsWith('..')) return undefined;
+  let best: { id: string; length: number } | undefined;
+  for (const [id, project] of Object.entries(config.projects ?? {})) {
+    const path = normalisedProjectPath(project.path ?? '');
+    if (!path) continue;
+    if ((rel === path || rel.startsWith(`${path}/`)) && (!best || path.length > best.length)) {
+      best = { id, length: path.length };
+    }
+  }
+  return best?.id;
+}
+
+export function locateState(root: string, input: LocateInput): StateLocation {
+  const isdlcDir = join(root, ISDLC_DIR);
+  const single: StateLocation = { root, isdlcDir, stateFile: join(isdlcDir, 'state.json') };
+  const config = readMonorepoConfig(root);
+  if (!config) return single;
+
+  const known = new Set(Object.keys(config.projects ?? {}));
+  const at = (projectId: string, chosenBy: StateLocation['chosenBy']): StateLocation => ({
+    root,
+    isdlcDir,
+    stateFile: join(isdlcDir, 'projects', projectId, 'state.json'),
+    projectId,
+    chosenBy,
+  });
+
+  let warning: string | undefined;
+  const requested = input.env['ISDLC_PROJECT'];
+  if (requested) {
+    if (known.has(requested) && SAFE_PROJECT_ID.test(requested)) return at(requested, 'ISDLC_PROJECT');
+    warning = `ISDLC_PROJECT=${requested} is not a project in .isdlc/monorepo.json; chose by directory instead`;
+  }
+  const byCwd = projectContaining(config, root, input.cwd);
+  if (byCwd && SAFE_PROJECT_ID.test(byCwd)) return { ...at(byCwd, 'cwd'), ...(warning ? { warning } : {}) };
+  const fallback = config.default_project;
+  if (fallback && known.has(fallback) && SAFE_PROJECT_ID.test(fallback)) {
+    return { ...at(fallback, 'default_project'), ...(warning ? { warning } : {}) };
+  }
+  return {
+    ...single,
+    warning: warning ?? 'monorepo.json names no default_project and no project holds this directory; using .isdlc/state.json',
+  };
+}

@@ -1,0 +1,145 @@
+// An inter-process lock beside a file: `<file>.lock`, created exclusively. A holder that died (its pid
+// is gone on this host) or that held it far too long is set aside at once, so a writer killed with
+// SIGKILL never wedges the others.
+import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+
+export interface LockOptions {
+  /** How long to wait for a live holder before giving up. */
+  timeoutMs?: number;
+  /** A lock older than this is abandoned whoever holds it (a hung process, another host). */
+  staleMs?: number;
+}
+
+interface Holder {
+  pid: number;
+  host: string;
+  nonce: string;
+  at: number;
+}
+
+export class LockTimeoutError extends Error {
+  constructor(
+    readonly lockFile: string,
+    readonly holder: Holder | null,
+  ) {
+    super(
+      `could not lock ${lockFile} in time` +
+        (holder ? `: held by pid ${holder.pid} on ${holder.host} since ${new Date(holder.at).toISOString()}` : ''),
+    );
+    this.name = 'LockTimeoutError';
+  }
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+function sleepMs(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
+}
+
+let cachedHost: string | undefined;
+function thisHost(): string {
+  cachedHost ??= hostname();
+  return cachedHost;
+}
+
+function readHolder(file: string): Holder | null {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<Holder>;
+    if (typeof parsed.pid !== 'number' || typeof parsed.nonce !== 'string') return null;
+    return { pid: parsed.pid, host: String(parsed.host ?? ''), nonce: parsed.nonce, at: Number(parsed.at ?? 0) };
+  } catch {
+    return null;
+  }
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function isAbandoned(holder: Holder, staleMs: number): boolean {
+  if (Date.now() - holder.at > staleMs) return true;
+  return holder.host === thisHost() && !processIsAlive(holder.pid);
+}
+
+/** A lock file that never got its content: its creator died between create and write. */
+function isEmptyAndOld(file: string): boolean {
+  try {
+    const stat = statSync(file);
+    return stat.size === 0 && Date.now() - stat.mtimeMs > 1000;
+  } catch {
+    return false;
+  }
+}
+
+function breakLock(lockFile: string, seen: Holder | null, myNonce: string): void {
+  const aside = `${lockFile}.${myNonce}.abandoned`;
+  try {
+    renameSync(lockFile, aside);
+  } catch {
+    return; // someone else cleared it first
+  }
+  const moved = readHolder(aside);
+  if (seen && moved && moved.nonce !== seen.nonce) {
+    // Between our look and our rename a live process took the lock: give it back unless it is taken again.
+    try {
+      linkSync(aside, lockFile);
+    } catch {
+      /* taken again already */
+    }
+  }
+  rmSync(aside, { force: true });
+}
+
+export interface HeldLock {
+  release(): void;
+}
+
+export function acquireLock(target: string, options: LockOptions = {}): HeldLock {
+  const lockFile = `${target}.lock`;
+  const timeoutMs = options.timeoutMs ?? 5000;
+  const staleMs = options.staleMs ?? 30_000;
+  // Not node:crypto: loading it costs more than a whole hook call should (measured ~20 ms).
+  const nonce = `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+  const deadline = Date.now() + timeoutMs;
+  let pause = 1;
+  for (;;) {
+    try {
+      const fd = openSync(lockFile, 'wx', 0o644);
+      try {
+        writeSync(fd, JSON.stringify({ pid: process.pid, host: thisHost(), nonce, at: Date.now() }));
+      } finally {
+        closeSync(fd);
+      }
+      return { release: () => releaseLock(lockFile, nonce) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = readHolder(lockFile);
+    if (holder ? isAbandoned(holder, staleMs) : isEmptyAndOld(lockFile)) {
+      breakLock(lockFile, holder, nonce);
+      continue;
+    }
+    if (Date.now() >= deadline) throw new LockTimeoutError(lockFile, holder);
+    sleepMs(pause + Math.random() * pause);
+    pause = Math.min(pause * 2, 25);
+  }
+}
+
+function releaseLock(lockFile: string, nonce: string): void {
+  // Only remove the lock if it is still ours; if it was judged abandoned and taken, leave the new one.
+  if (readHolder(lockFile)?.nonce === nonce) rmSync(lockFile, { force: true });
+}
+
+export function withLock<T>(target: string, work: () => T, options?: LockOptions): T {
+  const lock = acquireLock(target, options);
+  try {
+    return work();
+  } finally {
+    lock.release();
+  }
+}

@@ -1,0 +1,130 @@
+// The only code that reads or writes a state file. Writes are read-modify-write transactions under an
+// inter-process lock, with a compare-and-swap on `state_version` and an atomic rename, so parallel hooks
+// and commands never lose an update and a crash never leaves a torn file.
+import { mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { writeFileAtomic } from './atomic-write.js';
+import { withLock, type LockOptions } from './lock.js';
+import type { IsdlcState } from './schema.js';
+
+export interface CorruptStateReport {
+  file: string;
+  keptAs: string;
+  problem: string;
+}
+
+export interface StateSnapshot {
+  /** null when there is no state file (or it was corrupt and has been set aside). */
+  state: IsdlcState | null;
+  version: number;
+  corrupt?: CorruptStateReport;
+}
+
+export class StateConflictError extends Error {
+  constructor(
+    readonly expected: number,
+    readonly actual: number,
+  ) {
+    super(`state changed underneath: expected state_version ${expected}, found ${actual}; read it again`);
+    this.name = 'StateConflictError';
+  }
+}
+
+export interface UpdateOptions {
+  /** Compare-and-swap: refuse the write unless the file is still at this version. */
+  expectedVersion?: number;
+  lock?: LockOptions;
+}
+
+export interface UpdateResult<T> {
+  written: boolean;
+  state: IsdlcState;
+  version: number;
+  result: T;
+  corrupt?: CorruptStateReport;
+}
+
+export function versionOf(state: IsdlcState | null): number {
+  const version = state?.state_version;
+  return typeof version === 'number' && Number.isFinite(version) && version >= 0 ? version : 0;
+}
+
+type RawRead = { kind: 'missing' } | { kind: 'ok'; state: IsdlcState; text: string } | { kind: 'corrupt'; problem: string };
+
+function readRaw(file: string): RawRead {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
+    throw error;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    return { kind: 'corrupt', problem: `not valid JSON (${(error as Error).message})` };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return { kind: 'corrupt', problem: `holds ${Array.isArray(parsed) ? 'an array' : String(parsed)}, not an object` };
+  }
+  return { kind: 'ok', state: parsed as IsdlcState, text };
+}
+
+function timestampForFileName(): string {
+  return new Date().toISOString().replace(/[:.]/g, '-');
+}
+
+export class StateStore {
+  constructor(
+    readonly file: string,
+    private readonly lockOptions: LockOptions = {},
+  ) {}
+
+  /** One read, no lock. A corrupt file is set aside (under the lock) and reported. */
+  read(): StateSnapshot {
+    const raw = readRaw(this.file);
+    if (raw.kind === 'missing') return { state: null, version: 0 };
+    if (raw.kind === 'ok') return { state: raw.state, version: versionOf(raw.state) };
+    return withLock(this.file, () => this.readLocked(), this.lockOptions);
+  }
+
+  /**
+   * Applies `mutate` to the newest state on disk and writes it back with `state_version` + 1, all under
+   * the lock. Nothing is written when the mutation changes nothing.
+   */
+  update<T>(mutate: (draft: IsdlcState) => T, options: UpdateOptions = {}): UpdateResult<T> {
+    mkdirSync(dirname(this.file), { recursive: true });
+    return withLock(
+      this.file,
+      () => {
+        const current = this.readLocked();
+        if (options.expectedVersion !== undefined && options.expectedVersion !== current.version) {
+          throw new StateConflictError(options.expectedVersion, current.version);
+        }
+        const before = JSON.stringify(current.state ?? {});
+        const draft = JSON.parse(before) as IsdlcState;
+        const result = mutate(draft);
+        const extra = current.corrupt ? { corrupt: current.corrupt } : {};
+        if (JSON.stringify(draft) === before) {
+          return { written: false, state: draft, version: current.version, result, ...extra };
+        }
+        const version = current.version + 1;
+        draft.state_version = version;
+        writeFileAtomic(this.file, `${JSON.stringify(draft, null, 2)}\n`);
+        return { written: true, state: draft, version, result, ...extra };
+      },
+      options.lock ?? this.lockOptions,
+    );
+  }
+
+  /** Must run under the lock: setting a corrupt file aside must not race a writer replacing it. */
+  private readLocked(): StateSnapshot {
+    const raw = readRaw(this.file);
+    if (raw.kind === 'missing') return { state: null, version: 0 };
+    if (raw.kind === 'ok') return { state: raw.state, version: versionOf(raw.state) };
+    const keptAs = join(dirname(this.file), `${basename(this.file, '.json')}.corrupt-${timestampForFileName()}.json`);
+    renameSync(this.file, keptAs);
+    return { state: null, version: 0, corrupt: { file: this.file, keptAs, problem: raw.problem } };
+  }
+}

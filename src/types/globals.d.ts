@@ -1,0 +1,1 @@
+declare const __ISDLC_VERSION__: string;

@@ -1,0 +1,41 @@
+// A guard's tests read as a table: each case is a state, a payload and the verdict the guard must give,
+// run through the real `isdlc hook` with only that guard (`--guards ID`), in a project on disk.
+import { describe, expect, it } from 'vitest';
+import { decisionOf, hook, tempDir, writeFile, writeJson } from './project.js';
+
+export interface GuardCase {
+  name: string;
+  /** state.json content; undefined means no state file at all. */
+  state?: Record<string, unknown>;
+  /** Files to place in the project before the call (relative path → content). */
+  files?: Record<string, string | Record<string, unknown>>;
+  payload: Record<string, unknown>;
+  expect: 'allow' | 'deny' | 'block';
+  /** Every string must appear in the reason. */
+  reasonIncludes?: string[];
+  contextIncludes?: string[];
+}
+
+export function guardTable(guardId: string, cases: { valid: GuardCase[]; invalid: GuardCase[] }): void {
+  const run = (c: GuardCase) => {
+    const project = tempDir(`isdlc-${guardId}-`);
+    if (c.state !== undefined) writeJson(`${project}/.isdlc/state.json`, c.state);
+    else writeJson(`${project}/.isdlc/config/.keep.json`, {});
+    for (const [path, content] of Object.entries(c.files ?? {})) {
+      if (typeof content === 'string') writeFile(`${project}/${path}`, content);
+      else writeJson(`${project}/${path}`, content);
+    }
+    const result = hook(project, { ...c.payload, cwd: project }, ['--guards', guardId]);
+    expect(result.status, result.stderr).toBe(0);
+    const decision = decisionOf(result);
+    expect(decision.kind, decision.reason).toBe(c.expect);
+    for (const text of c.reasonIncludes ?? []) expect(decision.reason).toContain(text);
+    for (const text of c.contextIncludes ?? []) expect(decision.context).toContain(text);
+  };
+  describe(`${guardId}: allows`, () => {
+    for (const c of cases.valid) it(c.name, () => run(c));
+  });
+  describe(`${guardId}: denies`, () => {
+    for (const c of cases.invalid) it(c.name, () => run(c));
+  });
+}

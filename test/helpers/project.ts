@@ -1,0 +1,142 @@
+// Throw-away projects on disk, and the ways users and hosts run isdlc in them.
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
+
+export const REPO = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
+export const BIN = join(REPO, 'dist/isdlc.cjs');
+export const FIXTURES = join(REPO, 'test/fixtures');
+
+const made: string[] = [];
+afterAll(() => {
+  if (process.env['ISDLC_KEEP_TEST_DIRS']) return;
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+export function tempDir(prefix = 'isdlc-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+export function writeFile(path: string, content: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, content);
+}
+
+export function writeJson(path: string, value: unknown): void {
+  writeFile(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function readJson<T = Record<string, unknown>>(path: string): T {
+  return JSON.parse(readFileSync(path, 'utf8')) as T;
+}
+
+export interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function toRun(result: SpawnSyncReturns<string>): Run {
+  if (result.error) throw result.error;
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Environment for child processes: the test runner's, minus anything that points at a project. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env['CLAUDE_PROJECT_DIR'];
+  delete env['ISDLC_PROJECT'];
+  delete env['NODE_PATH'];
+  return { ...env, ...extra };
+}
+
+/** `isdlc <args>` as a user types it. */
+export function cli(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Run {
+  return toRun(
+    spawnSync(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? REPO,
+      env: cleanEnv(options.env),
+      encoding: 'utf8',
+      input: options.input ?? '',
+      maxBuffer: 64 * 1024 * 1024,
+    }),
+  );
+}
+
+/** `isdlc hook` with a payload on stdin and the host's project variable set. */
+export function hook(project: string, payload: unknown, args: string[] = []): Run {
+  return toRun(
+    spawnSync(process.execPath, [BIN, 'hook', ...args], {
+      cwd: project,
+      env: cleanEnv({ CLAUDE_PROJECT_DIR: project }),
+      encoding: 'utf8',
+      input: typeof payload === 'string' ? payload : JSON.stringify(payload),
+      maxBuffer: 64 * 1024 * 1024,
+    }),
+  );
+}
+
+/** A recorded payload from test/fixtures/payloads, moved into `project`. */
+export function fixture(name: string, project?: string): Record<string, unknown> {
+  const payload = readJson(join(FIXTURES, 'payloads', name));
+  if (project) payload['cwd'] = project;
+  return payload;
+}
+
+/** A project set up the way a user does it: `isdlc init DIR`. */
+export function initedProject(prefix = 'isdlc-project-'): string {
+  const dir = tempDir(prefix);
+  const run = cli(['init', dir]);
+  if (run.status !== 0) throw new Error(`init failed: ${run.stderr}`);
+  return dir;
+}
+
+export function activityLog(project: string): Record<string, unknown>[] {
+  try {
+    return readFileSync(join(project, '.isdlc/hook-activity.log'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  } catch {
+    return [];
+  }
+}
+
+export function lastActivity(project: string): Record<string, unknown> {
+  const entries = activityLog(project);
+  const last = entries[entries.length - 1];
+  if (!last) throw new Error('activity log is empty');
+  return last;
+}
+
+export interface Decision {
+  kind: 'allow' | 'deny' | 'block';
+  reason?: string;
+  context?: string;
+  systemMessage?: string;
+  raw?: Record<string, unknown>;
+}
+
+/** Reads a hook's stdout the way Claude Code does. */
+export function decisionOf(run: Run): Decision {
+  const out = run.stdout.trim();
+  if (out === '') return { kind: 'allow' };
+  const raw = JSON.parse(out) as Record<string, unknown>;
+  const specific = (raw['hookSpecificOutput'] ?? {}) as Record<string, unknown>;
+  const decision: Decision = { kind: 'allow', raw };
+  if (specific['permissionDecision'] === 'deny') {
+    decision.kind = 'deny';
+    decision.reason = String(specific['permissionDecisionReason']);
+  } else if (raw['decision'] === 'block') {
+    decision.kind = 'block';
+    decision.reason = String(raw['reason']);
+  }
+  if (typeof specific['additionalContext'] === 'string') decision.context = specific['additionalContext'];
+  if (typeof raw['systemMessage'] === 'string') decision.systemMessage = raw['systemMessage'];
+  return decision;
+}

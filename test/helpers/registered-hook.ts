@@ -1,0 +1,51 @@
+// Runs the hook command that `isdlc init` wrote into .claude/settings.json exactly as Claude Code would:
+// pick the registration whose matcher fits the tool, substitute ${CLAUDE_PROJECT_DIR}, start the
+// command (directly for the exec form, through bash for a command line), payload on stdin, the
+// project's directory as cwd and in CLAUDE_PROJECT_DIR.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { cleanEnv, readJson, type Run } from './project.js';
+
+interface HookEntry {
+  type: string;
+  command: string;
+  args?: string[];
+  timeout?: number;
+}
+
+interface MatcherEntry {
+  matcher?: string;
+  hooks: HookEntry[];
+}
+
+/** Claude Code matchers: `A|B` lists exact tool names, anything else is a regular expression. */
+function matches(matcher: string | undefined, tool: string | undefined): boolean {
+  if (matcher === undefined || matcher === '' || matcher === '*') return true;
+  if (tool === undefined) return false;
+  if (/^[A-Za-z0-9_|]+$/.test(matcher)) return matcher.split('|').includes(tool);
+  return new RegExp(matcher).test(tool);
+}
+
+export function registeredCommands(project: string, event: string, tool?: string): HookEntry[] {
+  const settings = readJson<{ hooks?: Record<string, MatcherEntry[]> }>(join(project, '.claude/settings.json'));
+  return (settings.hooks?.[event] ?? []).filter((entry) => matches(entry.matcher, tool)).flatMap((entry) => entry.hooks);
+}
+
+export function runRegisteredHook(project: string, payload: Record<string, unknown>, env: Record<string, string> = {}): Run {
+  const event = String(payload['hook_event_name']);
+  const tool = typeof payload['tool_name'] === 'string' ? payload['tool_name'] : undefined;
+  const ours = registeredCommands(project, event, tool).filter((hook) => JSON.stringify(hook).includes('.isdlc/bin/isdlc.cjs'));
+  if (ours.length !== 1) throw new Error(`expected one isdlc hook for ${event} ${tool ?? ''}, found ${ours.length}`);
+  const hook = ours[0]!;
+  const substitute = (text: string): string => text.split('${CLAUDE_PROJECT_DIR}').join(project);
+  const [file, args] = hook.args ? [substitute(hook.command), hook.args.map(substitute)] : ['bash', ['-c', hook.command]];
+  const result = spawnSync(file, args, {
+    cwd: project,
+    env: cleanEnv({ CLAUDE_PROJECT_DIR: project, ...env }),
+    input: JSON.stringify(payload),
+    encoding: 'utf8',
+    timeout: (hook.timeout ?? 600) * 1000,
+  });
+  if (result.error) throw result.error;
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
