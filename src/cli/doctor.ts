@@ -1,5 +1,5 @@
 // `isdlc doctor`: proves the installation works the way the host will use it, and says how to fix
-// what does not. It changes nothing (its probe calls are recorded in the activity log like any call).
+// what does not. It changes nothing: its probe calls run the registered command as a dry run.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -67,7 +67,7 @@ function checkSettings(root: string, findings: Finding[]): void {
     const started = performance.now();
     const run = spawnSync(command, args, {
       input: JSON.stringify(probePayload(registration.event, registration.matcher, root)),
-      env: { ...process.env, CLAUDE_PROJECT_DIR: root },
+      env: { ...process.env, CLAUDE_PROJECT_DIR: root, ISDLC_DRY_RUN: '1' },
       cwd: root,
       encoding: 'utf8',
       timeout: (typeof hook.timeout === 'number' ? hook.timeout : 10) * 1000,

@@ -14,6 +14,10 @@ export interface ReplayStep {
   notes?: string[];
   userMessages?: string[];
   problem?: string;
+  /** The guards that looked at this event. */
+  ran: string[];
+  /** `//` lines just above it in the session file: the recording's own narration. */
+  comments?: string[];
 }
 
 function subjectOf(payload: Record<string, unknown>): string | undefined {
@@ -29,24 +33,35 @@ function subjectOf(payload: Record<string, unknown>): string | undefined {
 export function replaySession(file: string, projectDir: string, env: NodeJS.ProcessEnv): ReplayStep[] {
   const lines = readFileSync(file, 'utf8').split(/\r?\n/);
   const steps: ReplayStep[] = [];
+  let comments: string[] = [];
+  const withComments = (step: ReplayStep): ReplayStep => {
+    if (comments.length > 0) step.comments = comments;
+    comments = [];
+    return step;
+  };
   lines.forEach((text, index) => {
-    if (text.trim() === '' || text.trimStart().startsWith('//')) return;
+    if (text.trim() === '') return;
+    if (text.trimStart().startsWith('//')) {
+      comments.push(text.trimStart().slice(2).trim());
+      return;
+    }
     let payload: Record<string, unknown>;
     try {
       payload = JSON.parse(text) as Record<string, unknown>;
     } catch (error) {
-      steps.push({ line: index + 1, event: '?', decision: 'skipped', problem: `not JSON: ${(error as Error).message}` });
+      steps.push(withComments({ line: index + 1, event: '?', decision: 'skipped', ran: [], problem: `not JSON: ${(error as Error).message}` }));
       return;
     }
     // The recording's paths belong to another machine: the session is replayed in projectDir.
     payload['cwd'] = projectDir;
     const out = runHook({ payload: JSON.stringify(payload), env: { ...env, CLAUDE_PROJECT_DIR: projectDir }, cwd: projectDir });
     const entry = out.entry;
-    const step: ReplayStep = {
+    const step: ReplayStep = withComments({
       line: index + 1,
       event: String(payload['hook_event_name'] ?? '?'),
       decision: entry['decision'] === 'deny' ? 'deny' : 'allow',
-    };
+      ran: Array.isArray(entry['ran']) ? (entry['ran'] as string[]) : [],
+    });
     if (typeof payload['tool_name'] === 'string') step.tool = payload['tool_name'];
     const subject = subjectOf(payload);
     if (subject) step.subject = subject;
@@ -70,6 +85,7 @@ function indent(text: string, prefix: string): string {
 export function formatReplay(steps: ReplayStep[]): string {
   const out: string[] = [];
   for (const step of steps) {
+    for (const comment of step.comments ?? []) out.push(`   ${comment}`);
     const what = [step.event, step.tool, step.subject ? `(${step.subject.length > 60 ? `${step.subject.slice(0, 57)}...` : step.subject})` : '']
       .filter(Boolean)
       .join(' ');
@@ -79,7 +95,9 @@ export function formatReplay(steps: ReplayStep[]): string {
     for (const note of step.notes ?? []) out.push(indent(`note to the model: ${note}`, '     '));
     for (const message of step.userMessages ?? []) out.push(indent(`to the user: ${message}`, '     '));
     if (step.problem) out.push(indent(`(${step.problem})`, '     '));
-    if (step.decision === 'allow' && !step.reason && !step.notes && !step.problem) out.push('     no guard objected');
+    if (step.decision === 'allow' && !step.notes && !step.problem) {
+      out.push(step.ran.length > 0 ? `     checked by ${step.ran.join(', ')}: no objection` : '     no guard watches this event yet');
+    }
   }
   const denies = steps.filter((step) => step.decision === 'deny').length;
   out.push(`\n${steps.length} events replayed: ${steps.length - denies} allowed, ${denies} denied.`);

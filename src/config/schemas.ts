@@ -92,10 +92,24 @@ export type Workflow = v.InferOutput<typeof WorkflowSchema>;
 export type Workflows = v.InferOutput<typeof WorkflowsSchema>;
 export type SkillsManifest = v.InferOutput<typeof SkillsManifestSchema>;
 
+/**
+ * The deepest problem under an issue: inside a union, the branch that got furthest (valibot gives the
+ * paths of a union's inner issues relative to the union).
+ */
+function deepest(issue: v.BaseIssue<unknown>, prefix: string[]): { path: string[]; message: string } {
+  const path = [...prefix, ...(issue.path ?? []).map((item) => String(item.key))];
+  let best = { path, message: issue.message };
+  for (const inner of issue.issues ?? []) {
+    const candidate = deepest(inner, path);
+    if (candidate.path.length > best.path.length) best = candidate;
+  }
+  return best;
+}
+
 /** The first problem valibot found, as `where: what`. */
 export function describeIssue(issues: readonly v.BaseIssue<unknown>[]): string {
-  const issue = issues[0];
-  if (!issue) return 'invalid';
-  const path = v.getDotPath(issue);
-  return path ? `${path}: ${issue.message}` : issue.message;
+  const first = issues[0];
+  if (!first) return 'invalid';
+  const { path, message } = deepest(first, []);
+  return path.length > 0 ? `${path.join('.')}: ${message}` : message;
 }

@@ -14,6 +14,8 @@ export interface DispatchInput {
   location: StateLocation;
   config: ProjectConfig;
   now?: Date;
+  /** Decide, but change nothing on disk (no state write, no corrupt file set aside). */
+  dryRun?: boolean;
 }
 
 export interface GuardFailure {
@@ -28,6 +30,8 @@ export interface DispatchResult {
   details: Record<string, unknown>[];
   stateRead: boolean;
   stateWritten: boolean;
+  /** A dry run that would have written state. */
+  wouldWrite?: boolean;
   stateVersion?: number;
   corrupt?: CorruptStateReport;
 }
@@ -48,7 +52,7 @@ export function dispatch(input: DispatchInput): DispatchResult {
   const readState = (): IsdlcState | null => {
     if (!result.stateRead) {
       result.stateRead = true;
-      const snapshot = store.read();
+      const snapshot = store.read({ readOnly: input.dryRun === true });
       state = snapshot.state;
       result.stateVersion = snapshot.version;
       if (snapshot.corrupt) result.corrupt = snapshot.corrupt;
@@ -92,7 +96,8 @@ export function dispatch(input: DispatchInput): DispatchResult {
     if (verdict.deny) break;
   }
 
-  if (updates.length > 0) {
+  if (updates.length > 0 && input.dryRun) result.wouldWrite = true;
+  else if (updates.length > 0) {
     try {
       const written = store.update((draft) => {
         for (const mutate of updates) mutate(draft);
@@ -104,7 +109,7 @@ export function dispatch(input: DispatchInput): DispatchResult {
       result.failures.push({ guard: 'state-store', error: messageOf(error) });
     }
   }
-  if (result.corrupt) {
+  if (result.corrupt && !input.dryRun) {
     verdict.userMessages.push(
       `isdlc: ${result.corrupt.file} was unreadable (${result.corrupt.problem}). It is kept unchanged as ` +
         `${result.corrupt.keptAs}; isdlc carries on without it. Repair that copy and move it back to restore the workflow.`,

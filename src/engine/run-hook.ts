@@ -47,12 +47,21 @@ function selectGuards(all: readonly Guard[], only: string[] | undefined): { guar
   return { guards: all.filter((guard) => only.includes(guard.id)), unknown: only.filter((id) => !known.has(id)) };
 }
 
+/** `ISDLC_DRY_RUN=1`: decide and answer as usual, but write nothing (no state, no log). */
+export function isDryRun(env: NodeJS.ProcessEnv): boolean {
+  const value = env['ISDLC_DRY_RUN'];
+  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
+}
+
 export function runHook(input: HookRunInput): HookRunOutput {
   const started = performance.now();
+  const dryRun = isDryRun(input.env);
   const entry: Record<string, unknown> = { ts: new Date().toISOString() };
   const finish = (stdout: string, location: StateLocation | undefined, stderr = ''): HookRunOutput => {
     entry['ms'] = Math.round((performance.now() - started) * 100) / 100;
-    if (location && existsSync(location.isdlcDir)) {
+    if (dryRun) {
+      stderr += `isdlc hook (dry run): ${JSON.stringify(entry)}\n`;
+    } else if (location && existsSync(location.isdlcDir)) {
       try {
         appendActivity(location.isdlcDir, entry);
       } catch (error) {
@@ -110,7 +119,7 @@ export function runHook(input: HookRunInput): HookRunOutput {
   if (broken.length > 0) entry['broken_guards'] = broken.map((guard) => guard.id ?? '?');
 
   const config = new ProjectConfig(location.root, location.projectId);
-  const result = dispatch({ event, guards: guards.filter((guard) => !broken.includes(guard)), location, config });
+  const result = dispatch({ event, guards: guards.filter((guard) => !broken.includes(guard)), location, config, dryRun });
   const verdict = result.verdict;
   entry['decision'] = verdict.deny ? 'deny' : 'allow';
   if (verdict.deny) Object.assign(entry, { guard: verdict.deny.guard, reason: verdict.deny.reason });
@@ -120,6 +129,8 @@ export function runHook(input: HookRunInput): HookRunOutput {
   if (result.failures.length > 0) entry['failures'] = result.failures;
   if (result.details.length > 0) entry['details'] = result.details;
   if (result.stateWritten) entry['state_version'] = result.stateVersion;
+  if (result.wouldWrite) entry['would_write_state'] = true;
+  if (result.corrupt) entry['corrupt_state'] = result.corrupt;
   const configProblems = config.problems();
   if (configProblems.length > 0) entry['config_problems'] = configProblems;
   return finish(renderClaudeCodeVerdict(event.name, verdict), location);

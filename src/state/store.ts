@@ -81,11 +81,15 @@ export class StateStore {
     private readonly lockOptions: LockOptions = {},
   ) {}
 
-  /** One read, no lock. A corrupt file is set aside (under the lock) and reported. */
-  read(): StateSnapshot {
+  /**
+   * One read, no lock. A corrupt file is set aside (under the lock) and reported; with `readOnly` it is
+   * only reported.
+   */
+  read(options: { readOnly?: boolean } = {}): StateSnapshot {
     const raw = readRaw(this.file);
     if (raw.kind === 'missing') return { state: null, version: 0 };
     if (raw.kind === 'ok') return { state: raw.state, version: versionOf(raw.state) };
+    if (options.readOnly) return { state: null, version: 0, corrupt: { file: this.file, keptAs: this.file, problem: raw.problem } };
     return withLock(this.file, () => this.readLocked(), this.lockOptions);
   }
 

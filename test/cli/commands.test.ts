@@ -1,0 +1,181 @@
+// doctor, status, workflow start, replay and config, as a user runs them.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, initedProject, readJson, REPO, tempDir, writeFile, writeJson } from '../helpers/project.js';
+
+describe('isdlc doctor', () => {
+  it('passes a fresh install, proving each registered command runs, and changes nothing', () => {
+    const dir = initedProject();
+    const state = readFileSync(join(dir, '.isdlc/state.json'), 'utf8');
+    const run = cli(['doctor', dir]);
+    expect(readFileSync(join(dir, '.isdlc/state.json'), 'utf8')).toBe(state);
+    expect(existsSync(join(dir, '.isdlc/hook-activity.log'))).toBe(false);
+    expect(run.status, run.stdout).toBe(0);
+    expect(run.stdout).toContain('PreToolUse [Agent|Task]: registered command runs and answers');
+    expect(run.stdout).toContain('guards load: phase-sequence-guard');
+    expect(run.stdout).toContain('config files agree');
+  });
+
+  it('fails, with a fix, when a registration is missing', () => {
+    const dir = initedProject();
+    const settings = readJson<{ hooks: Record<string, unknown> }>(join(dir, '.claude/settings.json'));
+    delete settings.hooks['Stop'];
+    writeJson(join(dir, '.claude/settings.json'), settings);
+    const run = cli(['doctor', dir]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain('no isdlc hook registered for Stop');
+    expect(run.stdout).toContain(`fix: run \`isdlc init ${dir}\``);
+  });
+
+  it('fails when the installed hook is missing or does not run', () => {
+    const dir = initedProject();
+    writeFile(join(dir, '.isdlc/bin/hook.cjs'), 'throw new Error("broken build")');
+    const broken = cli(['doctor', dir]);
+    expect(broken.status).toBe(1);
+    expect(broken.stdout).toContain('installed guards could not be loaded');
+    rmSync(join(dir, '.isdlc/bin/isdlc.cjs'));
+    expect(cli(['doctor', dir]).stdout).toContain('does not exist');
+  });
+
+  it('fails when project config files disagree, naming the problem', () => {
+    const dir = initedProject();
+    writeJson(join(dir, '.isdlc/config/workflows.json'), { workflows: { feature: { phases: ['01-requirements', '05-implementation'] } } });
+    const run = cli(['doctor', dir]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain('workflow feature names unknown phase 05-implementation');
+  });
+
+  it('fails on a state file that does not parse, without touching it', () => {
+    const dir = initedProject();
+    writeFile(join(dir, '.isdlc/state.json'), '{ broken');
+    const run = cli(['doctor', dir]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain('does not parse');
+    expect(readFileSync(join(dir, '.isdlc/state.json'), 'utf8')).toBe('{ broken');
+  });
+
+  it('says how to start in a directory without isdlc', () => {
+    const dir = tempDir();
+    const run = cli(['doctor', dir]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain(`run \`isdlc init ${dir}\``);
+  });
+
+  it('reports as JSON', () => {
+    const findings = JSON.parse(cli(['doctor', initedProject(), '--json']).stdout) as { severity: string }[];
+    expect(findings.every((finding) => finding.severity === 'ok')).toBe(true);
+  });
+});
+
+describe('isdlc workflow start and status', () => {
+  it('starts a workflow with every phase tracker agreeing on the first phase (seed 003 IR-008)', () => {
+    const dir = initedProject();
+    const run = cli(['workflow', 'start', 'fix', '--description', 'Cart total is wrong', '--branch', 'fix/cart', '--dir', dir]);
+    expect(run.status, run.stderr).toBe(0);
+    const state = readJson<Record<string, any>>(join(dir, '.isdlc/state.json'));
+    const workflow = state['active_workflow'];
+    expect(workflow.phases).toEqual(['01-requirements', '02-tracing', '05-test-strategy', '06-implementation', '16-quality-loop', '08-code-review']);
+    expect(workflow).toMatchObject({ type: 'fix', current_phase: '01-requirements', current_phase_index: 0, artifact_folder: 'BUG-0001-cart-total-is-wrong', git_branch: { name: 'fix/cart', status: 'active' } });
+    expect(workflow.phase_status).toEqual({ '01-requirements': 'in_progress', '02-tracing': 'pending', '05-test-strategy': 'pending', '06-implementation': 'pending', '16-quality-loop': 'pending', '08-code-review': 'pending' });
+    expect(state['phases']['01-requirements']).toMatchObject({ status: 'in_progress', completed: null, gate_passed: null, artifacts: [] });
+    expect(state['phases']['02-tracing']).toEqual({ status: 'pending', started: null, completed: null, gate_passed: null, artifacts: [] });
+    expect(state).toMatchObject({ current_phase: '01-requirements', active_agent: 'requirements-analyst', state_version: 2, counters: { next_bug_id: 2 } });
+  });
+
+  it('refuses a second workflow, an unknown type and an artifact folder that is a path', () => {
+    const dir = initedProject();
+    expect(cli(['workflow', 'start', 'feature', '--dir', dir]).status).toBe(0);
+    const second = cli(['workflow', 'start', 'fix', '--dir', dir]);
+    expect(second.status).toBe(1);
+    expect(second.stderr).toContain('already active');
+    const unknown = cli(['workflow', 'start', 'launch', '--dir', initedProject()]);
+    expect(unknown.stderr).toContain('the types are: feature, fix, test-run, test-generate, upgrade');
+    const escape = cli(['workflow', 'start', 'feature', '--artifact-folder', '../../etc', '--dir', initedProject()]);
+    expect(escape.status).toBe(1);
+    expect(escape.stderr).toContain('plain folder name');
+  });
+
+  it('status shows the workflow, the current phase and its gate checks with what has been seen', () => {
+    const dir = initedProject();
+    cli(['workflow', 'start', 'feature', '--description', 'CSV export', '--dir', dir]);
+    const state = readJson<Record<string, any>>(join(dir, '.isdlc/state.json'));
+    state['active_workflow'].current_phase = '06-implementation';
+    state['phases']['06-implementation'].iteration_requirements = { test_iteration: { current_iteration: 2, max_iterations: 10, last_test_result: 'failed', last_test_command: 'npm test' } };
+    writeJson(join(dir, '.isdlc/state.json'), state);
+    const run = cli(['status', '--dir', dir]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('Workflow: feature "CSV export"');
+    expect(run.stdout).toContain('Current phase: 06-implementation (7 of 9)');
+    expect(run.stdout).toContain('iteration 2/10, last result failed (npm test)');
+    expect(run.stdout).toContain('Article II: Test-First Development');
+    const report = JSON.parse(cli(['status', '--json', '--dir', dir]).stdout);
+    expect(report.gate.phase).toBe('06-implementation');
+    expect(report.gate.checks.map((check: { requirement: string }) => check.requirement)).toEqual([
+      'test_iteration', 'constitutional_validation', 'interactive_elicitation', 'agent_delegation_validation', 'artifact_validation',
+    ]);
+  });
+
+  it('status finds the project from a subdirectory, and says when there is none', () => {
+    const dir = initedProject();
+    writeFile(join(dir, 'src/app/index.ts'), '');
+    expect(cli(['status'], { cwd: join(dir, 'src/app') }).stdout).toContain('No active workflow');
+    const none = cli(['status'], { cwd: tempDir() });
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain('not inside an isdlc project');
+  });
+});
+
+describe('isdlc replay', () => {
+  it('prints each decision of the bundled demo session with its reason', () => {
+    const dir = initedProject();
+    cli(['workflow', 'start', 'feature', '--description', 'CSV export', '--dir', dir]);
+    const run = cli(['replay', join(REPO, 'demo/feature-session.jsonl'), '--dir', dir]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/→ DENY by phase-sequence-guard/);
+    expect(run.stdout).toMatch(/→ ALLOW/);
+    expect(run.stdout).toContain('out-of-order phase delegation');
+    const steps = JSON.parse(cli(['replay', join(REPO, 'demo/feature-session.jsonl'), '--dir', dir, '--json']).stdout) as { decision: string }[];
+    expect(steps.filter((step) => step.decision === 'deny').length).toBeGreaterThan(0);
+    expect(steps.filter((step) => step.decision === 'allow').length).toBeGreaterThan(0);
+  });
+
+  it('skips lines that are not JSON, saying so', () => {
+    const dir = initedProject();
+    const file = join(tempDir(), 'session.jsonl');
+    writeFile(file, 'not json\n{"hook_event_name":"Stop","stop_hook_active":false}\n');
+    const run = cli(['replay', file, '--dir', dir]);
+    expect(run.stdout).toContain('#1 ?');
+    expect(run.stdout).toContain('not JSON');
+    expect(run.stdout).toContain('#2 Stop');
+  });
+});
+
+describe('isdlc config', () => {
+  it('lists where each file comes from and shows the one in use', () => {
+    const dir = initedProject();
+    writeJson(join(dir, '.isdlc/config/artifact-paths.json'), { version: 'mine', phases: {} });
+    const list = cli(['config', '--dir', dir]).stdout;
+    expect(list).toMatch(/iteration-requirements\s+bundled/);
+    expect(list).toContain(join(dir, '.isdlc/config/artifact-paths.json'));
+    expect(JSON.parse(cli(['config', 'show', 'artifact-paths', '--dir', dir]).stdout).version).toBe('mine');
+    expect(JSON.parse(cli(['config', 'show', 'artifact-paths', '--bundled', '--dir', dir]).stdout).version).toBe('1.0.0');
+    expect(cli(['config', 'show', 'nope', '--dir', dir]).stderr).toContain('unknown config');
+  });
+});
+
+describe('help and errors', () => {
+  it('--help lists the commands; an unknown command says so', () => {
+    const help = cli(['--help']);
+    expect(help.status).toBe(0);
+    for (const command of ['init', 'uninstall', 'doctor', 'status', 'workflow', 'replay', 'config', 'hook']) expect(help.stdout).toContain(command);
+    const wrong = cli(['frobnicate']);
+    expect(wrong.status).not.toBe(0);
+    expect(wrong.stderr).toContain("unknown command 'frobnicate'");
+  });
+
+  it('prints its version', () => {
+    expect(cli(['--version']).stdout.trim()).toBe(readJson(join(REPO, 'package.json'))['version']);
+  });
+});
+

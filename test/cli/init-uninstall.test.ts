@@ -1,0 +1,130 @@
+// `isdlc init` and `isdlc uninstall` as a user runs them, on real directories.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, readJson, tempDir, writeFile, writeJson } from '../helpers/project.js';
+
+const USER_SETTINGS = {
+  model: 'sonnet',
+  permissions: { allow: ['Bash(npm run lint:*)'], deny: ['Read(./secrets/**)'] },
+  hooks: {
+    PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/scripts/check-bash.sh', timeout: 5 }] }],
+  },
+};
+
+/** Every file under `dir` with its content hash and modification time. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (at: string): void => {
+    for (const name of readdirSync(at, { withFileTypes: true })) {
+      const path = join(at, name.name);
+      if (name.isDirectory()) walk(path);
+      else out[relative(dir, path)] = `${createHash('sha256').update(readFileSync(path)).digest('hex')} ${statSync(path).mtimeMs}`;
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+function userProject(): string {
+  const dir = tempDir('isdlc-user-');
+  writeJson(join(dir, '.claude/settings.json'), USER_SETTINGS);
+  writeFile(join(dir, 'pyproject.toml'), '[project]\nname = "demo"\n');
+  return dir;
+}
+
+describe('isdlc init', () => {
+  it("keeps the user's hook and permission rule, and adds ours", () => {
+    const dir = userProject();
+    const run = cli(['init', dir]);
+    expect(run.status, run.stderr).toBe(0);
+    const settings = readJson<typeof USER_SETTINGS & { hooks: Record<string, unknown[]> }>(join(dir, '.claude/settings.json'));
+    expect(settings.model).toBe('sonnet');
+    expect(settings.permissions.allow).toEqual(['Bash(npm run lint:*)', 'Bash(node .isdlc/bin/isdlc.cjs:*)']);
+    expect(settings.permissions.deny).toEqual(['Read(./secrets/**)']);
+    expect(settings.hooks.PreToolUse![0]).toEqual(USER_SETTINGS.hooks.PreToolUse[0]);
+    expect(JSON.stringify(settings.hooks)).toContain('.isdlc/bin/isdlc.cjs');
+    for (const file of ['.isdlc/bin/isdlc.cjs', '.isdlc/bin/hook.cjs', '.isdlc/state.json', '.isdlc/install.json', 'docs/isdlc/constitution.md']) {
+      expect(existsSync(join(dir, file)), file).toBe(true);
+    }
+    const state = readJson(join(dir, '.isdlc/state.json'));
+    expect(state).toMatchObject({ state_version: 1, active_workflow: null, phases: {}, skill_usage_log: [], pending_escalations: [] });
+  });
+
+  it('changes nothing the second time, not even a modification time', () => {
+    const dir = userProject();
+    expect(cli(['init', dir]).status).toBe(0);
+    const before = snapshot(dir);
+    const again = cli(['init', dir, '--json']);
+    expect(again.status, again.stderr).toBe(0);
+    expect(snapshot(dir)).toEqual(before);
+    const changes = JSON.parse(again.stdout) as { change: string }[];
+    expect(changes.every((change) => change.change === 'unchanged' || change.change === 'kept')).toBe(true);
+  });
+
+  it("leaves an existing constitution and state alone", () => {
+    const dir = userProject();
+    writeFile(join(dir, 'docs/isdlc/constitution.md'), '### Article I: Ours\n');
+    writeJson(join(dir, '.isdlc/state.json'), { state_version: 41, active_workflow: { type: 'fix' } });
+    expect(cli(['init', dir]).status).toBe(0);
+    expect(readFileSync(join(dir, 'docs/isdlc/constitution.md'), 'utf8')).toBe('### Article I: Ours\n');
+    expect(readJson(join(dir, '.isdlc/state.json'))).toEqual({ state_version: 41, active_workflow: { type: 'fix' } });
+  });
+
+  it('refuses settings.json that is not valid JSON, and changes nothing', () => {
+    const dir = tempDir();
+    writeFile(join(dir, '.claude/settings.json'), '{ "hooks": { ');
+    const before = snapshot(dir);
+    const run = cli(['init', dir]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('is not valid JSON');
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('says so for a directory that does not exist', () => {
+    const run = cli(['init', join(tempDir(), 'missing')]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('is not a directory');
+  });
+
+  it('creates the state of each project in a monorepo', () => {
+    const dir = tempDir();
+    writeJson(join(dir, '.isdlc/monorepo.json'), { default_project: 'api', projects: { api: { path: 'api' }, web: { path: 'web' } } });
+    expect(cli(['init', dir]).status).toBe(0);
+    expect(existsSync(join(dir, '.isdlc/projects/api/state.json'))).toBe(true);
+    expect(existsSync(join(dir, '.isdlc/projects/web/state.json'))).toBe(true);
+  });
+});
+
+describe('isdlc uninstall', () => {
+  it("leaves exactly the user's settings, and keeps state and docs", () => {
+    const dir = userProject();
+    expect(cli(['init', dir]).status).toBe(0);
+    const run = cli(['uninstall', dir]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(readJson(join(dir, '.claude/settings.json'))).toEqual(USER_SETTINGS);
+    expect(existsSync(join(dir, '.isdlc/bin'))).toBe(false);
+    expect(existsSync(join(dir, '.isdlc/state.json'))).toBe(true);
+    expect(existsSync(join(dir, 'docs/isdlc/constitution.md'))).toBe(true);
+    expect(run.stdout).toContain('--purge');
+  });
+
+  it('removes a settings file it created, with --purge everything of isdlc, but never an edited constitution', () => {
+    const dir = tempDir();
+    expect(cli(['init', dir]).status).toBe(0);
+    writeFile(join(dir, 'docs/isdlc/constitution.md'), '### Article I: Edited by the team\n');
+    const run = cli(['uninstall', dir, '--purge']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(existsSync(join(dir, '.claude'))).toBe(false);
+    expect(existsSync(join(dir, '.isdlc'))).toBe(false);
+    expect(readFileSync(join(dir, 'docs/isdlc/constitution.md'), 'utf8')).toContain('Edited by the team');
+  });
+
+  it('with --purge removes an untouched constitution and the folders it made', () => {
+    const dir = tempDir();
+    expect(cli(['init', dir]).status).toBe(0);
+    expect(cli(['uninstall', dir, '--purge']).status).toBe(0);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});

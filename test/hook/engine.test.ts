@@ -1,0 +1,146 @@
+// The engine's rules, with guards made for the test: fixed order, first deny wins, notes accumulate,
+// a throwing guard fails open, state is read at most once and written at most once.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defineGuard, type Guard } from '../../src/engine/guard.js';
+import { checkGuards, runHook } from '../../src/engine/run-hook.js';
+import { GUARDS } from '../../src/guards/index.js';
+import { cli, decisionOf, hook, initedProject, readJson, REPO } from '../helpers/project.js';
+
+const agentCall = (project: string) =>
+  JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Agent', cwd: project, tool_input: { subagent_type: 'general-purpose', prompt: 'x' } });
+
+function run(project: string, guards: Guard[], payload = agentCall(project)) {
+  return runHook({ payload, env: { CLAUDE_PROJECT_DIR: project }, cwd: project, guards });
+}
+
+const noting = (id: string, text: string) => defineGuard({ id, description: 'notes', on: { PreToolUse: ['agent'] }, check: ({ note }) => note(text) });
+const denying = (id: string, reason: string) => defineGuard({ id, description: 'denies', on: { PreToolUse: ['agent'] }, check: ({ deny }) => deny(reason) });
+
+describe('dispatch', () => {
+  it('runs guards in registry order; the first deny wins and later guards do not run', () => {
+    const project = initedProject();
+    const out = run(project, [noting('first', 'one'), denying('second', 'no'), denying('third', 'never'), noting('fourth', 'never')]);
+    expect(out.entry).toMatchObject({ decision: 'deny', guard: 'second', reason: 'no', ran: ['first', 'second'], notes: ['one'] });
+    expect(JSON.parse(out.stdout).hookSpecificOutput.permissionDecisionReason).toBe('no');
+  });
+
+  it('accumulates notes from every guard into one additionalContext', () => {
+    const project = initedProject();
+    const out = run(project, [noting('a', 'alpha'), noting('b', 'beta')]);
+    expect(JSON.parse(out.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'alpha\n\nbeta' } });
+  });
+
+  it('only runs guards that react to the event and tool kind', () => {
+    const project = initedProject();
+    const shellOnly = defineGuard({ id: 'shell-only', description: 'x', on: { PreToolUse: ['shell'] }, check: ({ deny }) => deny('no') });
+    const stopOnly = defineGuard({ id: 'stop-only', description: 'x', on: { Stop: true }, check: ({ deny }) => deny('no') });
+    expect(run(project, [shellOnly, stopOnly]).entry['decision']).toBe('allow');
+    expect(run(project, [shellOnly, stopOnly]).entry['ran']).toBeUndefined();
+  });
+
+  it('a guard that throws is skipped and logged; the action goes ahead', () => {
+    const project = initedProject();
+    const throwing = defineGuard({ id: 'throwing', description: 'x', on: { PreToolUse: ['agent'] }, check: () => { throw new Error('boom'); } });
+    const out = run(project, [throwing, noting('after', 'still ran')]);
+    expect(out.entry).toMatchObject({ decision: 'allow', failures: [{ guard: 'throwing', error: 'boom' }], notes: ['still ran'] });
+  });
+
+  it('reads state at most once, only when a guard looks, and writes it once for all updates', () => {
+    const project = initedProject();
+    let reads = 0;
+    const looker = (id: string) =>
+      defineGuard({
+        id,
+        description: 'x',
+        on: { PreToolUse: ['agent'] },
+        check: ({ state, update }) => {
+          reads += state ? 1 : 0;
+          update((draft) => {
+            draft[id] = ((draft[id] as number | undefined) ?? 0) + 1;
+          });
+        },
+      });
+    const before = readJson(join(project, '.isdlc/state.json'))['state_version'] as number;
+    const out = run(project, [looker('a'), looker('b'), looker('c')]);
+    expect(reads).toBe(3);
+    const after = readJson(join(project, '.isdlc/state.json'));
+    expect(after).toMatchObject({ a: 1, b: 1, c: 1, state_version: before + 1 });
+    expect(out.entry['state_version']).toBe(before + 1);
+
+    const silent = defineGuard({ id: 'silent', description: 'x', on: { PreToolUse: ['agent'] }, check: () => undefined });
+    const untouched = readFileSync(join(project, '.isdlc/state.json'), 'utf8');
+    run(project, [silent]);
+    expect(readFileSync(join(project, '.isdlc/state.json'), 'utf8')).toBe(untouched);
+  });
+
+  it('a guard with a broken definition is not run, and is reported', () => {
+    const project = initedProject();
+    const broken = { id: 'broken', description: 'x', on: { PreToolUse: ['agent'] } } as unknown as Guard;
+    const out = run(project, [broken]);
+    expect(out.entry).toMatchObject({ decision: 'allow', broken_guards: ['broken'] });
+    expect(checkGuards([broken]).problems).toEqual(['broken has no check function']);
+  });
+});
+
+describe('dry run (ISDLC_DRY_RUN=1)', () => {
+  it('answers as usual but writes nothing: no state, no log, a corrupt file left where it is', () => {
+    const project = initedProject();
+    cli(['workflow', 'start', 'feature', '--dir', project]);
+    const payload = { hook_event_name: 'PreToolUse', tool_name: 'Agent', cwd: project, tool_input: { subagent_type: 'software-developer' } };
+    const stateBefore = readFileSync(join(project, '.isdlc/state.json'), 'utf8');
+    const dry = spawnSync(process.execPath, [join(REPO, 'dist/isdlc.cjs'), 'hook'], {
+      input: JSON.stringify(payload),
+      env: { ...process.env, CLAUDE_PROJECT_DIR: project, ISDLC_DRY_RUN: '1' },
+      encoding: 'utf8',
+    });
+    expect(decisionOf({ status: dry.status, stdout: dry.stdout, stderr: dry.stderr }).kind).toBe('deny');
+    expect(dry.stderr).toContain('dry run');
+    expect(existsSync(join(project, '.isdlc/hook-activity.log'))).toBe(false);
+    expect(readFileSync(join(project, '.isdlc/state.json'), 'utf8')).toBe(stateBefore);
+
+    const writer = defineGuard({ id: 'writer', description: 'x', on: { PreToolUse: ['agent'] }, check: ({ update }) => update((draft) => void (draft['x'] = 1)) });
+    const out = runHook({ payload: JSON.stringify(payload), env: { CLAUDE_PROJECT_DIR: project, ISDLC_DRY_RUN: '1' }, cwd: project, guards: [writer] });
+    expect(out.entry['would_write_state']).toBe(true);
+    expect(readFileSync(join(project, '.isdlc/state.json'), 'utf8')).toBe(stateBefore);
+
+    writeFileSync(join(project, '.isdlc/state.json'), '{ corrupt');
+    runHook({ payload: JSON.stringify(payload), env: { CLAUDE_PROJECT_DIR: project, ISDLC_DRY_RUN: '1' }, cwd: project });
+    expect(readFileSync(join(project, '.isdlc/state.json'), 'utf8')).toBe('{ corrupt');
+  });
+});
+
+describe('the registry', () => {
+  it('every registered guard is well formed and loads', () => {
+    expect(checkGuards(GUARDS).problems).toEqual([]);
+  });
+
+  it('the built hook reports the same guards through `isdlc hook --check`', () => {
+    const run = cli(['hook', '--check']);
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ guards: GUARDS.map((guard) => guard.id), problems: [] });
+  });
+
+  it('every registered guard has its table of cases beside it', () => {
+    for (const guard of GUARDS) expect(existsSync(join(REPO, 'src/guards', `${guard.id}.test.ts`)), guard.id).toBe(true);
+  });
+
+  it('--guards runs only the named guards; an unknown name is logged', () => {
+    const project = initedProject();
+    cli(['workflow', 'start', 'feature', '--dir', project]);
+    const payload = { hook_event_name: 'PreToolUse', tool_name: 'Agent', cwd: project, tool_input: { subagent_type: 'software-developer' } };
+    expect(decisionOf(hook(project, payload)).kind).toBe('deny');
+    expect(decisionOf(hook(project, payload, ['--guards', 'no-such-guard'])).kind).toBe('allow');
+    expect(decisionOf(hook(project, payload, ['--guards', 'phase-sequence-guard'])).kind).toBe('deny');
+  });
+
+  it('--event supplies a missing hook_event_name', () => {
+    const project = initedProject();
+    cli(['workflow', 'start', 'feature', '--dir', project]);
+    const payload = { tool_name: 'Agent', cwd: project, tool_input: { subagent_type: 'software-developer' } };
+    expect(decisionOf(hook(project, payload)).kind).toBe('allow');
+    expect(decisionOf(hook(project, payload, ['--event', 'PreToolUse'])).kind).toBe('deny');
+  });
+});

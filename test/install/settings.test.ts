@@ -1,0 +1,133 @@
+// Merging our hooks into a user's .claude/settings.json and taking them out again, as pure functions.
+import { describe, expect, it } from 'vitest';
+import {
+  findOurHooks,
+  isOurHook,
+  mergeOurSettings,
+  REGISTRATIONS,
+  removeOurSettings,
+  type Settings,
+} from '../../src/install/settings.js';
+
+const userHook = { type: 'command', command: 'npx prettier --write "$FILE"', timeout: 30 };
+const userSettings: Settings = {
+  model: 'opus',
+  permissions: { allow: ['Bash(npm test:*)'], deny: ['Read(./.env)'] },
+  hooks: {
+    PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo mine', timeout: 5 }] }],
+    PostToolUse: [{ matcher: 'Write|Edit', hooks: [userHook] }],
+  },
+};
+
+describe('merge', () => {
+  it('adds one isdlc hook per registration, in seconds, and keeps every user entry as it was', () => {
+    const { settings } = mergeOurSettings(userSettings, 'exec');
+    const ours = findOurHooks(settings);
+    expect(ours).toHaveLength(REGISTRATIONS.length);
+    for (const { hook } of ours) {
+      expect(hook.timeout).toBeLessThanOrEqual(30);
+      expect(hook).toMatchObject({ type: 'command', command: 'node', args: ['${CLAUDE_PROJECT_DIR}/.isdlc/bin/isdlc.cjs', 'hook'] });
+    }
+    const hooks = settings['hooks'] as Record<string, { matcher?: string; hooks: unknown[] }[]>;
+    expect(hooks['PreToolUse']![0]).toEqual({ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo mine', timeout: 5 }] });
+    expect(hooks['PostToolUse']![0]).toEqual({ matcher: 'Write|Edit', hooks: [userHook] });
+    expect((settings['permissions'] as { allow: string[] }).allow).toEqual(['Bash(npm test:*)', 'Bash(node .isdlc/bin/isdlc.cjs:*)']);
+    expect((settings['permissions'] as { deny: string[] }).deny).toEqual(['Read(./.env)']);
+    expect(settings['model']).toBe('opus');
+  });
+
+  it('registers the matchers the foundation needs', () => {
+    const { settings } = mergeOurSettings({}, 'exec');
+    expect(findOurHooks(settings).map((hook) => `${hook.event} ${hook.matcher ?? ''}`.trim())).toEqual([
+      'PreToolUse Agent|Task',
+      'PreToolUse Skill',
+      'PreToolUse Bash|PowerShell',
+      'PreToolUse Write|Edit|NotebookEdit',
+      'PostToolUse Agent|Task|Skill|Bash|PowerShell|Write|Edit|NotebookEdit',
+      'PostToolUseFailure Agent|Task|Skill|Bash|PowerShell|Write|Edit|NotebookEdit',
+      'Stop',
+      'SubagentStop',
+    ]);
+  });
+
+  it('is idempotent: merging twice gives the same settings', () => {
+    const once = mergeOurSettings(userSettings, 'exec').settings;
+    expect(mergeOurSettings(once, 'exec').settings).toEqual(once);
+  });
+
+  it('does not modify its input', () => {
+    const input = structuredClone(userSettings);
+    mergeOurSettings(input, 'exec');
+    expect(input).toEqual(userSettings);
+  });
+
+  it('brings an older hook of ours up to date in place, and drops duplicates', () => {
+    const stale = {
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Agent|Task', hooks: [{ type: 'command', command: 'node "$CLAUDE_PROJECT_DIR/.isdlc/bin/isdlc.cjs" hook', timeout: 15000 }] },
+          { matcher: 'Agent|Task', hooks: [{ type: 'command', command: 'node "$CLAUDE_PROJECT_DIR/.isdlc/bin/isdlc.cjs" hook', timeout: 10 }, userHook] },
+        ],
+        // A registration no longer made (an older layout): ours goes, the user's stays.
+        Notification: [{ hooks: [{ type: 'command', command: 'node .isdlc/bin/isdlc.cjs hook', timeout: 5 }, userHook] }],
+      },
+    };
+    const { settings } = mergeOurSettings(stale, 'exec');
+    const pre = (settings['hooks'] as Record<string, { matcher?: string; hooks: { timeout: number }[] }[]>)['PreToolUse']!;
+    const agentEntries = pre.filter((entry) => entry.matcher === 'Agent|Task');
+    expect(agentEntries).toHaveLength(2);
+    expect(agentEntries[0]!.hooks).toEqual([{ type: 'command', command: 'node', args: ['${CLAUDE_PROJECT_DIR}/.isdlc/bin/isdlc.cjs', 'hook'], timeout: 10 }]);
+    expect(agentEntries[1]!.hooks).toEqual([userHook]);
+    expect((settings['hooks'] as Record<string, unknown>)['Notification']).toEqual([{ hooks: [userHook] }]);
+  });
+
+  it('can register the hook as one shell command line', () => {
+    const { settings } = mergeOurSettings({}, 'shell');
+    expect(findOurHooks(settings)[0]!.hook).toEqual({ type: 'command', command: 'node "$CLAUDE_PROJECT_DIR/.isdlc/bin/isdlc.cjs" hook', timeout: 10 });
+  });
+
+  it.each([
+    [{ hooks: [] }, '"hooks" is not an object'],
+    [{ hooks: { PreToolUse: {} } }, '"hooks.PreToolUse" is not an array'],
+    [{ permissions: { allow: 'Bash(*)' } }, '"permissions.allow" is not an array'],
+  ])('refuses settings it cannot merge into safely: %j', (settings, message) => {
+    expect(() => mergeOurSettings(settings, 'exec')).toThrow(message);
+  });
+});
+
+describe('remove', () => {
+  it('leaves exactly what the user had', () => {
+    const { settings, created } = mergeOurSettings(userSettings, 'exec');
+    expect(removeOurSettings(settings, created)).toEqual(userSettings);
+  });
+
+  it('leaves empty settings when the user had none', () => {
+    const { settings, created } = mergeOurSettings({}, 'exec');
+    expect(removeOurSettings(settings, created)).toEqual({});
+  });
+
+  it('keeps containers the user had even when empty', () => {
+    const input = { hooks: {}, permissions: { allow: [] } };
+    const { settings, created } = mergeOurSettings(input, 'exec');
+    expect(removeOurSettings(settings, created)).toEqual(input);
+  });
+
+  it('keeps what the user added after init, even beside our hooks', () => {
+    const { settings, created } = mergeOurSettings({}, 'exec');
+    const hooks = settings['hooks'] as Record<string, { hooks: unknown[] }[]>;
+    hooks['Stop']![0]!.hooks.push(userHook);
+    (settings['permissions'] as { allow: string[] }).allow.push('Bash(git status)');
+    expect(removeOurSettings(settings, created)).toEqual({
+      hooks: { Stop: [{ hooks: [userHook] }] },
+      permissions: { allow: ['Bash(git status)'] },
+    });
+  });
+
+  it('recognises our hooks in both forms and nothing else', () => {
+    expect(isOurHook({ type: 'command', command: 'node', args: ['${CLAUDE_PROJECT_DIR}/.isdlc/bin/isdlc.cjs', 'hook'] })).toBe(true);
+    expect(isOurHook({ type: 'command', command: 'node "$CLAUDE_PROJECT_DIR/.isdlc/bin/isdlc.cjs" hook' })).toBe(true);
+    expect(isOurHook({ type: 'command', command: 'node .isdlc/bin/isdlc.cjs status' })).toBe(false);
+    expect(isOurHook({ type: 'command', command: 'echo hook' })).toBe(false);
+    expect(isOurHook(userHook)).toBe(false);
+  });
+});
