@@ -1,0 +1,104 @@
+// `npm run bench`: the median wall time of the hook command that `isdlc init` registers, run the way
+// Claude Code runs it, beside `node -e ''` measured in the same run (interleaved, so both see the same
+// machine), reported as a ratio.
+//
+//   node bench/hook-latency.mjs [--runs N] [--json]
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(repo, 'dist/isdlc.cjs');
+const args = process.argv.slice(2);
+const runs = Number(args[args.indexOf('--runs') + 1]) || 40;
+const asJson = args.includes('--json');
+
+const isdlc = (...a) => execFileSync(process.execPath, [bin, ...a], { encoding: 'utf8' });
+
+function project(withWorkflow) {
+  const dir = mkdtempSync(join(tmpdir(), 'isdlc-bench-'));
+  isdlc('init', dir);
+  if (withWorkflow) {
+    isdlc('workflow', 'start', 'feature', '--description', 'Bench feature', '--dir', dir);
+    growState(join(dir, '.isdlc/state.json'), 50 * 1024);
+  }
+  return dir;
+}
+
+/** Pads a state file to about `bytes` with the kind of history a long-running project accumulates. */
+function growState(file, bytes) {
+  const state = JSON.parse(readFileSync(file, 'utf8'));
+  const agents = ['requirements-analyst', 'solution-architect', 'software-developer', 'qa-engineer'];
+  for (let i = 0; JSON.stringify(state, null, 2).length < bytes; i += 1) {
+    state.skill_usage_log.push({ timestamp: new Date(1_750_000_000_000 + i * 60_000).toISOString(), agent: agents[i % 4], agent_phase: '01-requirements', current_phase: '01-requirements', description: `delegation ${i} for the bench workflow`, status: 'authorised' });
+    state.history.push({ timestamp: new Date(1_750_000_000_000 + i * 60_000).toISOString(), agent: agents[i % 4], action: `Recorded step ${i} of the earlier workflow while working on the bench feature` });
+  }
+  writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`);
+  return statSync(file).size;
+}
+
+/** The registered command for an event and tool, as Claude Code would start it. */
+function registered(dir, event, tool) {
+  const settings = JSON.parse(readFileSync(join(dir, '.claude/settings.json'), 'utf8'));
+  for (const entry of settings.hooks[event] ?? []) {
+    if (entry.matcher && tool && !entry.matcher.split('|').includes(tool)) continue;
+    const hook = entry.hooks.find((h) => JSON.stringify(h).includes('.isdlc/bin/isdlc.cjs'));
+    if (!hook) continue;
+    const sub = (s) => s.split('${CLAUDE_PROJECT_DIR}').join(dir);
+    return hook.args ? { file: sub(hook.command), args: hook.args.map(sub) } : { file: 'bash', args: ['-c', hook.command] };
+  }
+  throw new Error(`no isdlc hook for ${event} ${tool}`);
+}
+
+function agentCall(dir, subagent) {
+  return JSON.stringify({
+    session_id: '8bbcceab-0b3e-4e24-98c9-ec146b1ca8c6',
+    transcript_path: '/root/.claude/projects/bench/8bbcceab.jsonl',
+    cwd: dir,
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Agent',
+    tool_input: { description: 'Phase work', prompt: 'Carry out the phase work described in the delegation.', subagent_type: subagent, run_in_background: false },
+    tool_use_id: 'toolu_01UyNmiq2fWehP4Jooar3YS7',
+  });
+}
+
+const noWorkflow = project(false);
+const withWorkflow = project(true);
+const stateBytes = statSync(join(withWorkflow, '.isdlc/state.json')).size;
+
+const cases = [
+  { name: "node -e ''", file: process.execPath, args: ['-e', ''], input: '', env: {} },
+  { name: '(a) PreToolUse Agent, no active workflow', ...registered(noWorkflow, 'PreToolUse', 'Agent'), input: agentCall(noWorkflow, 'software-developer'), env: { CLAUDE_PROJECT_DIR: noWorkflow } },
+  { name: `(b) PreToolUse Agent, active workflow, ${Math.round(stateBytes / 1024)} KB state`, ...registered(withWorkflow, 'PreToolUse', 'Agent'), input: agentCall(withWorkflow, 'quick-scan-agent'), env: { CLAUDE_PROJECT_DIR: withWorkflow } },
+  { name: '(b, deny) the same, delegating out of order', ...registered(withWorkflow, 'PreToolUse', 'Agent'), input: agentCall(withWorkflow, 'software-developer'), env: { CLAUDE_PROJECT_DIR: withWorkflow } },
+];
+
+function once(c) {
+  const started = process.hrtime.bigint();
+  const result = spawnSync(c.file, c.args, { input: c.input, env: { ...process.env, ...c.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (result.status !== 0) throw new Error(`${c.name} exited ${result.status}: ${result.stderr}`);
+  return ms;
+}
+
+for (const c of cases) for (let i = 0; i < 3; i += 1) once(c); // warm up: disk cache, V8 code cache
+const samples = cases.map(() => []);
+for (let i = 0; i < runs; i += 1) cases.forEach((c, index) => samples[index].push(once(c)));
+
+const median = (values) => {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const base = median(samples[0]);
+const rows = cases.map((c, index) => ({ case: c.name, median_ms: Number(median(samples[index]).toFixed(1)), ratio: Number((median(samples[index]) / base).toFixed(3)) }));
+
+if (asJson) process.stdout.write(`${JSON.stringify({ runs, node: process.version, rows })}\n`);
+else {
+  process.stdout.write(`isdlc hook latency: median of ${runs} runs each, interleaved, Node ${process.version}\n`);
+  for (const row of rows) process.stdout.write(`  ${row.case.padEnd(58)} ${row.median_ms.toFixed(1).padStart(7)} ms  ${row.ratio.toFixed(3)}×\n`);
+}
+for (const dir of [noWorkflow, withWorkflow]) rmSync(dir, { recursive: true, force: true });
