@@ -47,6 +47,16 @@ function selectGuards(all: readonly Guard[], only: string[] | undefined): { guar
   return { guards: all.filter((guard) => only.includes(guard.id)), unknown: only.filter((id) => !known.has(id)) };
 }
 
+function readPayload(text: string, inputProblem: string | undefined): { raw?: unknown; problem?: string } {
+  if (inputProblem) return { problem: inputProblem };
+  if (text.trim() === '') return { problem: 'empty input: expected one JSON hook payload on stdin' };
+  try {
+    return { raw: JSON.parse(text) };
+  } catch (error) {
+    return { problem: `input is not JSON (${(error as Error).message}; ${text.length} characters)` };
+  }
+}
+
 /** `ISDLC_DRY_RUN=1`: decide and answer as usual, but write nothing (no state, no log). */
 export function isDryRun(env: NodeJS.ProcessEnv): boolean {
   const value = env['ISDLC_DRY_RUN'];
@@ -78,17 +88,7 @@ export function runHook(input: HookRunInput): HookRunOutput {
     return finish('', location);
   };
 
-  let raw: unknown;
-  let parseProblem: string | undefined = input.inputProblem;
-  if (parseProblem) raw = undefined;
-  else if (input.payload.trim() === '') parseProblem = 'empty input: expected one JSON hook payload on stdin';
-  else {
-    try {
-      raw = JSON.parse(input.payload);
-    } catch (error) {
-      parseProblem = `input is not JSON (${(error as Error).message}; ${input.payload.length} characters)`;
-    }
-  }
+  const { raw, problem: parseProblem } = readPayload(input.payload, input.inputProblem);
   const payloadCwd =
     raw && typeof raw === 'object' && typeof (raw as Record<string, unknown>)['cwd'] === 'string'
       ? ((raw as Record<string, unknown>)['cwd'] as string)
@@ -114,7 +114,11 @@ export function runHook(input: HookRunInput): HookRunOutput {
   if (location.projectId) entry['project'] = location.projectId;
 
   const { guards, unknown } = selectGuards(input.guards ?? GUARDS, input.only);
-  if (unknown.length > 0) entry['unknown_guards'] = unknown;
+  let stderr = '';
+  if (unknown.length > 0) {
+    entry['unknown_guards'] = unknown;
+    stderr += `isdlc hook: no guard named ${unknown.join(', ')}; the guards are ${(input.guards ?? GUARDS).map((guard) => guard.id).join(', ')}\n`;
+  }
   const broken = guards.filter((guard) => guardDefinitionProblems(guard).length > 0);
   if (broken.length > 0) entry['broken_guards'] = broken.map((guard) => guard.id ?? '?');
 
@@ -133,7 +137,7 @@ export function runHook(input: HookRunInput): HookRunOutput {
   if (result.corrupt) entry['corrupt_state'] = result.corrupt;
   const configProblems = config.problems();
   if (configProblems.length > 0) entry['config_problems'] = configProblems;
-  return finish(renderClaudeCodeVerdict(event.name, verdict), location);
+  return finish(renderClaudeCodeVerdict(event.name, verdict), location, stderr);
 }
 
 /** `isdlc hook --check`: does every guard of this build load, and is it well formed? */

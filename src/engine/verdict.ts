@@ -7,8 +7,6 @@ export interface Verdict {
   notes: string[];
   /** Lines for the human at the keyboard. */
   userMessages: string[];
-  /** PreToolUse only: a replacement for the tool's input (the host runs the tool with it). */
-  updatedInput?: Record<string, unknown>;
 }
 
 export function emptyVerdict(): Verdict {

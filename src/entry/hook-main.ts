@@ -1,6 +1,6 @@
 // `isdlc hook` as a process: arguments, stdin, stdout. The decision itself is made by runHook.
 import { checkGuards, runHook } from '../engine/run-hook.js';
-import { readStdinSync, stdinIsTerminal, writeAllSync } from './stdio.js';
+import { readStdinSync, STDIN_LIMIT_BYTES, stdinIsTerminal, writeAllSync } from './stdio.js';
 
 interface HookArgs {
   eventName?: string;
@@ -40,9 +40,9 @@ export function hookMain(args: string[]): void {
     if (stdinIsTerminal()) stderr += 'isdlc hook: reading one hook payload from stdin (Ctrl-D to end); see `isdlc hook --help`\n';
     const read = readStdinSync();
     payload = read.text;
-    if (read.truncated) inputProblem = `payload larger than ${read.text.length} bytes; allowed without checks`;
+    if (read.truncated) inputProblem = `payload larger than ${STDIN_LIMIT_BYTES} bytes; allowed without checks`;
   } catch (error) {
-    stderr += `isdlc hook: could not read stdin: ${(error as Error).message}\n`;
+    inputProblem = `could not read stdin: ${(error as Error).message}`;
   }
   try {
     const out = runHook({

@@ -178,8 +178,9 @@ const CONTEXT_EVENTS = new Set<HookEventName>([
 ]);
 
 /**
- * The JSON Claude Code honours for a verdict, or '' for a plain allow. Never `continue: false`:
- * that halts the whole agent and tells only the user.
+ * The JSON Claude Code honours for a verdict, or '' for a plain allow. Never `continue: false`
+ * (that halts the whole agent and tells only the user), and never `permissionDecision: "allow"`
+ * (that would skip the user's own permission rules).
  */
 export function renderClaudeCodeVerdict(eventName: HookEventName, verdict: Verdict): string {
   const out: Record<string, unknown> = {};
@@ -195,10 +196,6 @@ export function renderClaudeCodeVerdict(eventName: HookEventName, verdict: Verdi
       out['decision'] = 'block';
       out['reason'] = reason;
     }
-  }
-  if (eventName === 'PreToolUse' && verdict.updatedInput && !verdict.deny) {
-    // Leaving permissionDecision unset keeps the user's own permission rules in charge.
-    specific['updatedInput'] = verdict.updatedInput;
   }
   if (context && CONTEXT_EVENTS.has(eventName)) specific['additionalContext'] = capText(context);
   if (Object.keys(specific).length > 0) out['hookSpecificOutput'] = { hookEventName: eventName, ...specific };
