@@ -1,7 +1,6 @@
 // The one config resolver. Every reader asks here; each file is looked up in `.isdlc/config/`, then in
 // `.claude/hooks/config/` (projects laid out for the JavaScript iSDLC framework), then taken from the
 // defaults bundled with isdlc. Files are read on first use only.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import bundledArtifactPaths from './defaults/artifact-paths.json';
@@ -21,6 +20,7 @@ import {
   type SkillsManifest,
   type Workflows,
 } from './schemas.js';
+import { readTextIfPresent } from '../util/read-text.js';
 import { parseYaml } from './yaml.js';
 
 export const CONFIG_DIRS = ['.isdlc/config', '.claude/hooks/config'] as const;
@@ -67,21 +67,12 @@ export type ConfigValue<K extends ConfigName> = {
 
 export const CONFIG_NAMES = Object.keys(SPECS) as ConfigName[];
 
-function readIfPresent(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
 /** The project file that would be used for `name`, if any. */
 export function findProjectConfigFile(root: string, name: ConfigName): string | undefined {
   for (const dir of CONFIG_DIRS) {
     for (const file of SPECS[name].files) {
       const path = join(root, dir, file);
-      if (readIfPresent(path) !== undefined) return path;
+      if (readTextIfPresent(path) !== undefined) return path;
     }
   }
   return undefined;
@@ -99,7 +90,7 @@ export function loadConfig<K extends ConfigName>(root: string, name: K): Loaded<
       const path = join(root, dir, file);
       let text: string | undefined;
       try {
-        text = readIfPresent(path);
+        text = readTextIfPresent(path);
       } catch (error) {
         return { value: bundledConfig(name), from: BUNDLED, problem: `${path}: ${(error as Error).message}` };
       }
@@ -132,7 +123,7 @@ export function loadConstitution(root: string, projectId?: string): Loaded<Const
   for (const path of constitutionCandidates(root, projectId)) {
     let text: string | undefined;
     try {
-      text = readIfPresent(path);
+      text = readTextIfPresent(path);
     } catch (error) {
       return { value: parseConstitution(bundledConstitution), from: BUNDLED, problem: `${path}: ${(error as Error).message}` };
     }

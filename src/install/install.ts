@@ -8,6 +8,7 @@ import { bundledConstitutionText } from '../config/project-config.js';
 import { ISDLC_DIR, readMonorepoConfig } from '../state/locate.js';
 import { StateStore } from '../state/store.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
+import { readTextIfPresent } from '../util/read-text.js';
 import { initialState } from '../state/initial-state.js';
 import { mergeOurSettings, removeOurSettings, type HookForm, type Settings } from './settings.js';
 
@@ -64,18 +65,9 @@ function sha256(content: string | Buffer): string {
   return createHash('sha256').update(content).digest('hex');
 }
 
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
 function readSettings(root: string): { settings: Settings; existed: boolean } {
   const file = join(root, SETTINGS_FILE);
-  const text = readText(file);
+  const text = readTextIfPresent(file);
   if (text === undefined) return { settings: {}, existed: false };
   let parsed: unknown;
   try {
@@ -94,7 +86,7 @@ function serialise(value: unknown): string {
 }
 
 function readRecord(root: string): InstallRecord | undefined {
-  const text = readText(join(root, INSTALL_RECORD));
+  const text = readTextIfPresent(join(root, INSTALL_RECORD));
   if (!text) return undefined;
   try {
     return JSON.parse(text) as InstallRecord;
@@ -173,7 +165,7 @@ export function initProject(root: string, options: InitOptions): ChangeLine[] {
 
   const settingsText = serialise(merged.settings);
   const settingsPath = join(root, SETTINGS_FILE);
-  if (readText(settingsPath) === settingsText) changes.push({ path: SETTINGS_FILE, change: 'unchanged' });
+  if (readTextIfPresent(settingsPath) === settingsText) changes.push({ path: SETTINGS_FILE, change: 'unchanged' });
   else {
     mkdirSync(dirname(settingsPath), { recursive: true });
     writeFileAtomic(settingsPath, settingsText);
@@ -181,7 +173,7 @@ export function initProject(root: string, options: InitOptions): ChangeLine[] {
   }
 
   const recordText = serialise(record);
-  if (readText(join(root, INSTALL_RECORD)) !== recordText) {
+  if (readTextIfPresent(join(root, INSTALL_RECORD)) !== recordText) {
     writeFileAtomic(join(root, INSTALL_RECORD), recordText);
     changes.push({ path: INSTALL_RECORD, change: previous ? 'updated' : 'created' });
   }
@@ -223,7 +215,7 @@ export function uninstallProject(root: string, options: UninstallOptions): Chang
       rmSync(settingsPath);
       removeIfEmpty(dirname(settingsPath));
       changes.push({ path: SETTINGS_FILE, change: 'removed', note: 'isdlc created it and nothing else was in it' });
-    } else if (serialise(cleaned) !== readText(settingsPath)) {
+    } else if (serialise(cleaned) !== readTextIfPresent(settingsPath)) {
       writeFileAtomic(settingsPath, serialise(cleaned));
       changes.push({ path: SETTINGS_FILE, change: 'updated', note: 'isdlc hooks and permission taken out' });
     }
