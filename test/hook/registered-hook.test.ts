@@ -81,6 +81,25 @@ describe('the registered hook command', () => {
     expect(decisionOf(runRegisteredHook(dir, payload)).kind).toBe('deny');
   });
 
+  it('in a monorepo, judges each call against the state of the project it was made in (seed 003 TS-012)', () => {
+    const dir = tempDir('isdlc-mono-');
+    writeFile(join(dir, '.isdlc/monorepo.json'), JSON.stringify({ default_project: 'web-frontend', projects: { 'api-service': { path: 'services/api' }, 'web-frontend': { path: 'apps/web' } } }));
+    mkdirSync(join(dir, 'services/api/src'), { recursive: true });
+    mkdirSync(join(dir, 'apps/web'), { recursive: true });
+    expect(cli(['init', dir]).status).toBe(0);
+    expect(cli(['workflow', 'start', 'feature', '--dir', dir, '--project', 'api-service']).status).toBe(0);
+    const call = (cwd: string, env: Record<string, string> = {}) => {
+      const payload = fixture('pre-agent.json', cwd);
+      (payload['tool_input'] as Record<string, unknown>)['subagent_type'] = 'software-developer';
+      return decisionOf(runRegisteredHook(dir, payload, env)).kind;
+    };
+    expect(call(join(dir, 'services/api/src'))).toBe('deny');
+    expect(call(join(dir, 'apps/web'))).toBe('allow');
+    expect(call(dir)).toBe('allow'); // the default project has no workflow
+    expect(call(dir, { ISDLC_PROJECT: 'api-service' })).toBe('deny');
+    expect(lastActivity(dir)['project']).toBe('api-service');
+  });
+
   it('keeps the activity log bounded', () => {
     const dir = pythonProject();
     writeFile(join(dir, '.isdlc/hook-activity.log'), `${'{"filler":true}\n'.repeat(70_000)}`);
