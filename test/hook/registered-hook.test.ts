@@ -1,6 +1,6 @@
 // The hook command `isdlc init` registered, run the way Claude Code runs it, in a project that has no
 // node_modules at all (a Python project), answering recorded payloads.
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { activityLog, cli, decisionOf, fixture, lastActivity, tempDir, writeFile } from '../helpers/project.js';
@@ -98,6 +98,38 @@ describe('the registered hook command', () => {
     expect(call(dir)).toBe('allow'); // the default project has no workflow
     expect(call(dir, { ISDLC_PROJECT: 'api-service' })).toBe('deny');
     expect(lastActivity(dir)['project']).toBe('api-service');
+  });
+
+  it("reads a project's YAML skills manifest (the YAML parser ships beside the hook)", () => {
+    const dir = pythonProject();
+    writeFile(join(dir, '.isdlc/config/skills-manifest.yaml'), [
+      'ownership:',
+      '  quick-scan-agent: { agent_id: QS, phase: 00-quick-scan }',
+      '  python-implementer:',
+      '    agent_id: "05"',
+      '    phase: 06-implementation',
+      '',
+    ].join('\n'));
+    const payload = fixture('pre-agent.json', dir);
+    (payload['tool_input'] as Record<string, unknown>)['subagent_type'] = 'python-implementer';
+    const decision = decisionOf(runRegisteredHook(dir, payload));
+    expect(decision.kind).toBe('deny');
+    expect(decision.reason).toContain('python-implementer');
+    expect(lastActivity(dir)['config_problems']).toBeUndefined();
+  });
+
+  it('never runs an old code cache against a changed hook bundle of the same size', () => {
+    const dir = pythonProject();
+    const payload = fixture('pre-agent.json', dir);
+    (payload['tool_input'] as Record<string, unknown>)['subagent_type'] = 'software-developer';
+    expect(decisionOf(runRegisteredHook(dir, payload)).reason).toContain('out-of-order phase delegation');
+    expect(readdirSync(join(dir, '.isdlc/bin')).some((name) => name.endsWith('.cache'))).toBe(true);
+    const bundle = join(dir, '.isdlc/bin/hook.cjs');
+    const source = readFileSync(bundle, 'utf8');
+    writeFile(bundle, source.replace('out-of-order phase delegation', 'OUT-OF-ORDER PHASE DELEGATION'));
+    expect(readFileSync(bundle, 'utf8').length).toBe(source.length);
+    expect(decisionOf(runRegisteredHook(dir, payload)).reason).toContain('OUT-OF-ORDER PHASE DELEGATION');
+    expect(readdirSync(join(dir, '.isdlc/bin')).filter((name) => name.endsWith('.cache'))).toHaveLength(1);
   });
 
   it('keeps the activity log bounded', () => {
