@@ -30,6 +30,7 @@ export function hostInvocation(hook: HookCommand, root: string): { file: string;
 function probePayload(event: string, matcher: string | undefined, root: string): Record<string, unknown> {
   const base = { session_id: 'isdlc-doctor', transcript_path: '', cwd: root, hook_event_name: event, permission_mode: 'default' };
   const tool = matcher?.split('|')[0];
+  if (event === 'UserPromptSubmit') return { ...base, prompt: 'isdlc doctor probe' };
   if (!tool) return { ...base, stop_hook_active: false, last_assistant_message: 'isdlc doctor probe' };
   const input: Record<string, unknown> =
     tool === 'Bash' ? { command: 'true', description: 'isdlc doctor probe' } : { description: 'isdlc doctor probe', prompt: 'probe' };

@@ -36,8 +36,10 @@ export interface ToolOutcome {
   /** Known only when the host reports it (a failed shell command's `Exit code N`). */
   exitCode?: number;
   interrupted: boolean;
-  /** The subagent was launched in the background and has not finished yet. */
+  /** The tool was launched in the background and has not finished yet. */
   backgrounded: boolean;
+  /** How long the tool ran, when the host says (Claude Code 2.1.119 and later). */
+  durationMs?: number;
 }
 
 export interface StopInfo {

@@ -1,7 +1,26 @@
-// The guard registry, in the one fixed order the engine runs them (seed 002 ADR-004). For each event
-// the engine takes the guards below that react to it, top to bottom; the first deny ends the run.
-// Guards planned for later issues take their places in this order (see docs/guards.md).
+// The guard registry, in the one fixed order the engine runs them (seed 002 ADR-004; docs/guards.md).
+// For each event the engine takes the guards below that react to it, top to bottom; the first deny
+// ends the run.
 import type { Guard } from '../engine/guard.js';
+import { constitutionValidator } from './constitution-validator.js';
+import { gateBlocker } from './gate-blocker.js';
+import { humanOnlyCommands } from './human-only-commands.js';
+import { iterationCorridor } from './iteration-corridor.js';
+import { logSkillUsage } from './log-skill-usage.js';
+import { menuTracker } from './menu-tracker.js';
 import { phaseSequenceGuard } from './phase-sequence-guard.js';
+import { testWatcher } from './test-watcher.js';
 
-export const GUARDS: readonly Guard[] = Object.freeze([phaseSequenceGuard]);
+export const GUARDS: readonly Guard[] = Object.freeze([
+  // PreToolUse on agent and skill calls
+  iterationCorridor,
+  phaseSequenceGuard,
+  gateBlocker,
+  constitutionValidator,
+  // PreToolUse on shell commands
+  humanOnlyCommands,
+  // after a tool, at a stop, on a prompt
+  logSkillUsage,
+  menuTracker,
+  testWatcher,
+]);

@@ -47,6 +47,7 @@ const PayloadSchema = v.looseObject({
   prompt: optionalString,
   command_name: optionalString,
   command_args: optionalString,
+  duration_ms: v.optional(v.number()),
 });
 
 type Payload = v.InferOutput<typeof PayloadSchema>;
@@ -91,6 +92,7 @@ export function parseClaudeCodePayload(raw: unknown, eventOverride?: string): Pa
     if (p.tool_use_id) event.tool.useId = p.tool_use_id;
     if (name === 'PostToolUse') event.outcome = successOutcome(p);
     if (name === 'PostToolUseFailure') event.outcome = failureOutcome(p);
+    if (event.outcome && p.duration_ms !== undefined) event.outcome.durationMs = p.duration_ms;
   }
   if (name === 'Stop' || name === 'SubagentStop') {
     event.stop = { hookActive: p.stop_hook_active === true };

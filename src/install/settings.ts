@@ -33,6 +33,7 @@ export const REGISTRATIONS: readonly { event: string; matcher?: string; timeout:
   { event: 'PostToolUseFailure', matcher: 'Agent|Task|Skill|Bash|PowerShell|Write|Edit|NotebookEdit', timeout: 30 },
   { event: 'Stop', timeout: 30 },
   { event: 'SubagentStop', timeout: 30 },
+  { event: 'UserPromptSubmit', timeout: 10 },
 ]);
 
 export function ourHookCommand(form: HookForm, timeout: number): HookCommand {

@@ -13,7 +13,7 @@ describe('isdlc doctor', () => {
     expect(existsSync(join(dir, '.isdlc/hook-activity.log'))).toBe(false);
     expect(run.status, run.stdout).toBe(0);
     expect(run.stdout).toContain('PreToolUse [Agent|Task]: registered command runs and answers');
-    expect(run.stdout).toContain('guards load: phase-sequence-guard');
+    expect(run.stdout).toMatch(/all \d+ guards load: .*phase-sequence-guard/);
     expect(run.stdout).toContain('config files agree');
   });
 
@@ -96,7 +96,7 @@ describe('isdlc workflow start and status', () => {
     expect(escape.stderr).toContain('plain folder name');
   });
 
-  it('status shows the workflow, the current phase and its gate checks with what has been seen', () => {
+  it('status shows the workflow, the current phase and its gate checks with their counters', () => {
     const dir = initedProject();
     cli(['workflow', 'start', 'feature', '--description', 'CSV export', '--dir', dir]);
     const state = readJson<Record<string, any>>(join(dir, '.isdlc/state.json'));
@@ -107,13 +107,13 @@ describe('isdlc workflow start and status', () => {
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain('Workflow: feature "CSV export"');
     expect(run.stdout).toContain('Current phase: 06-implementation (7 of 9)');
-    expect(run.stdout).toContain('iteration 2/10, last result failed (npm test)');
+    expect(run.stdout).toContain('✗ test_iteration: tests failing (iteration 2/10, `npm test`)');
     expect(run.stdout).toContain('Article II: Test-First Development');
+    expect(run.stdout).toContain('Gate of 06-implementation: closed');
     const report = JSON.parse(cli(['status', '--json', '--dir', dir]).stdout);
     expect(report.gate.phase).toBe('06-implementation');
-    expect(report.gate.checks.map((check: { requirement: string }) => check.requirement)).toEqual([
-      'test_iteration', 'constitutional_validation', 'interactive_elicitation', 'agent_delegation_validation', 'artifact_validation',
-    ]);
+    expect(report.gate.open).toBe(false);
+    expect(report.gate.checks.map((check: { requirement: string }) => check.requirement)).toEqual(['test_iteration', 'constitutional_validation', 'agent_delegation']);
   });
 
   it('status finds the project from a subdirectory, and says when there is none', () => {

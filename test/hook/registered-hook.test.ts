@@ -43,7 +43,8 @@ describe('the registered hook command', () => {
     const dir = pythonProject();
     const run = runRegisteredHook(dir, fixture('pre-agent.json', dir));
     expect(decisionOf(run).kind).toBe('allow');
-    expect(lastActivity(dir)).toMatchObject({ decision: 'allow', ran: ['phase-sequence-guard'] });
+    expect(lastActivity(dir)).toMatchObject({ decision: 'allow' });
+    expect(lastActivity(dir)['ran']).toContain('phase-sequence-guard');
   });
 
   it('allows the current phase agent through the legacy Task name', () => {

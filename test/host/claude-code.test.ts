@@ -38,7 +38,7 @@ describe('parsing recorded payloads', () => {
 
   it('reads a successful Bash run from tool_response: stdout, no exit code', () => {
     const e = parsed('post-bash.json');
-    expect(e.outcome).toEqual({ failed: false, text: 'hello', interrupted: false, backgrounded: false });
+    expect(e.outcome).toEqual({ failed: false, text: 'hello', interrupted: false, backgrounded: false, durationMs: 49 });
   });
 
   it('accepts the legacy tool_result field as an alias of tool_response', () => {

@@ -47,6 +47,7 @@ describe('merge', () => {
       'PostToolUseFailure Agent|Task|Skill|Bash|PowerShell|Write|Edit|NotebookEdit',
       'Stop',
       'SubagentStop',
+      'UserPromptSubmit',
     ]);
   });
 

@@ -1,0 +1,34 @@
+// What the command modules share: output, errors, and finding the project a command works on.
+import { Option } from 'commander';
+import { resolve } from 'node:path';
+import { findProjectRoot, locateState, type StateLocation } from '../state/locate.js';
+
+/** Bad usage or context: printed without a stack, exit 2. */
+export class UsageError extends Error {}
+
+export const io = {
+  out: (text: string): void => void process.stdout.write(text),
+  err: (text: string): void => void process.stderr.write(text),
+};
+
+export function json(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+export interface LocationOptions {
+  dir?: string;
+  project?: string;
+}
+
+/** The project a command works on: --dir, else the host's project dir, else the nearest `.isdlc/` above. */
+export function projectLocation(options: LocationOptions): StateLocation {
+  const env = { ...process.env, ...(options.project ? { ISDLC_PROJECT: options.project } : {}) };
+  const root = options.dir ? resolve(options.dir) : findProjectRoot({ env, cwd: process.cwd() });
+  if (!root) throw new UsageError('not inside an isdlc project (no .isdlc/ here or above): run `isdlc init` or pass --dir');
+  const location = locateState(root, { env, cwd: options.dir ? root : process.cwd() });
+  if (location.warning) io.err(`isdlc: ${location.warning}\n`);
+  return location;
+}
+
+export const dirOption = (): Option => new Option('-d, --dir <dir>', 'project directory (default: the nearest one with .isdlc/)');
+export const projectOption = (): Option => new Option('-p, --project <id>', 'monorepo project id (default: ISDLC_PROJECT, then the current directory)');

@@ -1,0 +1,53 @@
+// replay, config, hook: looking at what isdlc does and with what.
+import type { Command } from 'commander';
+import { resolve } from 'node:path';
+import { bundledConfig, CONFIG_NAMES, loadConfig, type ConfigName } from '../config/project-config.js';
+import { hookMain } from '../entry/hook-main.js';
+import { formatReplay, replaySession } from './replay.js';
+import { dirOption, io, json, projectLocation, UsageError } from './shared.js';
+
+export function registerToolCommands(program: Command): void {
+  program
+    .command('replay')
+    .description('run a recorded session (one hook payload per line) through the engine and print each decision with its reason')
+    .argument('<file>', 'a .jsonl file of hook payloads')
+    .addOption(dirOption())
+    .option('--json', 'print the decisions as JSON')
+    .action((file: string, options: { dir?: string; json?: boolean }) => {
+      const location = projectLocation(options);
+      const steps = replaySession(resolve(file), location.root, process.env);
+      io.out(options.json ? json(steps) : formatReplay(steps));
+    });
+
+  const config = program.command('config').description('the config files in use');
+  config
+    .command('list', { isDefault: true })
+    .description('where each config file is taken from')
+    .addOption(dirOption())
+    .action((options: { dir?: string }) => {
+      const location = projectLocation(options);
+      for (const name of CONFIG_NAMES) {
+        const loaded = loadConfig(location.root, name);
+        io.out(`${name.padEnd(24)} ${loaded.from}${loaded.problem ? `  (problem: ${loaded.problem})` : ''}\n`);
+      }
+    });
+  config
+    .command('show')
+    .description('print a config file as isdlc uses it (start an override from this)')
+    .argument('<name>', CONFIG_NAMES.join(' | '))
+    .option('--bundled', 'the bundled default, whatever the project has')
+    .addOption(dirOption())
+    .action((name: string, options: { bundled?: boolean; dir?: string }) => {
+      if (!(CONFIG_NAMES as string[]).includes(name)) throw new UsageError(`unknown config "${name}"; one of: ${CONFIG_NAMES.join(', ')}`);
+      const value = options.bundled ? bundledConfig(name as ConfigName) : loadConfig(projectLocation(options).root, name as ConfigName).value;
+      io.out(json(value));
+    });
+
+  program
+    .command('hook')
+    .description('answer one Claude Code hook call: the payload on stdin, the decision on stdout (this is what init registers)')
+    .option('--event <name>', 'the hook event, when the payload lacks hook_event_name')
+    .option('--guards <ids>', 'run only these guards (comma-separated), to debug a rule')
+    .option('--check', 'print the guards this build registers and whether each loads')
+    .action(() => hookMain(process.argv.slice(3)));
+}

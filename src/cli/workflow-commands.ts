@@ -1,0 +1,155 @@
+// status, workflow start, gate check, constitution record, escalation approve: the workflow's state,
+// read and changed through validated, locked transactions.
+import type { Command } from 'commander';
+import { userInfo } from 'node:os';
+import { describeArticle } from '../config/constitution.js';
+import { ProjectConfig } from '../config/project-config.js';
+import { normalizePhaseKey } from '../config/phase-keys.js';
+import { describeUnmet, evaluateGate } from '../gates/evaluate.js';
+import { currentPhaseOf } from '../state/current-phase.js';
+import type { StateLocation } from '../state/locate.js';
+import { StateStore } from '../state/store.js';
+import { recordArticleCheck } from '../workflow/constitution.js';
+import { approveEscalation } from '../workflow/escalation.js';
+import { startWorkflow } from '../workflow/start.js';
+import { dirOption, io, json, projectLocation, projectOption, UsageError, type LocationOptions } from './shared.js';
+import { buildStatus, formatStatus } from './status.js';
+
+function configFor(location: StateLocation): ProjectConfig {
+  return new ProjectConfig(location.root, location.projectId);
+}
+
+/** The phase a command means: --phase, else the current phase of the active workflow. */
+function phaseFor(location: StateLocation, phase: string | undefined): string {
+  if (phase) return normalizePhaseKey(phase);
+  const current = currentPhaseOf(new StateStore(location.stateFile).read().state);
+  if (!current) throw new UsageError('no active workflow: start one with `isdlc workflow start <type>`, or name the phase with --phase');
+  return current;
+}
+
+export function registerWorkflowCommands(program: Command): void {
+  program
+    .command('status')
+    .description("the active workflow, its current phase, and that phase's gate checks and iteration counters")
+    .addOption(dirOption())
+    .addOption(projectOption())
+    .option('--json', 'print the status as JSON')
+    .action((options: LocationOptions & { json?: boolean }) => {
+      const location = projectLocation(options);
+      const report = buildStatus(location, new StateStore(location.stateFile).read(), configFor(location));
+      io.out(options.json ? json(report) : formatStatus(report));
+    });
+
+  const workflow = program.command('workflow').description('start workflows (more workflow commands arrive with the phase handshake)');
+  workflow
+    .command('start')
+    .description('start a workflow of the given type; its first phase becomes current')
+    .argument('<type>', 'workflow type from workflows.json (feature, fix, test-run, test-generate, upgrade)')
+    .option('--description <text>', 'what the workflow is for')
+    .option('--artifact-folder <name>', "folder name for this workflow's documents (default: REQ-NNNN-<description>)")
+    .option('--branch <name>', 'the git branch the work happens on')
+    .option('--atdd', 'acceptance-test-driven mode')
+    .option('--supervised', 'pause for a human review at each phase boundary')
+    .addOption(dirOption())
+    .addOption(projectOption())
+    .option('--json', 'print the new workflow as JSON')
+    .action((type: string, options: LocationOptions & { description?: string; artifactFolder?: string; branch?: string; atdd?: boolean; supervised?: boolean; json?: boolean }) => {
+      const location = projectLocation(options);
+      const config = configFor(location);
+      const { result, version } = new StateStore(location.stateFile).update((draft) =>
+        startWorkflow(draft, config, {
+          type,
+          now: new Date(),
+          ...(options.description !== undefined ? { description: options.description } : {}),
+          ...(options.artifactFolder !== undefined ? { artifactFolder: options.artifactFolder } : {}),
+          ...(options.branch !== undefined ? { branch: options.branch } : {}),
+          ...(options.atdd ? { atdd: true } : {}),
+          ...(options.supervised ? { supervised: true } : {}),
+        }),
+      );
+      io.out(
+        options.json
+          ? json({ ...result, state_version: version })
+          : `Started ${type} workflow${result.description ? ` "${String(result.description)}"` : ''}: ` +
+              `${(result.phases ?? []).join(' → ')}\nCurrent phase: ${String(result.current_phase)}; artifact folder ${String(result.artifact_folder)}\n`,
+      );
+    });
+
+  program
+    .command('gate')
+    .description("the current phase's gate")
+    .command('check')
+    .description('check every requirement of the gate; exits 1 while it is closed')
+    .option('--phase <key>', 'a phase other than the current one')
+    .addOption(dirOption())
+    .addOption(projectOption())
+    .option('--json', 'print the evaluation as JSON')
+    .action((options: LocationOptions & { phase?: string; json?: boolean }) => {
+      const location = projectLocation(options);
+      const state = new StateStore(location.stateFile).read().state ?? {};
+      const evaluation = evaluateGate({ state, config: configFor(location), phase: phaseFor(location, options.phase), root: location.root });
+      if (options.json) io.out(json(evaluation));
+      else if (evaluation.open) io.out(`The gate of ${evaluation.phase} is open (${evaluation.checks.length} requirement${evaluation.checks.length === 1 ? '' : 's'} met).\n`);
+      else io.out(`The gate of ${evaluation.phase} is closed:\n${describeUnmet(evaluation)}\n`);
+      if (!evaluation.open) process.exitCode = 1;
+    });
+
+  program
+    .command('constitution')
+    .description("the current phase's constitutional validation")
+    .command('record')
+    .description('record the check of one article: compliant, or a violation (with what is wrong)')
+    .requiredOption('--article <id>', 'article number, e.g. IV')
+    .requiredOption('--result <result>', 'compliant | violation')
+    .option('--note <text>', 'what was checked, or what violates the article')
+    .option('--phase <key>', 'a phase other than the current one')
+    .addOption(dirOption())
+    .addOption(projectOption())
+    .option('--json', 'print the validation record as JSON')
+    .action((options: LocationOptions & { article: string; result: string; note?: string; phase?: string; json?: boolean }) => {
+      if (options.result !== 'compliant' && options.result !== 'violation') throw new UsageError('--result is compliant or violation');
+      const location = projectLocation(options);
+      const config = configFor(location);
+      const phase = phaseFor(location, options.phase);
+      const { result } = new StateStore(location.stateFile).update((draft) =>
+        recordArticleCheck(draft, config, {
+          phase,
+          article: options.article,
+          result: options.result as 'compliant' | 'violation',
+          now: new Date().toISOString(),
+          ...(options.note ? { note: options.note } : {}),
+        }),
+      );
+      if (options.json) {
+        io.out(json(result));
+        return;
+      }
+      const title = describeArticle(config.constitution, options.article.toUpperCase());
+      io.out(`${title}: ${options.result} (phase ${phase}, iteration ${result.record.iterations_used}/${result.record.max_iterations}).\n`);
+      if (result.escalated) io.out(`Constitutional validation of ${phase} is escalated to a human: a person reviews it and runs \`isdlc escalation approve --phase ${phase}\`.\n`);
+      else if (result.completed) io.out(`Every article required in ${phase} is compliant.\n`);
+      else io.out(`Still to be compliant: ${result.remaining.map((id) => describeArticle(config.constitution, id)).join('; ')}\n`);
+    });
+
+  program
+    .command('escalation')
+    .description('escalated phases (a person decides)')
+    .command('approve')
+    .description("approve going on after a phase's tests or constitutional validation were escalated; for people, not agents")
+    .requiredOption('--phase <key>', 'the escalated phase')
+    .option('--note <text>', 'why it may go on')
+    .addOption(dirOption())
+    .addOption(projectOption())
+    .action((options: LocationOptions & { phase: string; note?: string }) => {
+      // Inside Claude Code's shell tool CLAUDECODE=1 is set: that is an agent, or a person typing through the agent.
+      if (process.env['CLAUDECODE'] === '1') {
+        throw new UsageError('escalation approve is a decision for a person: run it in your own terminal, not through the agent');
+      }
+      const location = projectLocation(options);
+      const phase = normalizePhaseKey(options.phase);
+      const { result } = new StateStore(location.stateFile).update((draft) =>
+        approveEscalation(draft, { phase, by: userInfo().username, now: new Date().toISOString(), ...(options.note ? { note: options.note } : {}) }),
+      );
+      io.out(`Approved in ${phase}: ${result.join(', ')}. The gate counts them as met from now on.\n`);
+    });
+}

@@ -1,0 +1,71 @@
+// Attempts to move a workflow on (seed 000 AC-IE-001, AC-IE-008): asking the orchestrator to advance or
+// pass a gate, running the `isdlc` skill with advance or gate, or handing work to another phase's agent.
+// Only the orchestrator and the isdlc skill can move a workflow, so words like "proceed" in an ordinary
+// subagent's prompt are work, not an attempt; and a delegation to the current phase's own agent is work.
+import type { SkillsManifest } from '../config/schemas.js';
+import type { HookEvent } from '../engine/event.js';
+import { agentPhases, normalizeAgentName } from './agents.js';
+import { detectPhaseDelegation, type DelegationContext } from './phase-delegation.js';
+import { isSetupCommand } from './setup-commands.js';
+
+/** AC-IE-001's gate keywords. */
+export const GATE_KEYWORDS = /\b(?:advance|gate|next\s+phase|proceed|move\s+to\s+phase|progress\s+to)\b/i;
+/** The corridor's wider set (seed 000 AC-IE-008: delegate, hand off, declare complete). */
+export const ADVANCE_KEYWORDS = /\b(?:advance|gate|next\s+phase|proceed|move\s+to\s+phase|progress\s+to|delegate|hand\s*-?\s*off|phase\s+complete|declare\s+complete)\b/i;
+/** Phase-completion phrases (seed 000 AC-IE-018's constitution-validator trigger). */
+export const COMPLETION_PHRASES =
+  /\b(?:phase\s+(?:\d+\s+)?(?:is\s+)?(?:complete|completed|done|finished)|ready\s+for\s+(?:the\s+)?gate|gate\s+validation|submit\s+for\s+review|finali[sz]e\s+artifacts|declare\s+complete|mark\s+(?:it\s+|the\s+phase\s+)?as\s+complete|(?:implementation|testing|requirements|design|architecture)\s+(?:is\s+)?complete)\b/i;
+
+export type AdvanceAttempt =
+  | { kind: 'orchestrator'; text: string }
+  | { kind: 'skill'; text: string }
+  | { kind: 'other-phase-agent'; agent: string | null; targetPhase: string };
+
+function isOrchestrator(manifest: SkillsManifest, subagentType: string): boolean {
+  const name = normalizeAgentName(subagentType);
+  const phases = agentPhases(manifest, name);
+  if (phases.length > 0) return phases.includes('all');
+  return name.includes('orchestrator') && name !== '';
+}
+
+/** The isdlc (or older sdlc) skill, also under a plugin namespace. */
+function isWorkflowSkill(skill: string): boolean {
+  const name = skill.trim().toLowerCase().split(':').pop() ?? '';
+  return name === 'isdlc' || name === 'sdlc';
+}
+
+function inputText(event: HookEvent): { subagentType: string; text: string } {
+  const input = event.tool?.input ?? {};
+  const str = (key: string): string => (typeof input[key] === 'string' ? (input[key] as string) : '');
+  return { subagentType: str('subagent_type'), text: `${str('description')}\n${str('prompt')}\n${str('args')}` };
+}
+
+/** A Skill call to the workflow skill whose arguments match `words` (and are not a setup command). */
+export function workflowSkillCall(event: HookEvent, words: RegExp): string | null {
+  if (event.tool?.kind !== 'skill') return null;
+  const input = event.tool.input;
+  const skill = typeof input['skill'] === 'string' ? input['skill'] : '';
+  const args = typeof input['args'] === 'string' ? input['args'] : '';
+  if (!isWorkflowSkill(skill) || isSetupCommand(args) || isSetupCommand(`/isdlc ${args}`)) return null;
+  return words.test(args) ? args : null;
+}
+
+/** An orchestrator call whose text matches `words` (and is not a setup command). */
+export function orchestratorCall(event: HookEvent, manifest: SkillsManifest, words: RegExp): string | null {
+  if (event.tool?.kind !== 'agent') return null;
+  const { subagentType, text } = inputText(event);
+  if (!subagentType || !isOrchestrator(manifest, subagentType) || isSetupCommand(text)) return null;
+  return words.test(text) ? text.trim() : null;
+}
+
+export function detectAdvanceAttempt(event: HookEvent, context: DelegationContext, words: RegExp = ADVANCE_KEYWORDS): AdvanceAttempt | null {
+  const skill = workflowSkillCall(event, words);
+  if (skill !== null) return { kind: 'skill', text: skill };
+  const orchestrator = orchestratorCall(event, context.manifest, words);
+  if (orchestrator !== null) return { kind: 'orchestrator', text: orchestrator };
+  const delegation = detectPhaseDelegation(event, context);
+  if (delegation.isDelegation && delegation.targetPhase && delegation.targetPhase !== context.currentPhase) {
+    return { kind: 'other-phase-agent', agent: delegation.agentName, targetPhase: delegation.targetPhase };
+  }
+  return null;
+}

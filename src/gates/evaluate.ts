@@ -1,0 +1,189 @@
+// A phase's gate (seed 000 AC-IE-002): the test iteration, constitutional validation, interactive
+// elicitation and agent delegation checks, in that order, then artifact presence. Each unmet check says
+// what it saw and what to do. Used by the gate-blocker guard, `isdlc gate check` and `isdlc status`.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { artifactTemplatesFor, resolveArtifactPath } from '../config/artifacts.js';
+import { describeArticle } from '../config/constitution.js';
+import type { ProjectConfig } from '../config/project-config.js';
+import { effectivePhaseRequirements } from '../config/requirements.js';
+import type { PhaseRequirements } from '../config/schemas.js';
+import { phaseAgent } from '../detect/agents.js';
+import { activeWorkflowOf } from '../state/current-phase.js';
+import { constitutionalOf, elicitationOf, testIterationOf } from '../state/phase-records.js';
+import type { IsdlcState } from '../state/schema.js';
+
+export type GateRequirement = 'test_iteration' | 'constitutional_validation' | 'interactive_elicitation' | 'agent_delegation' | 'artifact_presence';
+
+export interface GateCheck {
+  requirement: GateRequirement;
+  met: boolean;
+  /** What was seen. */
+  detail: string;
+  /** What to do, for an unmet check. */
+  action?: string;
+}
+
+export interface GateEvaluation {
+  phase: string;
+  open: boolean;
+  checks: GateCheck[];
+  unmet: GateCheck[];
+}
+
+export interface GateInput {
+  state: IsdlcState;
+  config: ProjectConfig;
+  phase: string;
+  root: string;
+}
+
+const RULE_FOR: Record<GateRequirement, string> = {
+  test_iteration: 'block_on_incomplete_test_iteration',
+  constitutional_validation: 'block_on_incomplete_constitutional',
+  interactive_elicitation: 'block_on_incomplete_elicitation',
+  agent_delegation: 'block_on_missing_agent_delegation',
+  artifact_presence: 'block_on_missing_artifacts',
+};
+
+function approveCommand(phase: string): string {
+  return `a person (not the agent) runs \`isdlc escalation approve --phase ${phase}\``;
+}
+
+/** The coverage a phase asks for: a number, or one per workflow size (light, standard, epic). */
+export function coverageThreshold(requirements: PhaseRequirements | undefined, state: IsdlcState): number | undefined {
+  const wanted = requirements?.test_iteration?.success_criteria?.min_coverage_percent;
+  if (wanted === undefined || wanted === null) return undefined;
+  if (typeof wanted === 'number') return wanted;
+  const sizing = activeWorkflowOf(state)?.['sizing'] as { effective_intensity?: string } | undefined;
+  return wanted[sizing?.effective_intensity ?? 'standard'] ?? wanted['standard'] ?? 80;
+}
+
+function testCheck(input: GateInput, requirements: PhaseRequirements): GateCheck {
+  const { phase } = input;
+  const record = testIterationOf(input.state, phase);
+  const max = record?.max_iterations ?? requirements.test_iteration?.max_iterations ?? 10;
+  if (!record || (record.current_iteration ?? 0) === 0) {
+    return {
+      requirement: 'test_iteration',
+      met: false,
+      detail: record?.last_test_result === 'inconclusive' ? 'no conclusive test run yet (the last one could not be judged)' : 'no test run recorded in this phase',
+      action: 'run the test suite in the foreground (for example `npm test`); isdlc records the result',
+    };
+  }
+  const where = `iteration ${record.current_iteration}/${max}, \`${record.last_test_command ?? '?'}\``;
+  if (record.status === 'escalated') {
+    return record.escalation_approved === true
+      ? { requirement: 'test_iteration', met: true, detail: `escalated (${record.escalation_reason ?? '?'}) and approved by a person` }
+      : { requirement: 'test_iteration', met: false, detail: `escalated to a human (${record.escalation_reason ?? '?'}, ${where})`, action: `stop retrying; explain the failure to the user; ${approveCommand(phase)} to go on` };
+  }
+  if (record.completed === true && record.last_test_result === 'passed') {
+    const threshold = coverageThreshold(requirements, input.state);
+    const coverage = typeof record['coverage_percent'] === 'number' ? (record['coverage_percent'] as number) : undefined;
+    if (threshold !== undefined && coverage !== undefined && coverage < threshold) {
+      return { requirement: 'test_iteration', met: false, detail: `tests pass but coverage is ${coverage}%, below ${threshold}%`, action: 'add tests for the uncovered code and run the suite again' };
+    }
+    return { requirement: 'test_iteration', met: true, detail: `tests passed (${where})${coverage !== undefined ? `, coverage ${coverage}%` : ''}` };
+  }
+  return {
+    requirement: 'test_iteration',
+    met: false,
+    detail: `tests ${record.last_test_result === 'failed' ? 'failing' : 'not passing yet'} (${where})`,
+    action: 'fix the failing tests and run the suite again',
+  };
+}
+
+function constitutionalCheck(input: GateInput, requirements: PhaseRequirements): GateCheck {
+  const { phase, config } = input;
+  const wanted = requirements.constitutional_validation?.articles ?? [];
+  const record = constitutionalOf(input.state, phase);
+  const recordCommand = '`isdlc constitution record --article ID --result compliant|violation --note "why"`';
+  if (!record || !record.started_at) {
+    return {
+      requirement: 'constitutional_validation',
+      met: false,
+      detail: `not started; required: ${wanted.map((id) => describeArticle(config.constitution, id)).join('; ')}`,
+      action: `check the phase's work against each article and record each with ${recordCommand}`,
+    };
+  }
+  if (record.status === 'escalated') {
+    return record.escalation_approved === true
+      ? { requirement: 'constitutional_validation', met: true, detail: 'escalated and approved by a person' }
+      : { requirement: 'constitutional_validation', met: false, detail: `escalated after ${record.iterations_used ?? '?'} iterations with violations`, action: approveCommand(phase) };
+  }
+  if (record.completed === true && record.status === 'compliant') {
+    return { requirement: 'constitutional_validation', met: true, detail: `all ${wanted.length} articles compliant` };
+  }
+  const checked = new Set(record.articles_checked ?? []);
+  const remaining = (record.articles_required ?? wanted).filter((id) => !checked.has(id));
+  return {
+    requirement: 'constitutional_validation',
+    met: false,
+    detail: `${record.status ?? 'pending'} (iteration ${record.iterations_used ?? 0}/${record.max_iterations ?? '?'}); not yet compliant: ${remaining.length > 0 ? remaining.map((id) => describeArticle(config.constitution, id)).join('; ') : 'articles with recorded violations'}`,
+    action: `resolve violations and record each article with ${recordCommand}`,
+  };
+}
+
+function elicitationCheck(input: GateInput, requirements: PhaseRequirements): GateCheck {
+  const config = requirements.interactive_elicitation ?? {};
+  const record = elicitationOf(input.state, input.phase);
+  const minimum = config.min_menu_interactions ?? 1;
+  if (!record || !record.started_at) {
+    return { requirement: 'interactive_elicitation', met: false, detail: 'Interactive elicitation not started', action: 'present the A/R/C menu to the user and work through their choices' };
+  }
+  const interactions = record.menu_interactions ?? 0;
+  const finals = config.required_final_selection;
+  if (record.completed !== true) {
+    return { requirement: 'interactive_elicitation', met: false, detail: `not completed (${interactions} of at least ${minimum} menu interactions)`, action: 'continue the elicitation until the user saves or continues' };
+  }
+  if (finals && finals.length > 0 && !finals.includes(String(record.final_selection))) {
+    return { requirement: 'interactive_elicitation', met: false, detail: `ended with "${String(record.final_selection)}", not ${finals.join(' or ')}`, action: `finish with ${finals.join(' or ')}` };
+  }
+  if (interactions < minimum) {
+    return { requirement: 'interactive_elicitation', met: false, detail: `${interactions} menu interactions, at least ${minimum} required`, action: 'work through more of the menu with the user' };
+  }
+  return { requirement: 'interactive_elicitation', met: true, detail: `completed with "${String(record.final_selection)}" after ${interactions} interactions` };
+}
+
+function delegationCheck(input: GateInput): GateCheck {
+  const agent = phaseAgent(input.config.manifest, input.phase);
+  if (!agent) return { requirement: 'agent_delegation', met: true, detail: 'no agent owns this phase in the skills manifest; not checked' };
+  const logged = (input.state.skill_usage_log ?? []).some((entry) => entry.agent === agent && entry.agent_phase === input.phase);
+  return logged
+    ? { requirement: 'agent_delegation', met: true, detail: `${agent} ran in this phase` }
+    : { requirement: 'agent_delegation', met: false, detail: `no delegation to ${agent} recorded in this phase`, action: `delegate the phase's work to ${agent}` };
+}
+
+function artifactCheck(input: GateInput, requirements: PhaseRequirements): GateCheck {
+  const templates = [...artifactTemplatesFor(input.config.artifactPaths, input.phase), ...(requirements.artifact_validation?.paths ?? [])];
+  const folder = activeWorkflowOf(input.state)?.artifact_folder;
+  const missing: string[] = [];
+  for (const template of [...new Set(templates)]) {
+    const path = resolveArtifactPath(template, folder);
+    if (path === null) missing.push(`${template} (the artifact folder ${JSON.stringify(folder ?? null)} cannot be used)`);
+    else if (!existsSync(join(input.root, path))) missing.push(path);
+  }
+  return missing.length === 0
+    ? { requirement: 'artifact_presence', met: true, detail: `${templates.length} artifact${templates.length === 1 ? '' : 's'} present` }
+    : { requirement: 'artifact_presence', met: false, detail: `missing: ${missing.join(', ')}`, action: 'write the missing artifacts' };
+}
+
+export function evaluateGate(input: GateInput): GateEvaluation {
+  const workflowType = activeWorkflowOf(input.state)?.type;
+  const requirements = effectivePhaseRequirements(input.config.iterationRequirements, input.phase, workflowType) ?? {};
+  const rules = (input.config.iterationRequirements['gate_blocking_rules'] ?? {}) as Record<string, unknown>;
+  const enforced = (requirement: GateRequirement, enabled: boolean | undefined): boolean => enabled === true && rules[RULE_FOR[requirement]] !== false;
+
+  const checks: GateCheck[] = [];
+  if (enforced('test_iteration', requirements.test_iteration?.enabled)) checks.push(testCheck(input, requirements));
+  if (enforced('constitutional_validation', requirements.constitutional_validation?.enabled)) checks.push(constitutionalCheck(input, requirements));
+  if (enforced('interactive_elicitation', requirements.interactive_elicitation?.enabled)) checks.push(elicitationCheck(input, requirements));
+  if (enforced('agent_delegation', requirements.agent_delegation_validation?.enabled)) checks.push(delegationCheck(input));
+  if (enforced('artifact_presence', requirements.artifact_validation?.enabled)) checks.push(artifactCheck(input, requirements));
+  const unmet = checks.filter((check) => !check.met);
+  return { phase: input.phase, open: unmet.length === 0, checks, unmet };
+}
+
+export function describeUnmet(evaluation: GateEvaluation): string {
+  return evaluation.unmet.map((check, i) => `${i + 1}. ${check.requirement}: ${check.detail}.${check.action ? ` Next: ${check.action}.` : ''}`).join('\n');
+}

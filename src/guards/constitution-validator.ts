@@ -1,0 +1,43 @@
+// Seed 000 AC-IE-018: an attempt to declare the phase complete (the orchestrator or the isdlc skill told
+// "phase complete", "ready for gate", ...) while its constitutional validation is unfinished starts the
+// tracking if needed and is denied with the checklist of articles to check.
+import { describeArticle } from '../config/constitution.js';
+import { effectivePhaseRequirements } from '../config/requirements.js';
+import { COMPLETION_PHRASES, orchestratorCall, workflowSkillCall } from '../detect/advance.js';
+import { defineGuard } from '../engine/guard.js';
+import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
+import { constitutionalOf, ensureConstitutionalTracking } from '../state/phase-records.js';
+
+export const constitutionValidator = defineGuard({
+  id: 'constitution-validator',
+  description: 'On a phase-completion attempt, starts constitutional tracking and denies until every required article is compliant.',
+  on: { PreToolUse: ['agent', 'skill'] },
+  check({ event, state, config, now, deny, update }) {
+    const phase = currentPhaseOf(state);
+    if (!state || !phase || !activeWorkflowOf(state)) return;
+    const wanted = effectivePhaseRequirements(config.iterationRequirements, phase, activeWorkflowOf(state)?.type)?.constitutional_validation;
+    if (!wanted?.enabled) return;
+    if (workflowSkillCall(event, COMPLETION_PHRASES) === null && orchestratorCall(event, config.manifest, COMPLETION_PHRASES) === null) return;
+
+    const record = constitutionalOf(state, phase);
+    if (record?.completed === true && record.status === 'compliant') return;
+    if (record?.status === 'escalated' && record.escalation_approved === true) return;
+    const articles = record?.articles_required ?? wanted.articles ?? [];
+    const max = record?.max_iterations ?? wanted.max_iterations ?? 5;
+    if (!record?.started_at) {
+      update((draft) => void ensureConstitutionalTracking(draft, phase, { articles, maxIterations: max, now: now.toISOString() }));
+    }
+    const checked = new Set(record?.articles_checked ?? []);
+    const checklist = articles.map((id) => `- [${checked.has(id) ? 'x' : ' '}] ${describeArticle(config.constitution, id)}`).join('\n');
+    const escalated = record?.status === 'escalated';
+    deny(
+      `isdlc constitution-validator: phase ${phase} cannot be declared complete before its constitutional validation is. ` +
+        (escalated
+          ? 'It was escalated after repeated violations: a person reviews it and approves with `isdlc escalation approve --phase ' + phase + '`.\n'
+          : `Status: ${record?.started_at ? String(record.status ?? 'pending') : 'started now'}, iteration ${record?.iterations_used ?? 0} of ${max}. Check the phase's work against each article:\n`) +
+        `${checklist}\n` +
+        'Record each check with `isdlc constitution record --article ID --result compliant|violation --note "what you checked"`; ' +
+        'once every article is compliant, declare the phase complete again.',
+    );
+  },
+});

@@ -1,0 +1,81 @@
+// Seed 000 AC-IE-008..010: while the phase's tests fail (TEST_CORRIDOR), or after they pass while its
+// constitutional validation is unfinished (CONST_CORRIDOR), attempts to move the workflow on are denied.
+// Everything else, including delegating to the phase's own agent to fix things, goes ahead.
+import { describeArticle } from '../config/constitution.js';
+import { knownPhaseKeys } from '../config/phases.js';
+import type { ProjectConfig } from '../config/project-config.js';
+import { effectivePhaseRequirements } from '../config/requirements.js';
+import { detectAdvanceAttempt, type AdvanceAttempt } from '../detect/advance.js';
+import { phaseAgent } from '../detect/agents.js';
+import { defineGuard } from '../engine/guard.js';
+import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
+import { constitutionalOf, testIterationOf } from '../state/phase-records.js';
+import type { IsdlcState } from '../state/schema.js';
+
+export type Corridor = 'TEST_CORRIDOR' | 'CONST_CORRIDOR' | 'NONE';
+
+/** AC-IE-010: the corridor in force, in priority order. */
+export function corridorOf(state: IsdlcState, config: ProjectConfig, phase: string): Corridor {
+  const requirements = effectivePhaseRequirements(config.iterationRequirements, phase, activeWorkflowOf(state)?.type);
+  const tests = testIterationOf(state, phase);
+  const testsEnabled = requirements?.test_iteration?.enabled === true;
+  if (testsEnabled && tests?.last_test_result === 'failed' && tests.completed !== true && tests.status !== 'escalated') return 'TEST_CORRIDOR';
+  const testsSatisfied = !testsEnabled || (tests?.completed === true && tests.last_test_result === 'passed');
+  const constitution = constitutionalOf(state, phase);
+  if (
+    testsSatisfied &&
+    requirements?.constitutional_validation?.enabled === true &&
+    constitution?.completed !== true &&
+    constitution?.status !== 'escalated'
+  ) {
+    return 'CONST_CORRIDOR';
+  }
+  return 'NONE';
+}
+
+function attemptText(attempt: AdvanceAttempt): string {
+  if (attempt.kind === 'other-phase-agent') return `hands work to ${attempt.agent ?? 'an agent'} of phase ${attempt.targetPhase}`;
+  if (attempt.kind === 'skill') return `asks the isdlc skill to ${attempt.text.trim().slice(0, 80)}`;
+  return 'asks the orchestrator to move the workflow on';
+}
+
+export const iterationCorridor = defineGuard({
+  id: 'iteration-corridor',
+  description: 'While tests fail, or constitutional validation is unfinished after they pass, denies attempts to advance the workflow.',
+  on: { PreToolUse: ['agent', 'skill'] },
+  check({ event, state, config, deny, log }) {
+    const phase = currentPhaseOf(state);
+    if (!state || !phase || !activeWorkflowOf(state)) return;
+    const corridor = corridorOf(state, config, phase);
+    if (corridor === 'NONE') return;
+    const attempt = detectAdvanceAttempt(event, { manifest: config.manifest, knownPhases: () => knownPhaseKeys(config), currentPhase: phase });
+    if (!attempt) return;
+    log({ corridor, attempt: attempt.kind });
+    const ownAgent = phaseAgent(config.manifest, phase);
+    const requirements = effectivePhaseRequirements(config.iterationRequirements, phase, activeWorkflowOf(state)?.type);
+
+    if (corridor === 'TEST_CORRIDOR') {
+      const tests = testIterationOf(state, phase) ?? {};
+      const error = String(tests['last_error'] ?? '').split('\n').slice(0, 3).join(' / ');
+      deny(
+        `isdlc iteration-corridor (TEST_CORRIDOR): the tests of phase ${phase} are failing, so the workflow cannot move on; this call ${attemptText(attempt)}. ` +
+          `Iteration ${tests.current_iteration ?? 0} of ${tests.max_iterations ?? requirements?.test_iteration?.max_iterations ?? 10}; ` +
+          `last command \`${tests.last_test_command ?? '?'}\`${error ? `; last error: ${error}` : ''}. ` +
+          `Next: fix the failing tests and run them again (editing, reading and running tests are all allowed${ownAgent ? `, and so is delegating the fix to ${ownAgent}` : ''}). ` +
+          'This call will be denied again until the tests pass.',
+      );
+      return;
+    }
+    const constitution = constitutionalOf(state, phase) ?? {};
+    const articles = constitution.articles_required ?? requirements?.constitutional_validation?.articles ?? [];
+    const checked = new Set(constitution.articles_checked ?? []);
+    deny(
+      `isdlc iteration-corridor (CONST_CORRIDOR): the tests of phase ${phase} are satisfied, but its constitutional validation is ` +
+        `${constitution.started_at ? String(constitution.status ?? 'pending') : 'not started'} ` +
+        `(iteration ${constitution.iterations_used ?? 0} of ${constitution.max_iterations ?? requirements?.constitutional_validation?.max_iterations ?? 5}); this call ${attemptText(attempt)}. ` +
+        `Articles to check: ${articles.map((id) => `${describeArticle(config.constitution, id)}${checked.has(id) ? ' (checked)' : ''}`).join('; ')}. ` +
+        'Next: check the work against each article and record each with `isdlc constitution record --article ID --result compliant|violation --note "why"`. ' +
+        'This call will be denied again until every article is compliant.',
+    );
+  },
+});

@@ -1,0 +1,41 @@
+// Each subagent delegation is logged in `skill_usage_log`: which agent, the phase it owns, the phase the
+// workflow was in. The gate's agent-delegation check reads this log, so the evidence that a phase's
+// agent ran is something the hook saw, not something an agent wrote.
+import { knownPhaseKeys } from '../config/phases.js';
+import { agentPhases, normalizeAgentName, PHASELESS_MARKERS } from '../detect/agents.js';
+import { detectPhaseDelegation } from '../detect/phase-delegation.js';
+import { defineGuard } from '../engine/guard.js';
+import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
+import type { SkillUsageEntry } from '../state/schema.js';
+
+export const SKILL_USAGE_LOG_LIMIT = 200;
+
+export const logSkillUsage = defineGuard({
+  id: 'log-skill-usage',
+  description: 'Logs every subagent delegation (agent, its phase, the current phase) in skill_usage_log, the evidence for the agent-delegation gate check.',
+  on: { PostToolUse: ['agent'] },
+  check({ event, state, config, now, update }) {
+    if (!state || !activeWorkflowOf(state) || !event.tool) return;
+    const current = currentPhaseOf(state);
+    const input = event.tool.input;
+    const subagentType = typeof input['subagent_type'] === 'string' ? input['subagent_type'] : '';
+    const delegation = detectPhaseDelegation(event, { manifest: config.manifest, knownPhases: () => knownPhaseKeys(config), currentPhase: current });
+    const agent = delegation.agentName ?? (subagentType ? normalizeAgentName(subagentType) : 'general-purpose');
+    const owned = agentPhases(config.manifest, agent);
+    const agentPhase = delegation.targetPhase ?? (owned.find((phase) => !PHASELESS_MARKERS.has(phase)) ?? owned[0] ?? null);
+    const entry: SkillUsageEntry = {
+      timestamp: now.toISOString(),
+      agent,
+      agent_phase: agentPhase ?? undefined,
+      current_phase: current ?? undefined,
+      description: typeof input['description'] === 'string' ? input['description'].slice(0, 200) : '',
+      status: agentPhase === null || PHASELESS_MARKERS.has(agentPhase) || agentPhase === current ? 'authorised' : 'cross-phase',
+      outcome: event.outcome?.backgrounded ? 'launched' : 'completed',
+    };
+    update((draft) => {
+      const log = Array.isArray(draft.skill_usage_log) ? draft.skill_usage_log : [];
+      log.push(entry);
+      draft.skill_usage_log = log.slice(-SKILL_USAGE_LOG_LIMIT);
+    });
+  },
+});

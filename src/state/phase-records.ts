@@ -1,0 +1,77 @@
+// Reading and creating a phase's records in state: `phases[p]` and the requirement records under it, by
+// the JavaScript framework's field names.
+import type { ConstitutionalValidationState, IsdlcState, PhaseState, TestIterationState } from './schema.js';
+
+export type ElicitationState = {
+  required?: boolean;
+  started_at?: string;
+  menu_presentations?: number;
+  menu_interactions?: number;
+  awaiting_selection?: boolean;
+  last_menu_at?: string;
+  selections?: { selection: string; at: string }[];
+  steps_completed?: string[];
+  completed?: boolean;
+  final_selection?: string;
+  completed_at?: string;
+  [key: string]: unknown;
+};
+
+export function phaseOf(state: IsdlcState | null | undefined, phase: string): PhaseState | undefined {
+  const record = state?.phases?.[phase];
+  return record && typeof record === 'object' ? record : undefined;
+}
+
+export function testIterationOf(state: IsdlcState | null | undefined, phase: string): TestIterationState | undefined {
+  return phaseOf(state, phase)?.iteration_requirements?.test_iteration;
+}
+
+export function constitutionalOf(state: IsdlcState | null | undefined, phase: string): ConstitutionalValidationState | undefined {
+  return phaseOf(state, phase)?.constitutional_validation;
+}
+
+export function elicitationOf(state: IsdlcState | null | undefined, phase: string): ElicitationState | undefined {
+  return phaseOf(state, phase)?.iteration_requirements?.interactive_elicitation as ElicitationState | undefined;
+}
+
+/** `phases[phase]` in a draft, created when missing. */
+export function phaseDraft(draft: IsdlcState, phase: string): PhaseState {
+  const phases = (draft.phases ??= {});
+  return (phases[phase] ??= { status: 'pending', started: null, completed: null, gate_passed: null, artifacts: [] });
+}
+
+export function testIterationDraft(draft: IsdlcState, phase: string): TestIterationState {
+  const requirements = (phaseDraft(draft, phase).iteration_requirements ??= {});
+  return (requirements.test_iteration ??= {});
+}
+
+export function elicitationDraft(draft: IsdlcState, phase: string): ElicitationState {
+  const requirements = (phaseDraft(draft, phase).iteration_requirements ??= {});
+  return (requirements.interactive_elicitation ??= {}) as ElicitationState;
+}
+
+export function constitutionalDraft(draft: IsdlcState, phase: string): ConstitutionalValidationState {
+  return (phaseDraft(draft, phase).constitutional_validation ??= {});
+}
+
+/** Seed 000 AC-IE-018: constitutional tracking as it starts, unless it has started already. */
+export function ensureConstitutionalTracking(
+  draft: IsdlcState,
+  phase: string,
+  input: { articles: string[]; maxIterations: number; now: string },
+): ConstitutionalValidationState {
+  const record = constitutionalDraft(draft, phase);
+  if (record.started_at) return record;
+  Object.assign(record, {
+    required: true,
+    completed: false,
+    status: 'pending',
+    iterations_used: 0,
+    max_iterations: input.maxIterations,
+    articles_required: input.articles,
+    articles_checked: [],
+    violations_found: [],
+    started_at: input.now,
+  });
+  return record;
+}

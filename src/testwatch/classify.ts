@@ -1,0 +1,127 @@
+// Did a test run pass? From what the host reported: the exit status (a failed shell command arrives as
+// PostToolUseFailure with `Exit code N`), the runner's own summary or reporter file, then the seed's
+// generic patterns. When none of it can be trusted the run is inconclusive, never guessed.
+import type { ToolOutcome } from '../engine/event.js';
+import { parseCoverage } from './coverage.js';
+import { parseRunnerSummary, type RunSummary } from './runners.js';
+import type { ExitStatusMeaning } from './test-commands.js';
+import { cleanOutput, normaliseFailure, tailOf } from './text.js';
+
+export type TestResult = 'passed' | 'failed' | 'inconclusive';
+
+export interface Classification {
+  result: TestResult;
+  /** What the verdict rests on, in words. */
+  basis: string;
+  summary?: RunSummary;
+  /** A failed run that could not even start its tests. */
+  couldNotRun?: string;
+  /** The failure reduced for comparison with earlier ones (circuit breaker). */
+  signature?: string;
+  /** The first lines that say what failed, for the model. */
+  excerpt?: string;
+  coverage?: number;
+}
+
+export interface ClassifyInput {
+  outcome: ToolOutcome;
+  command: string;
+  exitStatus: ExitStatusMeaning;
+  /** Counts from a reporter file this run wrote, if the phase names one. */
+  reporter?: RunSummary | null;
+}
+
+const SUCCESS = [/All tests passed/i, /\b\d+ passing\b/, /\bPASSED\b/, /\b0 failures\b/];
+const FAILURE = [/\b[1-9]\d* failed\b/, /\bFAIL\b/, /\bError:/, /\bTypeError:/, /npm ERR!/];
+
+/** Seed 000 AC-IE-005: success and failure patterns; when both appear, the failure counts decide. */
+function genericVerdict(text: string): TestResult | null {
+  const success = SUCCESS.some((pattern) => pattern.test(text));
+  const failure = FAILURE.some((pattern) => pattern.test(text));
+  if (success && failure) {
+    const counts = [...text.matchAll(/\b(\d+) (?:failed|failures?|failing)\b/g)].map((match) => Number(match[1]));
+    return counts.length > 0 && counts.every((count) => count === 0) ? 'passed' : 'failed';
+  }
+  if (success) return 'passed';
+  if (failure) return 'failed';
+  return null;
+}
+
+/** Signs that a failed command never got to run its tests. */
+const COULD_NOT_RUN: readonly [RegExp, string][] = [
+  [/^\s*(?:Error: )?No tests? (?:found|files found|executed)/im, 'no tests found'],
+  [/^error: could not compile/m, 'the code does not compile'],
+  [/\berror TS\d+:/, 'the code does not type-check'],
+  [/^Build FAILED\./m, 'the project does not build'],
+  [/\[(?:build|setup) failed\]/, 'the package does not build'],
+  [/errors? during collection/, 'tests could not be collected'],
+  [/Exception during run:|\bSyntaxError\b|\bParseError\b|\bsyntax error\b/i, 'a test file has a syntax error'],
+  [/Cannot find module|\bModuleNotFoundError\b|\bImportError\b|\bLoadError\b|cannot load such file/, 'a test file cannot load what it imports'],
+];
+
+function couldNotRunReason(text: string): string | undefined {
+  return COULD_NOT_RUN.find(([pattern]) => pattern.test(text))?.[1];
+}
+
+function excerptOf(text: string, summary: RunSummary | undefined): string {
+  const lines = text.split('\n');
+  const interesting = lines.findIndex((line) => /\b(?:Error|AssertionError|assert|Expected|FAIL|panicked|failed)\b/.test(line));
+  const from = interesting >= 0 ? interesting : Math.max(0, lines.length - 6);
+  const picked = lines.slice(from, from + 6).map((line) => line.trimEnd()).filter((line) => line.trim() !== '');
+  const head = summary?.failingTests.length ? `failing: ${summary.failingTests.slice(0, 5).join('; ')}\n` : '';
+  return `${head}${picked.join('\n')}`.slice(0, 600);
+}
+
+function describe(summary: RunSummary): string {
+  const parts = [`${summary.passed} passed`, `${summary.failed} failed`];
+  if (summary.skipped > 0) parts.push(`${summary.skipped} skipped`);
+  if (summary.errors > 0) parts.push(`${summary.errors} error${summary.errors > 1 ? 's' : ''}`);
+  return `${summary.runner}: ${parts.join(', ')}`;
+}
+
+export function classifyRun(input: ClassifyInput): Classification {
+  const { outcome, exitStatus } = input;
+  if (outcome.backgrounded) return { result: 'inconclusive', basis: 'the command was moved to the background, so its result is not known yet' };
+  if (outcome.interrupted) return { result: 'inconclusive', basis: 'the command was interrupted' };
+  const text = cleanOutput(tailOf(outcome.text));
+  if (/Command timed out after/.test(text)) return { result: 'inconclusive', basis: 'the command timed out before finishing' };
+
+  const exitCode = outcome.failed ? outcome.exitCode : 0;
+  const summary = input.reporter ?? parseRunnerSummary(text, input.command) ?? undefined;
+  const coverage = parseCoverage(text);
+  const withCoverage = <T extends Classification>(c: T): T => (coverage !== undefined ? { ...c, coverage } : c);
+  const failed = (basis: string, couldNotRun?: string): Classification =>
+    withCoverage({
+      result: 'failed',
+      basis,
+      ...(summary ? { summary } : {}),
+      ...(couldNotRun ? { couldNotRun } : {}),
+      signature: normaliseFailure(`${couldNotRun ?? ''} ${[...(summary?.failingTests ?? [])].sort().join(' | ')} ${excerptOf(text, undefined)}`).slice(0, 500),
+      excerpt: excerptOf(text, summary),
+    });
+
+  if (summary) {
+    if (summary.couldNotRun) return failed(`the tests could not run (${summary.couldNotRun})`, summary.couldNotRun);
+    if (summary.failed > 0 || summary.errors > 0) return failed(describe(summary));
+    if (summary.passed + summary.skipped === 0) return failed('no tests ran', 'no tests ran');
+    if (exitCode !== undefined && exitCode !== 0 && exitStatus === 'own') {
+      return failed(`${describe(summary)}, but the command exited ${exitCode} (a coverage threshold or another check failed)`);
+    }
+    return withCoverage({ result: 'passed', basis: describe(summary), summary });
+  }
+
+  if (outcome.failed && exitCode !== undefined && exitCode !== 0) {
+    const reason = couldNotRunReason(text);
+    if (reason) return failed(`the tests could not run (${reason}); the command exited ${exitCode}`, reason);
+  }
+  if (outcome.failed && exitCode === undefined) {
+    return { result: 'inconclusive', basis: 'the command failed without an exit code (it may not have started)' };
+  }
+  if (exitStatus === 'own' || (exitStatus === 'zero-means-passed' && exitCode === 0)) {
+    return exitCode === 0 ? withCoverage({ result: 'passed', basis: 'the command exited 0' }) : failed(`the command exited ${exitCode}`);
+  }
+  const generic = genericVerdict(text);
+  if (generic === 'passed') return withCoverage({ result: 'passed', basis: 'the output reports success' });
+  if (generic === 'failed') return failed('the output reports failures');
+  return { result: 'inconclusive', basis: 'the output has no test summary and the exit status belongs to another command' };
+}

@@ -1,0 +1,23 @@
+// Coverage, when a run reports it: the overall line coverage percentage, or undefined.
+
+const PATTERNS: readonly RegExp[] = [
+  // istanbul / c8 text table (Jest, Vitest, nyc): "All files |   85.71 |   66.67 |   100 |   85.71 |" (lines last)
+  /^All files\s*\|\s*[\d.]+\s*\|\s*[\d.]+\s*\|\s*[\d.]+\s*\|\s*([\d.]+)\s*\|/m,
+  // istanbul text-summary: "Lines        : 85.71% ( 6/7 )"
+  /^Lines\s*:\s*([\d.]+)%/m,
+  // pytest-cov / coverage.py: "TOTAL      10      2    80%" (optionally with branch columns)
+  /^TOTAL(?:\s+\d+)+\s+([\d.]+)%\s*$/m,
+  // cargo tarpaulin: "85.00% coverage, 17/20 lines covered"
+  /^([\d.]+)% coverage, \d+\/\d+ lines covered/m,
+];
+
+export function parseCoverage(text: string): number | undefined {
+  for (const pattern of PATTERNS) {
+    const matches = [...text.matchAll(new RegExp(pattern.source, `${pattern.flags}g`))];
+    const last = matches[matches.length - 1];
+    if (last) return Number(last[1]);
+  }
+  // go: one "coverage: 85.0% of statements" per package; the lowest is the honest figure.
+  const go = [...text.matchAll(/coverage: ([\d.]+)% of statements/g)].map((match) => Number(match[1]));
+  return go.length > 0 ? Math.min(...go) : undefined;
+}
