@@ -22,3 +22,8 @@ export function describeArticle(constitution: Constitution | null, id: string): 
   const title = constitution.articles.get(id.toUpperCase());
   return title ? `Article ${id}: ${title}` : `Article ${id} (unknown)`;
 }
+
+/** The articles to check as a checklist, those already checked ticked. */
+export function articleChecklist(constitution: Constitution | null, articles: readonly string[], checked: ReadonlySet<string>): string {
+  return articles.map((id) => `- [${checked.has(id) ? 'x' : ' '}] ${describeArticle(constitution, id)}`).join('\n');
+}

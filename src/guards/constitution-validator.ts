@@ -1,7 +1,7 @@
 // Seed 000 AC-IE-018: an attempt to declare the phase complete (the orchestrator or the isdlc skill told
 // "phase complete", "ready for gate", ...) while its constitutional validation is unfinished starts the
 // tracking if needed and is denied with the checklist of articles to check.
-import { describeArticle } from '../config/constitution.js';
+import { articleChecklist } from '../config/constitution.js';
 import { effectivePhaseRequirements } from '../config/requirements.js';
 import { COMPLETION_PHRASES, orchestratorCall, workflowSkillCall } from '../detect/advance.js';
 import { defineGuard } from '../engine/guard.js';
@@ -27,8 +27,7 @@ export const constitutionValidator = defineGuard({
     if (!record?.started_at) {
       update((draft) => void ensureConstitutionalTracking(draft, phase, { articles, maxIterations: max, now: now.toISOString() }));
     }
-    const checked = new Set(record?.articles_checked ?? []);
-    const checklist = articles.map((id) => `- [${checked.has(id) ? 'x' : ' '}] ${describeArticle(config.constitution, id)}`).join('\n');
+    const checklist = articleChecklist(config.constitution, articles, new Set(record?.articles_checked ?? []));
     const escalated = record?.status === 'escalated';
     deny(
       `isdlc constitution-validator: phase ${phase} cannot be declared complete before its constitutional validation is. ` +

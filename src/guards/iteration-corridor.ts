@@ -1,7 +1,7 @@
 // Seed 000 AC-IE-008..010: while the phase's tests fail (TEST_CORRIDOR), or after they pass while its
 // constitutional validation is unfinished (CONST_CORRIDOR), attempts to move the workflow on are denied.
 // Everything else, including delegating to the phase's own agent to fix things, goes ahead.
-import { describeArticle } from '../config/constitution.js';
+import { articleChecklist } from '../config/constitution.js';
 import { knownPhaseKeys } from '../config/phases.js';
 import type { ProjectConfig } from '../config/project-config.js';
 import { effectivePhaseRequirements } from '../config/requirements.js';
@@ -9,7 +9,7 @@ import { detectAdvanceAttempt, type AdvanceAttempt } from '../detect/advance.js'
 import { phaseAgent } from '../detect/agents.js';
 import { defineGuard } from '../engine/guard.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
-import { constitutionalOf, testIterationOf } from '../state/phase-records.js';
+import { constitutionalOf, ensureConstitutionalTracking, testIterationOf } from '../state/phase-records.js';
 import type { IsdlcState } from '../state/schema.js';
 
 export type Corridor = 'TEST_CORRIDOR' | 'CONST_CORRIDOR' | 'NONE';
@@ -43,7 +43,7 @@ export const iterationCorridor = defineGuard({
   id: 'iteration-corridor',
   description: 'While tests fail, or constitutional validation is unfinished after they pass, denies attempts to advance the workflow.',
   on: { PreToolUse: ['agent', 'skill'] },
-  check({ event, state, config, deny, log }) {
+  check({ event, state, config, now, deny, update, log }) {
     const phase = currentPhaseOf(state);
     if (!state || !phase || !activeWorkflowOf(state)) return;
     const corridor = corridorOf(state, config, phase);
@@ -68,13 +68,15 @@ export const iterationCorridor = defineGuard({
     }
     const constitution = constitutionalOf(state, phase) ?? {};
     const articles = constitution.articles_required ?? requirements?.constitutional_validation?.articles ?? [];
-    const checked = new Set(constitution.articles_checked ?? []);
+    const max = constitution.max_iterations ?? requirements?.constitutional_validation?.max_iterations ?? 5;
+    // An attempt to move on is when constitutional tracking starts (seed 000 AC-IE-018).
+    if (!constitution.started_at) update((draft) => void ensureConstitutionalTracking(draft, phase, { articles, maxIterations: max, now: now.toISOString() }));
     deny(
       `isdlc iteration-corridor (CONST_CORRIDOR): the tests of phase ${phase} are satisfied, but its constitutional validation is ` +
         `${constitution.started_at ? String(constitution.status ?? 'pending') : 'not started'} ` +
-        `(iteration ${constitution.iterations_used ?? 0} of ${constitution.max_iterations ?? requirements?.constitutional_validation?.max_iterations ?? 5}); this call ${attemptText(attempt)}. ` +
-        `Articles to check: ${articles.map((id) => `${describeArticle(config.constitution, id)}${checked.has(id) ? ' (checked)' : ''}`).join('; ')}. ` +
-        'Next: check the work against each article and record each with `isdlc constitution record --article ID --result compliant|violation --note "why"`. ' +
+        `(iteration ${constitution.iterations_used ?? 0} of ${max}); this call ${attemptText(attempt)}. Check the phase's work against each article:\n` +
+        `${articleChecklist(config.constitution, articles, new Set(constitution.articles_checked ?? []))}\n` +
+        'Record each check with `isdlc constitution record --article ID --result compliant|violation --note "what you checked"`. ' +
         'This call will be denied again until every article is compliant.',
     );
   },

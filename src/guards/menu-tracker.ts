@@ -75,6 +75,7 @@ export const menuTracker = defineGuard({
       const draftRecord = elicitationDraft(draft, phase);
       draftRecord.required = true;
       draftRecord.started_at ??= timestamp;
+      draftRecord.completed ??= false;
       if (steps.length > 0) draftRecord.steps_completed = [...new Set([...(draftRecord.steps_completed ?? []), ...steps])].sort();
       if (menu) {
         draftRecord.menu_presentations = (draftRecord.menu_presentations ?? 0) + 1;

@@ -1,7 +1,7 @@
 // A guard's tests read as a table: each case is a state, a payload and the verdict the guard must give,
 // run through the real `isdlc hook` with only that guard (`--guards ID`), in a project on disk.
 import { describe, expect, it } from 'vitest';
-import { decisionOf, hook, tempDir, writeFile, writeJson } from './project.js';
+import { decisionOf, hook, readJson, tempDir, writeFile, writeJson, type Decision } from './project.js';
 
 export interface GuardCase {
   name: string;
@@ -14,6 +14,8 @@ export interface GuardCase {
   /** Every string must appear in the reason. */
   reasonIncludes?: string[];
   contextIncludes?: string[];
+  /** Further checks on the decision and on the state the call left behind. */
+  then?: (result: { decision: Decision; state: Record<string, any>; project: string }) => void;
 }
 
 export function guardTable(guardId: string, cases: { valid: GuardCase[]; invalid: GuardCase[] }): void {
@@ -31,11 +33,17 @@ export function guardTable(guardId: string, cases: { valid: GuardCase[]; invalid
     expect(decision.kind, decision.reason).toBe(c.expect);
     for (const text of c.reasonIncludes ?? []) expect(decision.reason).toContain(text);
     for (const text of c.contextIncludes ?? []) expect(decision.context).toContain(text);
+    if (c.then) {
+      let state: Record<string, any> = {};
+      try {
+        state = readJson(`${project}/.isdlc/state.json`);
+      } catch {
+        // no state file
+      }
+      c.then({ decision, state, project });
+    }
   };
-  describe(`${guardId}: allows`, () => {
-    for (const c of cases.valid) it(c.name, () => run(c));
-  });
-  describe(`${guardId}: denies`, () => {
-    for (const c of cases.invalid) it(c.name, () => run(c));
-  });
+  // Guards that only observe have no denying cases.
+  if (cases.valid.length > 0) describe(`${guardId}: allows`, () => cases.valid.forEach((c) => it(c.name, () => run(c))));
+  if (cases.invalid.length > 0) describe(`${guardId}: denies`, () => cases.invalid.forEach((c) => it(c.name, () => run(c))));
 }

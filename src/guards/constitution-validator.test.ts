@@ -1,0 +1,61 @@
+import { expect } from 'vitest';
+import { guardTable } from '../../test/helpers/guard-table.js';
+import { agentCall, skillCall } from '../../test/helpers/payloads.js';
+import { compliant, withConstitution, workflowState } from '../../test/helpers/states.js';
+
+const P = '/project';
+const REQ_ARTICLES = ['I', 'IV', 'VII', 'IX', 'XII'];
+const completion = agentCall(P, { subagent_type: 'sdlc-orchestrator', prompt: 'Requirements phase complete, ready for gate validation.' });
+
+guardTable('constitution-validator', {
+  valid: [
+    { name: 'the validation is complete', state: withConstitution(workflowState('feature', '01-requirements'), '01-requirements', compliant(REQ_ARTICLES)), payload: completion, expect: 'allow' },
+    { name: 'not a completion attempt', state: workflowState('feature', '01-requirements'), payload: agentCall(P, { subagent_type: 'sdlc-orchestrator', prompt: 'Summarise progress so far' }), expect: 'allow' },
+    { name: 'a completion claim by an ordinary subagent is its own business', state: workflowState('feature', '01-requirements'), payload: agentCall(P, { subagent_type: 'general-purpose', prompt: 'Tell me when the implementation is complete' }), expect: 'allow' },
+    { name: 'the phase does not require it (00-quick-scan)', state: workflowState('feature', '00-quick-scan'), payload: completion, expect: 'allow' },
+    {
+      name: 'escalated and approved by a person',
+      state: withConstitution(workflowState('feature', '01-requirements'), '01-requirements', { ...compliant(REQ_ARTICLES), completed: true, status: 'escalated', escalation_approved: true }),
+      payload: completion,
+      expect: 'allow',
+    },
+  ],
+  invalid: [
+    {
+      name: 'not started: tracking is initialised exactly as AC-IE-018 lists, and the checklist is given',
+      state: workflowState('feature', '01-requirements'),
+      payload: completion,
+      expect: 'deny',
+      reasonIncludes: ['- [ ] Article I: Specification Primacy', '- [ ] Article XII: Cross-Platform Compatibility', 'isdlc constitution record'],
+      then: ({ state }) => {
+        const record = state['phases']['01-requirements'].constitutional_validation;
+        expect(record).toEqual({
+          required: true,
+          completed: false,
+          status: 'pending',
+          iterations_used: 0,
+          max_iterations: 5,
+          articles_required: REQ_ARTICLES,
+          articles_checked: [],
+          violations_found: [],
+          started_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+        });
+      },
+    },
+    {
+      name: 'in progress: checked articles are ticked, state left as it was',
+      state: withConstitution(workflowState('feature', '01-requirements'), '01-requirements', { ...compliant(REQ_ARTICLES), completed: false, status: 'iterating', articles_checked: ['I', 'IV'] }),
+      payload: skillCall(P, 'isdlc', 'phase complete'),
+      expect: 'deny',
+      reasonIncludes: ['- [x] Article I: Specification Primacy', '- [ ] Article VII: Artifact Traceability'],
+      then: ({ state }) => expect(state['phases']['01-requirements'].constitutional_validation.status).toBe('iterating'),
+    },
+    {
+      name: 'escalated, not approved',
+      state: withConstitution(workflowState('feature', '01-requirements'), '01-requirements', { ...compliant(REQ_ARTICLES), completed: true, status: 'escalated' }),
+      payload: completion,
+      expect: 'deny',
+      reasonIncludes: ['escalated', 'isdlc escalation approve --phase 01-requirements'],
+    },
+  ],
+});

@@ -1,0 +1,20 @@
+import { guardTable } from '../../test/helpers/guard-table.js';
+import { bashCall } from '../../test/helpers/payloads.js';
+
+const P = '/project';
+
+guardTable('human-only-commands', {
+  valid: [
+    { name: 'isdlc status', payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs status'), expect: 'allow' },
+    { name: 'recording a constitution check', payload: bashCall(P, 'npx isdlc constitution record --article IV --result compliant'), expect: 'allow' },
+    { name: 'ordinary work that mentions escalation', payload: bashCall(P, 'grep -rn "approve" src/escalation.ts'), expect: 'allow' },
+    { name: 'git', payload: bashCall(P, 'git commit -m "approve escalation flow"'), expect: 'allow' },
+  ],
+  invalid: [
+    { name: 'the installed binary', payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs escalation approve --phase 06-implementation'), expect: 'deny', reasonIncludes: ['a decision for a person', 'their own terminal'] },
+    { name: 'through npx, chained after other work', payload: bashCall(P, 'npm test; npx isdlc escalation approve --phase 06-implementation'), expect: 'deny' },
+    { name: 'the bin name', payload: bashCall(P, 'isdlc escalation approve --phase 06-implementation --note "fine"'), expect: 'deny' },
+    { name: 'wrapped in bash -c', payload: bashCall(P, 'bash -c "isdlc escalation approve --phase 06-implementation"'), expect: 'deny' },
+    { name: 'an absolute path to the binary', payload: bashCall(P, 'node "/home/dev/shop/.isdlc/bin/isdlc.cjs" escalation approve --phase 08-code-review'), expect: 'deny' },
+  ],
+});

@@ -1,0 +1,57 @@
+import { expect } from 'vitest';
+import { guardTable } from '../../test/helpers/guard-table.js';
+import { agentCall, skillCall, bashCall } from '../../test/helpers/payloads.js';
+import { compliant, testRecord, withConstitution, withTests, workflowState } from '../../test/helpers/states.js';
+
+const P = '/project'; // replaced by the table with the real project directory
+const failing = () => withTests(workflowState('feature', '06-implementation'), '06-implementation', testRecord('failed', 2));
+const passing = () => withTests(workflowState('feature', '06-implementation'), '06-implementation', testRecord('passed', 3));
+
+guardTable('iteration-corridor', {
+  valid: [
+    { name: 'TEST_CORRIDOR: delegating the fix to the phase agent (seed 003 AC-013e)', state: failing(), payload: agentCall(P, { subagent_type: 'software-developer', prompt: 'Fix the failing tests, then proceed' }), expect: 'allow' },
+    { name: 'TEST_CORRIDOR: an ordinary subagent whose prompt says proceed', state: failing(), payload: agentCall(P, { subagent_type: 'general-purpose', prompt: 'Proceed to read the file src/cart.ts and explain it' }), expect: 'allow' },
+    { name: 'TEST_CORRIDOR: a setup command to the orchestrator', state: failing(), payload: agentCall(P, { subagent_type: 'sdlc-orchestrator', prompt: '/isdlc status' }), expect: 'allow' },
+    { name: 'TEST_CORRIDOR: running the tests, editing, reading', state: failing(), payload: bashCall(P, 'npm test'), expect: 'allow' },
+    { name: 'TEST_CORRIDOR: the isdlc skill for something other than advancing', state: failing(), payload: skillCall(P, 'isdlc', 'status'), expect: 'allow' },
+    { name: 'no corridor: tests passed and the constitution is compliant', state: withConstitution(passing(), '06-implementation', compliant(['I', 'II'])), payload: agentCall(P, { subagent_type: 'sdlc-orchestrator', prompt: 'Advance to the next phase' }), expect: 'allow' },
+    { name: 'no corridor: tests escalated (a human decides; the gate holds)', state: withTests(workflowState('feature', '06-implementation'), '06-implementation', testRecord('failed', 3, { status: 'escalated', completed: true })), payload: agentCall(P, { subagent_type: 'sdlc-orchestrator', prompt: 'advance' }), expect: 'allow' },
+    { name: 'no active workflow', state: { state_version: 1, active_workflow: null }, payload: agentCall(P, { subagent_type: 'sdlc-orchestrator', prompt: 'advance' }), expect: 'allow' },
+  ],
+  invalid: [
+    {
+      name: 'TEST_CORRIDOR: asking the orchestrator to advance, with iteration, max, last error and command (AC-IE-008)',
+      state: failing(),
+      payload: agentCall(P, { subagent_type: 'sdlc-orchestrator', prompt: 'Tests are mostly fine; advance to the next phase' }),
+      expect: 'deny',
+      reasonIncludes: ['TEST_CORRIDOR', 'Iteration 2 of 10', 'npm test', 'expected 3 to be 4', 'software-developer'],
+    },
+    { name: 'TEST_CORRIDOR: handing work to the next phase agent', state: failing(), payload: agentCall(P, { subagent_type: 'quality-loop-engineer' }), expect: 'deny', reasonIncludes: ['16-quality-loop'] },
+    { name: 'TEST_CORRIDOR: the isdlc skill asked to advance', state: failing(), payload: skillCall(P, 'isdlc', 'advance'), expect: 'deny' },
+    { name: 'TEST_CORRIDOR: the older sdlc skill asked for the gate', state: failing(), payload: skillCall(P, 'sdlc', 'gate-check and move on'), expect: 'deny' },
+    { name: 'TEST_CORRIDOR: the orchestrator told to hand off', state: failing(), payload: agentCall(P, { subagent_type: 'orchestrator', prompt: 'Hand off to QA' }), expect: 'deny' },
+    {
+      name: 'CONST_CORRIDOR: tests pass, constitution not started (AC-IE-009, -010)',
+      state: passing(),
+      payload: agentCall(P, { subagent_type: 'sdlc-orchestrator', prompt: 'Proceed to the next phase' }),
+      expect: 'deny',
+      reasonIncludes: ['CONST_CORRIDOR', 'not started', '- [ ] Article II: Test-First Development', 'isdlc constitution record'],
+      then: ({ state }) => expect(state['phases']['06-implementation'].constitutional_validation).toMatchObject({ status: 'pending', iterations_used: 0 }),
+    },
+    {
+      name: 'CONST_CORRIDOR: in progress, with the articles already checked marked',
+      state: withConstitution(passing(), '06-implementation', { ...compliant(['I', 'II']), completed: false, status: 'iterating', articles_checked: ['I'], iterations_used: 2 }),
+      payload: skillCall(P, 'isdlc', 'advance'),
+      expect: 'deny',
+      reasonIncludes: ['iterating', 'iteration 2 of 5', '- [x] Article I: Specification Primacy', '- [ ] Article II'],
+    },
+    {
+      name: 'CONST_CORRIDOR in a phase without tests (01-requirements)',
+      state: workflowState('feature', '01-requirements'),
+      payload: agentCall(P, { subagent_type: 'sdlc-orchestrator', prompt: 'move to phase 02' }),
+      expect: 'deny',
+      reasonIncludes: ['CONST_CORRIDOR'],
+      then: ({ state }) => expect(state['phases']['01-requirements'].constitutional_validation.articles_required).toEqual(['I', 'IV', 'VII', 'IX', 'XII']),
+    },
+  ],
+});

@@ -1,0 +1,83 @@
+import { expect } from 'vitest';
+import { guardTable } from '../../test/helpers/guard-table.js';
+import { agentResult, stop, userPrompt } from '../../test/helpers/payloads.js';
+import { workflowState } from '../../test/helpers/states.js';
+
+const P = '/project';
+const MENU = 'Here is the draft of the business context.\n\n[A] Adjust  [R] Refine  [C] Continue  [S] Save\n\nSelect an option.';
+
+function awaiting(extra: Record<string, unknown> = {}): Record<string, any> {
+  const state = workflowState('feature', '01-requirements');
+  state['phases']['01-requirements'].iteration_requirements = {
+    interactive_elicitation: { required: true, started_at: '2026-11-25T10:00:00.000Z', menu_presentations: 1, menu_interactions: 2, awaiting_selection: true, selections: [], ...extra },
+  };
+  return state;
+}
+const elicitation = (state: Record<string, any>) => state['phases']['01-requirements'].iteration_requirements?.interactive_elicitation;
+
+guardTable('menu-tracker', {
+  valid: [
+    {
+      name: 'counts a menu in a subagent result and waits for the choice',
+      state: workflowState('feature', '01-requirements'),
+      payload: agentResult(P, { subagent_type: 'requirements-analyst' }, MENU),
+      expect: 'allow',
+      then: ({ state }) => expect(elicitation(state)).toMatchObject({ menu_presentations: 1, awaiting_selection: true, started_at: expect.any(String) }),
+    },
+    {
+      name: "counts a menu in the main agent's last message at Stop",
+      state: workflowState('feature', '01-requirements'),
+      payload: stop(P, MENU),
+      expect: 'allow',
+      then: ({ state }) => expect(elicitation(state)).toMatchObject({ menu_presentations: 1 }),
+    },
+    {
+      name: 'one menu option alone is not a menu',
+      state: workflowState('feature', '01-requirements'),
+      payload: stop(P, 'When ready, [C] Continue.'),
+      expect: 'allow',
+      then: ({ state }) => expect(elicitation(state)).toBeUndefined(),
+    },
+    {
+      name: 'the user choosing Refine is one interaction',
+      state: awaiting(),
+      payload: userPrompt(P, 'R'),
+      expect: 'allow',
+      contextIncludes: ['chose "refine"', 'menu interaction 3'],
+      then: ({ state }) => expect(elicitation(state)).toMatchObject({ menu_interactions: 3, awaiting_selection: false, selections: [expect.objectContaining({ selection: 'refine' })] }),
+    },
+    {
+      name: 'Save completes the elicitation with the seed message (AC-IE-013)',
+      state: awaiting(),
+      payload: userPrompt(P, '[S]'),
+      expect: 'allow',
+      contextIncludes: ['INTERACTIVE ELICITATION COMPLETED', 'after 3 menu interactions'],
+      then: ({ state, decision }) => {
+        expect(elicitation(state)).toMatchObject({ completed: true, final_selection: 'save', completed_at: expect.any(String) });
+        expect(decision.systemMessage).toContain('INTERACTIVE ELICITATION COMPLETED');
+      },
+    },
+    {
+      name: '"select an option" is not a selection',
+      state: awaiting(),
+      payload: userPrompt(P, 'select an option for me, whichever you think'),
+      expect: 'allow',
+      then: ({ state }) => expect(elicitation(state)).toMatchObject({ menu_interactions: 2, awaiting_selection: true }),
+    },
+    {
+      name: 'a choice typed when no menu is waiting is ordinary text',
+      state: awaiting({ awaiting_selection: false }),
+      payload: userPrompt(P, 'continue'),
+      expect: 'allow',
+      then: ({ state }) => expect(elicitation(state)).toMatchObject({ menu_interactions: 2 }),
+    },
+    {
+      name: 'phases without elicitation are left alone',
+      state: workflowState('feature', '06-implementation'),
+      payload: stop(P, MENU),
+      expect: 'allow',
+      then: ({ state }) => expect(state['phases']['06-implementation'].iteration_requirements).toBeUndefined(),
+    },
+  ],
+  invalid: [],
+});

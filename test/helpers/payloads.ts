@@ -1,0 +1,68 @@
+// Hook payloads shaped exactly like the recorded ones in test/fixtures/payloads (same fields, same
+// nesting), with the parts a test varies filled in. Skill calls have no recording; they follow the
+// documented `{skill, args}` input.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FIXTURES } from './project.js';
+
+type Payload = Record<string, unknown>;
+
+function recorded(name: string): Payload {
+  return JSON.parse(readFileSync(join(FIXTURES, 'payloads', name), 'utf8')) as Payload;
+}
+
+export function agentCall(project: string, input: Payload): Payload {
+  const payload = recorded('pre-agent.json');
+  return { ...payload, cwd: project, tool_input: { description: 'Phase work', prompt: 'Carry out the work.', ...input } };
+}
+
+export function agentResult(project: string, input: Payload, resultText: string): Payload {
+  const payload = recorded('post-agent-completed.json');
+  const response = payload['tool_response'] as Payload;
+  return {
+    ...payload,
+    cwd: project,
+    tool_input: { description: 'Phase work', prompt: 'Carry out the work.', ...input },
+    tool_response: { ...response, agentType: input['subagent_type'] ?? 'general-purpose', content: [{ type: 'text', text: resultText }] },
+  };
+}
+
+export function skillCall(project: string, skill: string, args: string): Payload {
+  const payload = recorded('pre-bash.json');
+  return { ...payload, cwd: project, tool_name: 'Skill', tool_input: { skill, args } };
+}
+
+export function bashCall(project: string, command: string): Payload {
+  const payload = recorded('pre-bash.json');
+  return { ...payload, cwd: project, tool_input: { command, description: 'Run a command' } };
+}
+
+/** A command that exited 0: PostToolUse with stdout and stderr. */
+export function bashPassed(project: string, command: string, stdout: string, stderr = ''): Payload {
+  const payload = recorded('post-bash.json');
+  return {
+    ...payload,
+    cwd: project,
+    tool_input: { command, description: 'Run a command' },
+    tool_response: { ...(payload['tool_response'] as Payload), stdout, stderr },
+  };
+}
+
+/** A command that exited non-zero: PostToolUseFailure, `Exit code N` then the output. */
+export function bashFailed(project: string, command: string, exitCode: number, output: string): Payload {
+  const payload = recorded('post-failure-bash.json');
+  return { ...payload, cwd: project, tool_input: { command, description: 'Run a command' }, error: `Exit code ${exitCode}\n${output}` };
+}
+
+export function stop(project: string, lastMessage: string): Payload {
+  return { ...recorded('stop.json'), cwd: project, last_assistant_message: lastMessage };
+}
+
+export function userPrompt(project: string, prompt: string): Payload {
+  return { ...recorded('user-prompt-submit.json'), cwd: project, prompt };
+}
+
+/** A runner's recorded output from test/fixtures/runners. */
+export function runnerOutput(runner: string, scenario: string): string {
+  return readFileSync(join(FIXTURES, 'runners', runner, `${scenario}.txt`), 'utf8');
+}
