@@ -17,14 +17,46 @@ const asJson = args.includes('--json');
 
 const isdlc = (...a) => execFileSync(process.execPath, [bin, ...a], { encoding: 'utf8' });
 
-function project(withWorkflow) {
+function project(withWorkflow, phase) {
   const dir = mkdtempSync(join(tmpdir(), 'isdlc-bench-'));
   isdlc('init', dir);
   if (withWorkflow) {
     isdlc('workflow', 'start', 'feature', '--description', 'Bench feature', '--dir', dir);
-    growState(join(dir, '.isdlc/state.json'), 50 * 1024);
+    const file = join(dir, '.isdlc/state.json');
+    if (phase) {
+      const state = JSON.parse(readFileSync(file, 'utf8'));
+      state.active_workflow.current_phase = phase;
+      state.current_phase = phase;
+      writeFileSync(file, JSON.stringify(state, null, 2));
+    }
+    growState(file, 50 * 1024);
   }
   return dir;
+}
+
+/** About 1 MB of a failing Jest run: many failure reports, the summary last. */
+function bigFailingOutput() {
+  const block = (i) =>
+    `  ● cart › applies discount ${i}\n\n    expect(received).toBe(expected) // Object.is equality\n\n    Expected: ${i + 1}\n    Received: ${i}\n\n      at Object.<anonymous> (src/cart.test.js:${i}:20)\n\n`;
+  let text = ' FAIL  src/cart.test.js\n';
+  for (let i = 0; text.length < 1024 * 1024; i += 1) text += block(i);
+  return `${text}Test Suites: 1 failed, 1 total\nTests:       900 failed, 12 passed, 912 total\nSnapshots:   0 total\nTime:        3.1 s\n`;
+}
+
+function failedTestRun(dir) {
+  return JSON.stringify({
+    session_id: '8bbcceab-0b3e-4e24-98c9-ec146b1ca8c6',
+    transcript_path: '/root/.claude/projects/bench/8bbcceab.jsonl',
+    cwd: dir,
+    permission_mode: 'default',
+    hook_event_name: 'PostToolUseFailure',
+    tool_name: 'Bash',
+    tool_input: { command: 'npm test', description: 'Run the tests' },
+    tool_use_id: 'toolu_013bWZG1PyuhUirXuYdNpLV5',
+    error: `Exit code 1\n${bigFailingOutput()}`,
+    is_interrupt: false,
+    duration_ms: 3100,
+  });
 }
 
 /** Pads a state file to about `bytes` with the kind of history a long-running project accumulates. */
@@ -67,6 +99,7 @@ function agentCall(dir, subagent) {
 
 const noWorkflow = project(false);
 const withWorkflow = project(true);
+const implementing = project(true, '06-implementation');
 const stateBytes = statSync(join(withWorkflow, '.isdlc/state.json')).size;
 
 const cases = [
@@ -74,6 +107,7 @@ const cases = [
   { name: '(a) PreToolUse Agent, no active workflow', ...registered(noWorkflow, 'PreToolUse', 'Agent'), input: agentCall(noWorkflow, 'software-developer'), env: { CLAUDE_PROJECT_DIR: noWorkflow } },
   { name: `(b) PreToolUse Agent, active workflow, ${Math.round(stateBytes / 1024)} KB state`, ...registered(withWorkflow, 'PreToolUse', 'Agent'), input: agentCall(withWorkflow, 'quick-scan-agent'), env: { CLAUDE_PROJECT_DIR: withWorkflow } },
   { name: '(b, deny) the same, delegating out of order', ...registered(withWorkflow, 'PreToolUse', 'Agent'), input: agentCall(withWorkflow, 'software-developer'), env: { CLAUDE_PROJECT_DIR: withWorkflow } },
+  { name: '(c) PostToolUseFailure npm test, 1 MB of output', ...registered(implementing, 'PostToolUseFailure', 'Bash'), input: failedTestRun(implementing), env: { CLAUDE_PROJECT_DIR: implementing } },
 ];
 
 function once(c) {
@@ -101,4 +135,4 @@ else {
   process.stdout.write(`isdlc hook latency: median of ${runs} runs each, interleaved, Node ${process.version}\n`);
   for (const row of rows) process.stdout.write(`  ${row.case.padEnd(58)} ${row.median_ms.toFixed(1).padStart(7)} ms  ${row.ratio.toFixed(3)}×\n`);
 }
-for (const dir of [noWorkflow, withWorkflow]) rmSync(dir, { recursive: true, force: true });
+for (const dir of [noWorkflow, withWorkflow, implementing]) rmSync(dir, { recursive: true, force: true });

@@ -21,8 +21,9 @@ const common = {
   format: 'cjs',
   loader: { '.md': 'text' },
   define: { __ISDLC_VERSION__: JSON.stringify(version) },
-  minifySyntax: true,
-  minifyWhitespace: true,
+  // Smaller files read and compile faster on every hook call (the hook's hot path, docs/hot-path.md).
+  minify: true,
+  keepNames: false,
   legalComments: 'none',
   logLevel: 'warning',
 };

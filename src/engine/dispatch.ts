@@ -3,7 +3,7 @@
 import type { ProjectConfig } from '../config/project-config.js';
 import type { StateLocation } from '../state/locate.js';
 import type { IsdlcState } from '../state/schema.js';
-import { StateStore, type CorruptStateReport } from '../state/store.js';
+import { StateStore, type CorruptStateReport, type StateSnapshot } from '../state/store.js';
 import type { HookEvent } from './event.js';
 import { guardReactsTo, type Guard, type GuardContext } from './guard.js';
 import { emptyVerdict, type Verdict } from './verdict.js';
@@ -49,10 +49,11 @@ export function dispatch(input: DispatchInput): DispatchResult {
 
   const store = new StateStore(location.stateFile);
   let state: IsdlcState | null = null;
+  let snapshot: StateSnapshot | undefined;
   const readState = (): IsdlcState | null => {
     if (!result.stateRead) {
       result.stateRead = true;
-      const snapshot = store.read({ readOnly: input.dryRun === true });
+      snapshot = store.read({ readOnly: input.dryRun === true });
       state = snapshot.state;
       result.stateVersion = snapshot.version;
       if (snapshot.corrupt) result.corrupt = snapshot.corrupt;
@@ -99,9 +100,13 @@ export function dispatch(input: DispatchInput): DispatchResult {
   if (updates.length > 0 && input.dryRun) result.wouldWrite = true;
   else if (updates.length > 0) {
     try {
-      const written = store.update((draft) => {
-        for (const mutate of updates) mutate(draft);
-      });
+      // The state read for the guards is the draft, unless another process wrote in the meantime.
+      const written = store.update(
+        (draft) => {
+          for (const mutate of updates) mutate(draft);
+        },
+        snapshot ? { basedOn: snapshot } : {},
+      );
       result.stateWritten = written.written;
       result.stateVersion = written.version;
       if (written.corrupt) result.corrupt ??= written.corrupt;

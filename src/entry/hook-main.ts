@@ -1,5 +1,6 @@
 // `isdlc hook` as a process: arguments, stdin, stdout. The decision itself is made by runHook.
 import { checkGuards, runHook } from '../engine/run-hook.js';
+import { shrinkLargeStrings } from './shrink-payload.js';
 import { readStdinSync, STDIN_LIMIT_BYTES, stdinIsTerminal, writeAllSync } from './stdio.js';
 
 interface HookArgs {
@@ -39,7 +40,7 @@ export function hookMain(args: string[]): void {
   try {
     if (stdinIsTerminal()) stderr += 'isdlc hook: reading one hook payload from stdin (Ctrl-D to end); see `isdlc hook --help`\n';
     const read = readStdinSync();
-    payload = read.text;
+    payload = shrinkLargeStrings(read.bytes).toString('utf8');
     if (read.truncated) inputProblem = `payload larger than ${STDIN_LIMIT_BYTES} bytes; allowed without checks`;
   } catch (error) {
     inputProblem = `could not read stdin: ${(error as Error).message}`;

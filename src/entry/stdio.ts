@@ -18,15 +18,23 @@ export function stdinIsTerminal(): boolean {
   }
 }
 
-/** Reads all of stdin synchronously (the hook must answer before the host times it out anyway). */
-export function readStdinSync(limit = STDIN_LIMIT_BYTES): { text: string; truncated: boolean } {
-  const chunks: Buffer[] = [];
+/**
+ * Reads all of stdin synchronously (the hook must answer before the host times it out anyway), into one
+ * buffer that doubles as it fills: a 1 MB payload is copied once, not chunk by chunk.
+ */
+export function readStdinSync(limit = STDIN_LIMIT_BYTES): { bytes: Buffer; truncated: boolean } {
+  let buffer = Buffer.allocUnsafe(2 << 20);
   let total = 0;
-  const buffer = Buffer.allocUnsafe(1 << 16);
   for (;;) {
+    if (total === buffer.length) {
+      if (total >= limit) return { bytes: buffer.subarray(0, total), truncated: true };
+      const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 4, limit));
+      buffer.copy(bigger, 0, 0, total);
+      buffer = bigger;
+    }
     let n: number;
     try {
-      n = readSync(0, buffer, 0, buffer.length, null);
+      n = readSync(0, buffer, total, buffer.length - total, null);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EAGAIN') {
@@ -37,11 +45,9 @@ export function readStdinSync(limit = STDIN_LIMIT_BYTES): { text: string; trunca
       throw error;
     }
     if (n === 0) break;
-    chunks.push(Buffer.from(buffer.subarray(0, n)));
     total += n;
-    if (total >= limit) return { text: Buffer.concat(chunks).toString('utf8'), truncated: true };
   }
-  return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
+  return { bytes: buffer.subarray(0, total), truncated: false };
 }
 
 /** Writes all of `text` to a file descriptor, waiting out a full non-blocking pipe. */

@@ -1,7 +1,8 @@
 // Where a project's isdlc files live: the project root, and which state file applies (one per project
 // in a monorepo).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { readTextIfPresent } from '../util/read-text.js';
 
 export const ISDLC_DIR = '.isdlc';
 
@@ -43,12 +44,8 @@ export interface MonorepoConfig {
 
 export function readMonorepoConfig(root: string): MonorepoConfig | null {
   const file = join(root, ISDLC_DIR, 'monorepo.json');
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
+  const text = readTextIfPresent(file);
+  if (text === undefined) return null;
   const parsed: unknown = JSON.parse(text); // a broken monorepo.json is an error the caller reports
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new Error(`${file} is not a JSON object`);

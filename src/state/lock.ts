@@ -1,7 +1,7 @@
 // An inter-process lock beside a file: `<file>.lock`, created exclusively. A holder that died (its pid
 // is gone on this host) or that held it far too long is set aside at once, so a writer killed with
 // SIGKILL never wedges the others.
-import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 
 export interface LockOptions {
@@ -110,12 +110,14 @@ export function acquireLock(target: string, options: LockOptions = {}): HeldLock
   for (;;) {
     try {
       const fd = openSync(lockFile, 'wx', 0o644);
+      let ino: number;
       try {
         writeSync(fd, JSON.stringify({ pid: process.pid, host: thisHost(), nonce, at: Date.now() }));
+        ino = fstatSync(fd).ino;
       } finally {
         closeSync(fd);
       }
-      return { release: () => releaseLock(lockFile, nonce) };
+      return { release: () => releaseLock(lockFile, ino) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
@@ -130,9 +132,10 @@ export function acquireLock(target: string, options: LockOptions = {}): HeldLock
   }
 }
 
-function releaseLock(lockFile: string, nonce: string): void {
-  // Only remove the lock if it is still ours; if it was judged abandoned and taken, leave the new one.
-  if (readHolder(lockFile)?.nonce === nonce) rmSync(lockFile, { force: true });
+function releaseLock(lockFile: string, ino: number): void {
+  // Only remove the lock if it is still the file we created; if it was judged abandoned and taken, leave
+  // the new one.
+  if (statSync(lockFile, { throwIfNoEntry: false })?.ino === ino) rmSync(lockFile, { force: true });
 }
 
 export function withLock<T>(target: string, work: () => T, options?: LockOptions): T {

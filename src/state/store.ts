@@ -1,7 +1,7 @@
 // The only code that reads or writes a state file. Writes are read-modify-write transactions under an
 // inter-process lock, with a compare-and-swap on `state_version` and an atomic rename, so parallel hooks
 // and commands never lose an update and a crash never leaves a torn file.
-import { mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import { withLock, type LockOptions } from './lock.js';
@@ -18,6 +18,8 @@ export interface StateSnapshot {
   state: IsdlcState | null;
   version: number;
   corrupt?: CorruptStateReport;
+  /** Identifies the file as read: every write replaces it with a new file (a new inode). */
+  stamp?: string;
 }
 
 export class StateConflictError extends Error {
@@ -33,6 +35,11 @@ export class StateConflictError extends Error {
 export interface UpdateOptions {
   /** Compare-and-swap: refuse the write unless the file is still at this version. */
   expectedVersion?: number;
+  /**
+   * A snapshot this process read moments ago: when the file has not changed since, it is used as the
+   * draft instead of reading the file again (the snapshot object is changed in place).
+   */
+  basedOn?: StateSnapshot;
   lock?: LockOptions;
 }
 
@@ -49,15 +56,27 @@ export function versionOf(state: IsdlcState | null): number {
   return typeof version === 'number' && Number.isFinite(version) && version >= 0 ? version : 0;
 }
 
-type RawRead = { kind: 'missing' } | { kind: 'ok'; state: IsdlcState; text: string } | { kind: 'corrupt'; problem: string };
+type RawRead = { kind: 'missing' } | { kind: 'ok'; state: IsdlcState; stamp: string } | { kind: 'corrupt'; problem: string };
+
+function stampOf(stats: Stats): string {
+  return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+}
 
 function readRaw(file: string): RawRead {
   let text: string;
+  let stamp: string;
+  let fd: number;
   try {
-    text = readFileSync(file, 'utf8');
+    fd = openSync(file, 'r');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
     throw error;
+  }
+  try {
+    stamp = stampOf(fstatSync(fd));
+    text = readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
   }
   let parsed: unknown;
   try {
@@ -68,7 +87,7 @@ function readRaw(file: string): RawRead {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return { kind: 'corrupt', problem: `holds ${Array.isArray(parsed) ? 'an array' : String(parsed)}, not an object` };
   }
-  return { kind: 'ok', state: parsed as IsdlcState, text };
+  return { kind: 'ok', state: parsed as IsdlcState, stamp };
 }
 
 function timestampForFileName(): string {
@@ -88,7 +107,7 @@ export class StateStore {
   read(options: { readOnly?: boolean } = {}): StateSnapshot {
     const raw = readRaw(this.file);
     if (raw.kind === 'missing') return { state: null, version: 0 };
-    if (raw.kind === 'ok') return { state: raw.state, version: versionOf(raw.state) };
+    if (raw.kind === 'ok') return { state: raw.state, version: versionOf(raw.state), stamp: raw.stamp };
     if (options.readOnly) return { state: null, version: 0, corrupt: { file: this.file, keptAs: this.file, problem: raw.problem } };
     return withLock(this.file, () => this.readLocked(), this.lockOptions);
   }
@@ -102,12 +121,12 @@ export class StateStore {
     return withLock(
       this.file,
       () => {
-        const current = this.readLocked();
+        const current = this.unchangedSince(options.basedOn) ?? this.readLocked();
         if (options.expectedVersion !== undefined && options.expectedVersion !== current.version) {
           throw new StateConflictError(options.expectedVersion, current.version);
         }
-        const before = JSON.stringify(current.state ?? {});
-        const draft = JSON.parse(before) as IsdlcState;
+        const draft = current.state ?? {};
+        const before = JSON.stringify(draft);
         const result = mutate(draft);
         const extra = current.corrupt ? { corrupt: current.corrupt } : {};
         if (JSON.stringify(draft) === before) {
@@ -122,11 +141,21 @@ export class StateStore {
     );
   }
 
+  /** The snapshot, when (under the lock) the file is still the one it was read from. */
+  private unchangedSince(snapshot: StateSnapshot | undefined): StateSnapshot | undefined {
+    if (!snapshot?.stamp || !snapshot.state) return undefined;
+    try {
+      return stampOf(statSync(this.file)) === snapshot.stamp ? snapshot : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Must run under the lock: setting a corrupt file aside must not race a writer replacing it. */
   private readLocked(): StateSnapshot {
     const raw = readRaw(this.file);
     if (raw.kind === 'missing') return { state: null, version: 0 };
-    if (raw.kind === 'ok') return { state: raw.state, version: versionOf(raw.state) };
+    if (raw.kind === 'ok') return { state: raw.state, version: versionOf(raw.state), stamp: raw.stamp };
     const keptAs = join(dirname(this.file), `${basename(this.file, '.json')}.corrupt-${timestampForFileName()}.json`);
     renameSync(this.file, keptAs);
     return { state: null, version: 0, corrupt: { file: this.file, keptAs, problem: raw.problem } };

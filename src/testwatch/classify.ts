@@ -63,13 +63,14 @@ function couldNotRunReason(text: string): string | undefined {
   return COULD_NOT_RUN.find(([pattern]) => pattern.test(text))?.[1];
 }
 
-function excerptOf(text: string, summary: RunSummary | undefined): string {
-  const lines = text.split('\n');
-  const interesting = lines.findIndex((line) => /\b(?:Error|AssertionError|assert|Expected|FAIL|panicked|failed)\b/.test(line));
-  const from = interesting >= 0 ? interesting : Math.max(0, lines.length - 6);
-  const picked = lines.slice(from, from + 6).map((line) => line.trimEnd()).filter((line) => line.trim() !== '');
-  const head = summary?.failingTests.length ? `failing: ${summary.failingTests.slice(0, 5).join('; ')}\n` : '';
-  return `${head}${picked.join('\n')}`.slice(0, 600);
+const INTERESTING = /\b(?:Error|AssertionError|assert|Expected|FAIL|panicked|failed)\b/;
+
+/** Up to six lines from the first one that says what went wrong (one search, not a split of the text). */
+function excerptOf(text: string): string {
+  const found = INTERESTING.exec(text);
+  const from = found ? text.lastIndexOf('\n', found.index) + 1 : Math.max(0, text.length - 600);
+  const lines = text.slice(from, from + 2000).split('\n', 6).map((line) => line.trimEnd()).filter((line) => line.trim() !== '');
+  return lines.join('\n').slice(0, 600);
 }
 
 function describe(summary: RunSummary): string {
@@ -90,15 +91,18 @@ export function classifyRun(input: ClassifyInput): Classification {
   const summary = input.reporter ?? parseRunnerSummary(text, input.command) ?? undefined;
   const coverage = parseCoverage(text);
   const withCoverage = <T extends Classification>(c: T): T => (coverage !== undefined ? { ...c, coverage } : c);
-  const failed = (basis: string, couldNotRun?: string): Classification =>
-    withCoverage({
+  const failed = (basis: string, couldNotRun?: string): Classification => {
+    const excerpt = excerptOf(text);
+    const tests = [...(summary?.failingTests ?? [])].sort().join(' | ');
+    return withCoverage({
       result: 'failed',
       basis,
       ...(summary ? { summary } : {}),
       ...(couldNotRun ? { couldNotRun } : {}),
-      signature: normaliseFailure(`${couldNotRun ?? ''} ${[...(summary?.failingTests ?? [])].sort().join(' | ')} ${excerptOf(text, undefined)}`).slice(0, 500),
-      excerpt: excerptOf(text, summary),
+      signature: normaliseFailure(`${couldNotRun ?? ''} ${tests} ${excerpt}`).slice(0, 500),
+      excerpt: summary?.failingTests.length ? `failing: ${summary.failingTests.slice(0, 5).join('; ')}\n${excerpt}`.slice(0, 600) : excerpt,
     });
+  };
 
   if (summary) {
     if (summary.couldNotRun) return failed(`the tests could not run (${summary.couldNotRun})`, summary.couldNotRun);

@@ -3,7 +3,7 @@
 
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
 
-export const TAIL_CHARS = 64 * 1024;
+export const TAIL_CHARS = 24 * 1024;
 
 export function tailOf(text: string, chars = TAIL_CHARS): string {
   return text.length > chars ? text.slice(text.length - chars) : text;

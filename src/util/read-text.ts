@@ -1,7 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 
-/** A file's text, or undefined when it does not exist; any other failure is thrown. */
+/**
+ * A file's text, or undefined when it does not exist; any other failure is thrown. Most optional files
+ * are absent, so absence is asked with a stat that does not throw (an exception per missing file adds up
+ * on the hook's hot path).
+ */
 export function readTextIfPresent(path: string): string | undefined {
+  if (!statSync(path, { throwIfNoEntry: false })) return undefined;
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
