@@ -17,7 +17,7 @@ const asJson = args.includes('--json');
 
 const isdlc = (...a) => execFileSync(process.execPath, [bin, ...a], { encoding: 'utf8' });
 
-function project(withWorkflow, phase) {
+function project(withWorkflow, phase, stateBytes = 50 * 1024) {
   const dir = mkdtempSync(join(tmpdir(), 'isdlc-bench-'));
   isdlc('init', dir);
   if (withWorkflow) {
@@ -29,7 +29,7 @@ function project(withWorkflow, phase) {
       state.current_phase = phase;
       writeFileSync(file, JSON.stringify(state, null, 2));
     }
-    growState(file, 50 * 1024);
+    if (stateBytes > 0) growState(file, stateBytes);
   }
   return dir;
 }
@@ -99,7 +99,8 @@ function agentCall(dir, subagent) {
 
 const noWorkflow = project(false);
 const withWorkflow = project(true);
-const implementing = project(true, '06-implementation');
+const implementing = project(true, '06-implementation', 0);
+const implementingBig = project(true, '06-implementation');
 const stateBytes = statSync(join(withWorkflow, '.isdlc/state.json')).size;
 
 const cases = [
@@ -108,6 +109,7 @@ const cases = [
   { name: `(b) PreToolUse Agent, active workflow, ${Math.round(stateBytes / 1024)} KB state`, ...registered(withWorkflow, 'PreToolUse', 'Agent'), input: agentCall(withWorkflow, 'quick-scan-agent'), env: { CLAUDE_PROJECT_DIR: withWorkflow } },
   { name: '(b, deny) the same, delegating out of order', ...registered(withWorkflow, 'PreToolUse', 'Agent'), input: agentCall(withWorkflow, 'software-developer'), env: { CLAUDE_PROJECT_DIR: withWorkflow } },
   { name: '(c) PostToolUseFailure npm test, 1 MB of output', ...registered(implementing, 'PostToolUseFailure', 'Bash'), input: failedTestRun(implementing), env: { CLAUDE_PROJECT_DIR: implementing } },
+  { name: '(c, 50 KB state) the same with (b)\'s state', ...registered(implementingBig, 'PostToolUseFailure', 'Bash'), input: failedTestRun(implementingBig), env: { CLAUDE_PROJECT_DIR: implementingBig } },
 ];
 
 function once(c) {
@@ -135,4 +137,4 @@ else {
   process.stdout.write(`isdlc hook latency: median of ${runs} runs each, interleaved, Node ${process.version}\n`);
   for (const row of rows) process.stdout.write(`  ${row.case.padEnd(58)} ${row.median_ms.toFixed(1).padStart(7)} ms  ${row.ratio.toFixed(3)}×\n`);
 }
-for (const dir of [noWorkflow, withWorkflow, implementing]) rmSync(dir, { recursive: true, force: true });
+for (const dir of [noWorkflow, withWorkflow, implementing, implementingBig]) rmSync(dir, { recursive: true, force: true });

@@ -49,5 +49,6 @@ export function registerToolCommands(program: Command): void {
     .option('--event <name>', 'the hook event, when the payload lacks hook_event_name')
     .option('--guards <ids>', 'run only these guards (comma-separated), to debug a rule')
     .option('--check', 'print the guards this build registers and whether each loads')
+    .option('--warm-cache', 'run sample calls of every kind so the code cache covers them (init does this)')
     .action(() => hookMain(process.argv.slice(3)));
 }

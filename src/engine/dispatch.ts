@@ -105,7 +105,8 @@ export function dispatch(input: DispatchInput): DispatchResult {
         (draft) => {
           for (const mutate of updates) mutate(draft);
         },
-        snapshot ? { basedOn: snapshot } : {},
+        // Guards call update only to record something, so the no-change comparison is skipped.
+        { alwaysWrite: true, ...(snapshot ? { basedOn: snapshot } : {}) },
       );
       result.stateWritten = written.written;
       result.stateVersion = written.version;

@@ -42,7 +42,7 @@ export interface ShrinkOptions {
   keep: number;
 }
 
-export const DEFAULT_SHRINK: ShrinkOptions = { limit: 256 * 1024, keep: 64 * 1024 };
+export const DEFAULT_SHRINK: ShrinkOptions = { limit: 256 * 1024, keep: 32 * 1024 };
 
 export function shrinkLargeStrings(buffer: Buffer, options: ShrinkOptions = DEFAULT_SHRINK): Buffer {
   if (buffer.length <= options.limit) return buffer;

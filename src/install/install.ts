@@ -1,6 +1,7 @@
 // `isdlc init` and `isdlc uninstall`: put isdlc into a project, and take out exactly what was put in.
 // Nothing the user wrote is overwritten; a file is rewritten only when its content would change, so a
 // second init leaves the project byte for byte as it was.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
@@ -172,12 +173,22 @@ export function initProject(root: string, options: InitOptions): ChangeLine[] {
     changes.push({ path: SETTINGS_FILE, change: settingsExisted ? 'updated' : 'created', note: 'isdlc hooks and permission merged in' });
   }
 
+  warmHookCache(join(root, ISDLC_DIR, 'bin', 'isdlc.cjs'));
+
   const recordText = serialise(record);
   if (readTextIfPresent(join(root, INSTALL_RECORD)) !== recordText) {
     writeFileAtomic(join(root, INSTALL_RECORD), recordText);
     changes.push({ path: INSTALL_RECORD, change: previous ? 'updated' : 'created' });
   }
   return changes;
+}
+
+/**
+ * Runs the installed hook once on sample calls of every kind, so its code cache covers every path
+ * (docs/hot-path.md). Nothing in the project is touched; if it fails the hook still works, only slower.
+ */
+function warmHookCache(bin: string): void {
+  spawnSync(process.execPath, [bin, 'hook', '--warm-cache'], { stdio: 'ignore', timeout: 20_000, env: { ...process.env, CLAUDE_PROJECT_DIR: '' } });
 }
 
 /** The state files a project needs: one, or one per project of a monorepo. */

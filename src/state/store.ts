@@ -40,6 +40,8 @@ export interface UpdateOptions {
    * draft instead of reading the file again (the snapshot object is changed in place).
    */
   basedOn?: StateSnapshot;
+  /** Write even if the mutation changed nothing (skips the comparison, for callers that always change). */
+  alwaysWrite?: boolean;
   lock?: LockOptions;
 }
 
@@ -126,10 +128,10 @@ export class StateStore {
           throw new StateConflictError(options.expectedVersion, current.version);
         }
         const draft = current.state ?? {};
-        const before = JSON.stringify(draft);
+        const before = options.alwaysWrite ? undefined : JSON.stringify(draft);
         const result = mutate(draft);
         const extra = current.corrupt ? { corrupt: current.corrupt } : {};
-        if (JSON.stringify(draft) === before) {
+        if (before !== undefined && JSON.stringify(draft) === before) {
           return { written: false, state: draft, version: current.version, result, ...extra };
         }
         const version = current.version + 1;

@@ -1,0 +1,56 @@
+// `isdlc hook --warm-cache` (run by `isdlc init`): sends one call of each kind the hooks receive through
+// the engine, in a throw-away project, so that the V8 code cache written when this process exits holds
+// the compiled code of every path, not only of whichever event happened to come first.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runHook } from '../engine/run-hook.js';
+import { StateStore } from '../state/store.js';
+
+const FAILING_RUN = ' FAIL  src/cart.test.js\n  ● cart › adds totals\n\n    Expected: 4\n    Received: 3\n\nTests:       1 failed, 2 passed, 3 total\n';
+const PASSING_RUN = ' PASS  src/cart.test.js\nTests:       3 passed, 3 total\nAll files |   90 |   80 |   90 |   90 |\n';
+const MENU = 'Draft ready.\n[A] Adjust [R] Refine [C] Continue [S] Save';
+
+function samples(project: string): Record<string, unknown>[] {
+  const base = { session_id: 'isdlc-warm-cache', transcript_path: '', cwd: project, permission_mode: 'default' };
+  const tool = (event: string, name: string, input: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    ...base,
+    hook_event_name: event,
+    tool_name: name,
+    tool_input: input,
+    tool_use_id: 'toolu_warm',
+    ...extra,
+  });
+  return [
+    tool('PreToolUse', 'Agent', { description: 'work', prompt: 'Implement it', subagent_type: 'software-developer' }),
+    tool('PreToolUse', 'Agent', { description: 'gate', prompt: 'Advance to the next phase', subagent_type: 'sdlc-orchestrator' }),
+    tool('PreToolUse', 'Skill', { skill: 'isdlc', args: 'advance' }),
+    tool('PreToolUse', 'Bash', { command: 'node .isdlc/bin/isdlc.cjs escalation approve --phase 06-implementation' }),
+    tool('PreToolUse', 'Write', { file_path: join(project, 'src/a.ts'), content: 'x' }),
+    tool('PostToolUseFailure', 'Bash', { command: 'npm test' }, { error: `Exit code 1\n${FAILING_RUN}`, is_interrupt: false }),
+    tool('PostToolUse', 'Bash', { command: 'npm test' }, { tool_response: { stdout: PASSING_RUN, stderr: '', interrupted: false, isImage: false } }),
+    tool('PostToolUse', 'Agent', { description: 'work', prompt: 'Implement it', subagent_type: 'software-developer' }, { tool_response: { status: 'completed', content: [{ type: 'text', text: MENU }] } }),
+    { ...base, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: MENU },
+    { ...base, hook_event_name: 'SubagentStop', stop_hook_active: false, agent_id: 'a1', agent_type: 'software-developer', last_assistant_message: 'done' },
+    { ...base, hook_event_name: 'UserPromptSubmit', prompt: 'C' },
+  ];
+}
+
+export function warmCache(): void {
+  const project = mkdtempSync(join(tmpdir(), 'isdlc-warm-'));
+  try {
+    new StateStore(join(project, '.isdlc/state.json')).update((draft) => {
+      Object.assign(draft, {
+        current_phase: '06-implementation',
+        active_workflow: { type: 'feature', phases: ['01-requirements', '06-implementation'], current_phase: '06-implementation', current_phase_index: 1, artifact_folder: 'REQ-0001-warm' },
+        phases: { '06-implementation': { status: 'in_progress' } },
+        skill_usage_log: [],
+      });
+    });
+    for (const payload of samples(project)) {
+      runHook({ payload: JSON.stringify(payload), env: { CLAUDE_PROJECT_DIR: project }, cwd: project });
+    }
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+}
