@@ -10,10 +10,7 @@ import bundledWorkflows from './defaults/workflows.json';
 import bundledConstitution from './defaults/constitution.md';
 import { parseConstitution, type Constitution } from './constitution.js';
 import {
-  ArtifactPathsSchema,
-  IterationRequirementsSchema,
-  SkillsManifestSchema,
-  WorkflowsSchema,
+  configSchemas,
   describeIssue,
   type ArtifactPaths,
   type IterationRequirements,
@@ -37,23 +34,19 @@ export interface Loaded<T> {
 
 export type ConfigName = 'iteration-requirements' | 'artifact-paths' | 'workflows' | 'skills-manifest';
 
-interface ConfigSpec<T> {
+interface ConfigSpec {
   files: string[];
-  schema: v.GenericSchema<unknown, T>;
+  schema: 'IterationRequirementsSchema' | 'ArtifactPathsSchema' | 'WorkflowsSchema' | 'SkillsManifestSchema';
   bundled: unknown;
 }
 
-const SPECS: { [K in ConfigName]: ConfigSpec<ConfigValue<K>> } = {
-  'iteration-requirements': {
-    files: ['iteration-requirements.json'],
-    schema: IterationRequirementsSchema,
-    bundled: bundledRequirements,
-  },
-  'artifact-paths': { files: ['artifact-paths.json'], schema: ArtifactPathsSchema, bundled: bundledArtifactPaths },
-  workflows: { files: ['workflows.json'], schema: WorkflowsSchema, bundled: bundledWorkflows },
+const SPECS: { [K in ConfigName]: ConfigSpec } = {
+  'iteration-requirements': { files: ['iteration-requirements.json'], schema: 'IterationRequirementsSchema', bundled: bundledRequirements },
+  'artifact-paths': { files: ['artifact-paths.json'], schema: 'ArtifactPathsSchema', bundled: bundledArtifactPaths },
+  workflows: { files: ['workflows.json'], schema: 'WorkflowsSchema', bundled: bundledWorkflows },
   'skills-manifest': {
     files: ['skills-manifest.json', 'skills-manifest.yaml', 'skills-manifest.yml'],
-    schema: SkillsManifestSchema,
+    schema: 'SkillsManifestSchema',
     bundled: bundledManifest,
   },
 };
@@ -84,7 +77,7 @@ export function bundledConfig<K extends ConfigName>(name: K): ConfigValue<K> {
 }
 
 export function loadConfig<K extends ConfigName>(root: string, name: K): Loaded<ConfigValue<K>> {
-  const spec = SPECS[name] as ConfigSpec<ConfigValue<K>>;
+  const spec = SPECS[name];
   for (const dir of CONFIG_DIRS) {
     for (const file of spec.files) {
       const path = join(root, dir, file);
@@ -101,11 +94,11 @@ export function loadConfig<K extends ConfigName>(root: string, name: K): Loaded<
       } catch (error) {
         return { value: bundledConfig(name), from: BUNDLED, problem: `${path} does not parse: ${(error as Error).message}` };
       }
-      const checked = v.safeParse(spec.schema, parsed);
+      const checked = v.safeParse(configSchemas()[spec.schema], parsed);
       if (!checked.success) {
         return { value: bundledConfig(name), from: BUNDLED, problem: `${path}: ${describeIssue(checked.issues)}` };
       }
-      return { value: checked.output, from: path };
+      return { value: checked.output as ConfigValue<K>, from: path };
     }
   }
   return { value: bundledConfig(name), from: BUNDLED };

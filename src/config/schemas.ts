@@ -1,96 +1,115 @@
-// The shapes of the config files, checked when they are read. Loose objects: fields we do not know are
-// kept, so a project's own additions survive.
+// The shapes of the config files, checked when a project's own file is read. Loose objects: fields we
+// do not know are kept, so a project's own additions survive. Built on first use: a hook call that only
+// meets the bundled defaults (trusted, checked by a test) never builds them.
 import * as v from 'valibot';
 
-const flag = v.optional(v.boolean());
-const count = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)));
-const percent = v.pipe(v.number(), v.minValue(0), v.maxValue(100));
+function buildConfigSchemas() {
+  const flag = v.optional(v.boolean());
+  const count = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)));
+  const percent = v.pipe(v.number(), v.minValue(0), v.maxValue(100));
 
-export const TestIterationConfigSchema = v.looseObject({
-  enabled: flag,
-  max_iterations: count,
-  circuit_breaker_threshold: count,
-  test_commands: v.optional(v.array(v.string())),
-  success_criteria: v.optional(
-    v.looseObject({
-      min_coverage_percent: v.optional(
-        v.nullable(v.union([percent, v.record(v.string(), percent)])),
-      ),
-    }),
-  ),
-});
+  const TestIterationConfigSchema = v.looseObject({
+    enabled: flag,
+    max_iterations: count,
+    circuit_breaker_threshold: count,
+    test_commands: v.optional(v.array(v.string())),
+    success_criteria: v.optional(
+      v.looseObject({
+        min_coverage_percent: v.optional(
+          v.nullable(v.union([percent, v.record(v.string(), percent)])),
+        ),
+      }),
+    ),
+  });
 
-export const ConstitutionalConfigSchema = v.looseObject({
-  enabled: flag,
-  max_iterations: count,
-  articles: v.optional(v.array(v.string())),
-});
+  const ConstitutionalConfigSchema = v.looseObject({
+    enabled: flag,
+    max_iterations: count,
+    articles: v.optional(v.array(v.string())),
+  });
 
-export const ElicitationConfigSchema = v.looseObject({
-  enabled: flag,
-  min_menu_interactions: count,
-  required_final_selection: v.optional(v.array(v.string())),
-});
+  const ElicitationConfigSchema = v.looseObject({
+    enabled: flag,
+    min_menu_interactions: count,
+    required_final_selection: v.optional(v.array(v.string())),
+  });
 
-const Toggle = v.looseObject({ enabled: flag });
+  const Toggle = v.looseObject({ enabled: flag });
 
-export const PhaseRequirementsSchema = v.looseObject({
-  test_iteration: v.optional(TestIterationConfigSchema),
-  constitutional_validation: v.optional(ConstitutionalConfigSchema),
-  interactive_elicitation: v.optional(ElicitationConfigSchema),
-  agent_delegation_validation: v.optional(Toggle),
-  artifact_validation: v.optional(v.looseObject({ enabled: flag, paths: v.optional(v.array(v.string())) })),
-  atdd_validation: v.optional(Toggle),
-});
+  const PhaseRequirementsSchema = v.looseObject({
+    test_iteration: v.optional(TestIterationConfigSchema),
+    constitutional_validation: v.optional(ConstitutionalConfigSchema),
+    interactive_elicitation: v.optional(ElicitationConfigSchema),
+    agent_delegation_validation: v.optional(Toggle),
+    artifact_validation: v.optional(v.looseObject({ enabled: flag, paths: v.optional(v.array(v.string())) })),
+    atdd_validation: v.optional(Toggle),
+  });
 
-/** Keys that start with `_` are comments in these files. */
-const commentOr = <T extends v.GenericSchema>(schema: T) => v.union([v.string(), schema]);
+  /** Keys that start with `_` are comments in these files. */
+  const commentOr = <T extends v.GenericSchema>(schema: T) => v.union([v.string(), schema]);
 
-export const IterationRequirementsSchema = v.looseObject({
-  version: v.optional(v.string()),
-  phase_requirements: v.record(v.string(), commentOr(PhaseRequirementsSchema)),
-  workflow_overrides: v.optional(
-    v.record(v.string(), commentOr(v.record(v.string(), commentOr(v.record(v.string(), v.unknown()))))),
-  ),
-});
+  const IterationRequirementsSchema = v.looseObject({
+    version: v.optional(v.string()),
+    phase_requirements: v.record(v.string(), commentOr(PhaseRequirementsSchema)),
+    workflow_overrides: v.optional(
+      v.record(v.string(), commentOr(v.record(v.string(), commentOr(v.record(v.string(), v.unknown()))))),
+    ),
+  });
 
-export const ArtifactPathsSchema = v.looseObject({
-  version: v.optional(v.string()),
-  phases: v.record(v.string(), commentOr(v.looseObject({ paths: v.array(v.string()) }))),
-});
+  const ArtifactPathsSchema = v.looseObject({
+    version: v.optional(v.string()),
+    phases: v.record(v.string(), commentOr(v.looseObject({ paths: v.array(v.string()) }))),
+  });
 
-export const WorkflowSchema = v.looseObject({
-  label: v.optional(v.string()),
-  description: v.optional(v.string()),
-  phases: v.array(v.string()),
-  agent_modifiers: v.optional(v.record(v.string(), v.unknown())),
-  requires_branch: flag,
-});
+  const WorkflowSchema = v.looseObject({
+    label: v.optional(v.string()),
+    description: v.optional(v.string()),
+    phases: v.array(v.string()),
+    agent_modifiers: v.optional(v.record(v.string(), v.unknown())),
+    requires_branch: flag,
+  });
 
-export const WorkflowsSchema = v.looseObject({
-  version: v.optional(v.string()),
-  workflows: v.record(v.string(), commentOr(WorkflowSchema)),
-});
+  const WorkflowsSchema = v.looseObject({
+    version: v.optional(v.string()),
+    workflows: v.record(v.string(), commentOr(WorkflowSchema)),
+  });
 
-export const SkillsManifestSchema = v.looseObject({
-  version: v.optional(v.string()),
-  ownership: v.record(
-    v.string(),
-    v.looseObject({
-      agent_id: v.optional(v.union([v.string(), v.number()])),
-      phase: v.union([v.string(), v.array(v.string())]),
-      skills: v.optional(v.array(v.unknown())),
-    }),
-  ),
-  skill_lookup: v.optional(v.record(v.string(), v.string())),
-});
+  const SkillsManifestSchema = v.looseObject({
+    version: v.optional(v.string()),
+    ownership: v.record(
+      v.string(),
+      v.looseObject({
+        agent_id: v.optional(v.union([v.string(), v.number()])),
+        phase: v.union([v.string(), v.array(v.string())]),
+        skills: v.optional(v.array(v.unknown())),
+      }),
+    ),
+    skill_lookup: v.optional(v.record(v.string(), v.string())),
+  });
+  return {
+    PhaseRequirementsSchema,
+    IterationRequirementsSchema,
+    ArtifactPathsSchema,
+    WorkflowSchema,
+    WorkflowsSchema,
+    SkillsManifestSchema,
+  };
+}
 
-export type PhaseRequirements = v.InferOutput<typeof PhaseRequirementsSchema>;
-export type IterationRequirements = v.InferOutput<typeof IterationRequirementsSchema>;
-export type ArtifactPaths = v.InferOutput<typeof ArtifactPathsSchema>;
-export type Workflow = v.InferOutput<typeof WorkflowSchema>;
-export type Workflows = v.InferOutput<typeof WorkflowsSchema>;
-export type SkillsManifest = v.InferOutput<typeof SkillsManifestSchema>;
+type ConfigSchemas = ReturnType<typeof buildConfigSchemas>;
+let built: ConfigSchemas | undefined;
+
+export function configSchemas(): ConfigSchemas {
+  built ??= buildConfigSchemas();
+  return built;
+}
+
+export type PhaseRequirements = v.InferOutput<ConfigSchemas['PhaseRequirementsSchema']>;
+export type IterationRequirements = v.InferOutput<ConfigSchemas['IterationRequirementsSchema']>;
+export type ArtifactPaths = v.InferOutput<ConfigSchemas['ArtifactPathsSchema']>;
+export type Workflow = v.InferOutput<ConfigSchemas['WorkflowSchema']>;
+export type Workflows = v.InferOutput<ConfigSchemas['WorkflowsSchema']>;
+export type SkillsManifest = v.InferOutput<ConfigSchemas['SkillsManifestSchema']>;
 
 /**
  * The deepest problem under an issue: inside a union, the branch that got furthest (valibot gives the

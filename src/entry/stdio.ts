@@ -5,8 +5,9 @@ import { fstatSync, readSync, writeSync } from 'node:fs';
 /** Past this, the payload is not read further: no real hook payload is this large. */
 export const STDIN_LIMIT_BYTES = 32 * 1024 * 1024;
 
-const pause = new Int32Array(new SharedArrayBuffer(4));
+let pause: Int32Array | undefined;
 function waitBriefly(): void {
+  pause ??= new Int32Array(new SharedArrayBuffer(4));
   Atomics.wait(pause, 0, 0, 2);
 }
 

@@ -1,5 +1,4 @@
 // Claude Code's hook wire format (see shared/reference/HOST-PROTOCOL.md): payload in, decision out.
-import * as v from 'valibot';
 import type { HookEvent, HookEventName, ToolKind, ToolOutcome } from '../engine/event.js';
 import { isHookEventName } from '../engine/event.js';
 import type { Verdict } from '../engine/verdict.js';
@@ -24,33 +23,49 @@ export function toolKindOf(toolName: string): ToolKind {
   return TOOL_KIND_BY_NAME[toolName] ?? 'other';
 }
 
-const optionalString = v.optional(v.string());
+/** The payload fields the adapter reads; everything else in the payload is ignored. */
+interface Payload {
+  hook_event_name?: string;
+  session_id?: string;
+  transcript_path?: string;
+  cwd?: string;
+  permission_mode?: string;
+  agent_id?: string;
+  agent_type?: string;
+  tool_name?: string;
+  tool_input?: Record<string, unknown>;
+  tool_use_id?: string;
+  tool_response?: unknown;
+  tool_result?: unknown;
+  error?: unknown;
+  is_interrupt?: boolean;
+  stop_hook_active?: boolean;
+  last_assistant_message?: unknown;
+  source?: string;
+  prompt?: string;
+  command_name?: string;
+  command_args?: string;
+  duration_ms?: number;
+}
 
-const PayloadSchema = v.looseObject({
-  hook_event_name: optionalString,
-  session_id: optionalString,
-  transcript_path: optionalString,
-  cwd: optionalString,
-  permission_mode: optionalString,
-  agent_id: optionalString,
-  agent_type: optionalString,
-  tool_name: optionalString,
-  tool_input: v.optional(v.record(v.string(), v.unknown())),
-  tool_use_id: optionalString,
-  tool_response: v.optional(v.unknown()),
-  tool_result: v.optional(v.unknown()),
-  error: v.optional(v.unknown()),
-  is_interrupt: v.optional(v.boolean()),
-  stop_hook_active: v.optional(v.boolean()),
-  last_assistant_message: v.optional(v.unknown()),
-  source: optionalString,
-  prompt: optionalString,
-  command_name: optionalString,
-  command_args: optionalString,
-  duration_ms: v.optional(v.number()),
-});
+const STRING_FIELDS = [
+  'hook_event_name', 'session_id', 'transcript_path', 'cwd', 'permission_mode', 'agent_id', 'agent_type',
+  'tool_name', 'tool_use_id', 'source', 'prompt', 'command_name', 'command_args',
+] as const;
+const BOOLEAN_FIELDS = ['is_interrupt', 'stop_hook_active'] as const;
 
-type Payload = v.InferOutput<typeof PayloadSchema>;
+/**
+ * What is wrong with the payload's shape, or null. Plain checks rather than a schema library: this runs
+ * on every hook call, where building a schema costs more than the checks (docs/hot-path.md).
+ */
+function payloadProblem(p: Record<string, unknown>): string | null {
+  for (const key of STRING_FIELDS) if (p[key] !== undefined && typeof p[key] !== 'string') return `payload field ${key}: expected a string`;
+  for (const key of BOOLEAN_FIELDS) if (p[key] !== undefined && typeof p[key] !== 'boolean') return `payload field ${key}: expected true or false`;
+  const input = p['tool_input'];
+  if (input !== undefined && (typeof input !== 'object' || input === null || Array.isArray(input))) return 'payload field tool_input: expected an object';
+  if (p['duration_ms'] !== undefined && typeof p['duration_ms'] !== 'number') return 'payload field duration_ms: expected a number';
+  return null;
+}
 
 export type ParseResult = { ok: true; event: HookEvent } | { ok: false; reason: string };
 
@@ -64,13 +79,9 @@ export function parseClaudeCodePayload(raw: unknown, eventOverride?: string): Pa
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return { ok: false, reason: `payload is ${Array.isArray(raw) ? 'an array' : typeof raw}, not a JSON object` };
   }
-  const checked = v.safeParse(PayloadSchema, raw);
-  if (!checked.success) {
-    const issue = checked.issues[0];
-    const where = issue ? v.getDotPath(issue) : null;
-    return { ok: false, reason: `payload field ${where ?? '?'}: ${issue?.message ?? 'invalid'}` };
-  }
-  const p = checked.output;
+  const problem = payloadProblem(raw as Record<string, unknown>);
+  if (problem) return { ok: false, reason: problem };
+  const p = raw as Payload;
   const name = eventOverride ?? p.hook_event_name;
   if (!isHookEventName(name)) {
     return { ok: false, reason: name ? `unsupported hook event "${name}"` : 'payload has no hook_event_name' };

@@ -31,8 +31,9 @@ export class LockTimeoutError extends Error {
   }
 }
 
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
+let sleeper: Int32Array | undefined;
 function sleepMs(ms: number): void {
+  sleeper ??= new Int32Array(new SharedArrayBuffer(4));
   Atomics.wait(sleeper, 0, 0, ms);
 }
 

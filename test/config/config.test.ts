@@ -7,7 +7,7 @@ import { configProblems, type ConfigSet } from '../../src/config/consistency.js'
 import { describeArticle, parseConstitution } from '../../src/config/constitution.js';
 import { bundledConfig, bundledConstitutionText, CONFIG_NAMES, loadConfig, loadConstitution, ProjectConfig } from '../../src/config/project-config.js';
 import { effectivePhaseRequirements } from '../../src/config/requirements.js';
-import { ArtifactPathsSchema, IterationRequirementsSchema, SkillsManifestSchema, WorkflowsSchema } from '../../src/config/schemas.js';
+import { configSchemas } from '../../src/config/schemas.js';
 import { tempDir, writeFile, writeJson } from '../helpers/project.js';
 
 function bundledSet(): ConfigSet {
@@ -22,6 +22,7 @@ function bundledSet(): ConfigSet {
 
 describe('bundled defaults', () => {
   it('each file passes its schema', () => {
+    const { ArtifactPathsSchema, IterationRequirementsSchema, SkillsManifestSchema, WorkflowsSchema } = configSchemas();
     expect(v.safeParse(IterationRequirementsSchema, bundledConfig('iteration-requirements')).success).toBe(true);
     expect(v.safeParse(ArtifactPathsSchema, bundledConfig('artifact-paths')).success).toBe(true);
     expect(v.safeParse(WorkflowsSchema, bundledConfig('workflows')).success).toBe(true);
