@@ -1,7 +1,7 @@
 // Some isdlc commands are a person's decision: approving an escalation. An agent that tries to run one
 // through its shell tool is denied and told that a person must run it.
 import { defineGuard } from '../engine/guard.js';
-import { splitCommandLine } from '../testwatch/test-commands.js';
+import { splitCommandLine } from '../detect/shell-commands.js';
 
 /** `isdlc escalation approve`, however isdlc is started (npx, node .isdlc/bin/isdlc.cjs, the bin name). */
 const HUMAN_ONLY = /(?:^|[\s/"'])(?:isdlc(?:\.cjs)?|cli\.cjs)["']?\s+escalations?\s+approve\b/;

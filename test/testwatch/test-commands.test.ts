@@ -1,0 +1,47 @@
+// Which shell commands are test runs, and what their exit status says.
+import { describe, expect, it } from 'vitest';
+import { splitCommandLine } from '../../src/detect/shell-commands.js';
+import { findTestCommand } from '../../src/testwatch/test-commands.js';
+
+describe('findTestCommand', () => {
+  it.each([
+    ['npm test', 'npm test', 'own'],
+    ['CI=1 NODE_ENV=test npm test', 'CI=1 NODE_ENV=test npm test', 'own'],
+    ['cd packages/api && npm test', 'npm test', 'own'],
+    ['npm test && npm run lint', 'npm test', 'zero-means-passed'],
+    ['npm test 2>&1 | tail -50', 'npm test 2>&1', 'unrelated'],
+    ['npm test; echo done', 'npm test', 'unrelated'],
+    ['npm test || true', 'npm test', 'unrelated'],
+    ['pnpm exec vitest run --reporter=dot', 'pnpm exec vitest run --reporter=dot', 'own'],
+    ['uv run pytest -x tests/', 'uv run pytest -x tests/', 'own'],
+    ['./node_modules/.bin/jest --ci', './node_modules/.bin/jest --ci', 'own'],
+    ['node --test test/', 'node --test test/', 'own'],
+    ['./gradlew test', './gradlew test', 'own'],
+    ['(cd api && go test ./...)', 'go test ./...)', 'own'],
+  ])('%s → `%s`, exit status %s', (line, segment, exitStatus) => {
+    expect(findTestCommand(line)).toEqual({ segment, exitStatus });
+  });
+
+  it.each([
+    'echo "npm test"',
+    'git commit -m "fix pytest config"',
+    'grep -rn "go test" docs/',
+    'cat package.json',
+    'npm install',
+    'npm run build',
+    'ls tests/',
+  ])('%s is not a test run', (line) => expect(findTestCommand(line)).toBeNull());
+
+  it("recognises the phase's own test commands", () => {
+    expect(findTestCommand('make verify-all', ['make verify-all'])?.segment).toBe('make verify-all');
+    expect(findTestCommand('./scripts/check.sh --fast', ['./scripts/check.sh'])?.segment).toBe('./scripts/check.sh --fast');
+  });
+});
+
+describe('splitCommandLine', () => {
+  it('splits at && || ; | and newlines outside quotes', () => {
+    expect(splitCommandLine('a && b || c; d | e\nf').map((p) => p.text)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+    expect(splitCommandLine('echo "a && b" ; git commit -m \'x; y\'').map((p) => p.text)).toEqual(['echo "a && b"', "git commit -m 'x; y'"]);
+    expect(splitCommandLine('npm test 2>&1 | tee out').map((p) => p.text)).toEqual(['npm test 2>&1', 'tee out']);
+  });
+});
