@@ -1,5 +1,6 @@
-// Bundles isdlc into dist/: isdlc.cjs (the executable, a few lines), hook.cjs (`isdlc hook`, the hot
-// path), cli.cjs (every other command) and yaml.cjs (the YAML parser, loaded only for YAML config).
+// Bundles isdlc into dist/: isdlc.cjs (the executable, a few lines), hook-tool-call.cjs,
+// hook-tool-result.cjs and hook-turn.cjs (`isdlc hook` for each kind of event, the hot path), cli.cjs
+// (every other command) and yaml.cjs (the YAML parser, loaded only for YAML config).
 import { build } from 'esbuild';
 import { chmodSync, readFileSync, rmSync } from 'node:fs';
 
@@ -37,7 +38,9 @@ await Promise.all([
     banner: { js: '#!/usr/bin/env node' },
     plugins: [siblingFiles],
   }),
-  build({ ...common, entryPoints: ['src/entry/hook.ts'], outfile: 'dist/hook.cjs', plugins: [siblingFiles] }),
+  ...['tool-call', 'tool-result', 'turn'].map((family) =>
+    build({ ...common, entryPoints: [`src/entry/hook-${family}.ts`], outfile: `dist/hook-${family}.cjs`, plugins: [siblingFiles] }),
+  ),
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.cjs', plugins: [siblingFiles] }),
   build({
     ...common,

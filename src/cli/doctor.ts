@@ -101,17 +101,20 @@ function checkGuardsLoad(root: string, findings: Finding[]): void {
     return;
   }
   const run = spawnSync(process.execPath, [bin, 'hook', '--check'], { encoding: 'utf8', timeout: 10_000 });
-  let report: { guards?: string[]; problems?: string[] } = {};
+  const reports: { bundle?: string; guards?: string[]; problems?: string[] }[] = [];
   try {
-    report = JSON.parse(run.stdout) as typeof report;
+    for (const line of run.stdout.split('\n').filter(Boolean)) reports.push(JSON.parse(line) as (typeof reports)[number]);
+    if (reports.length === 0 || run.status !== 0 && reports.every((r) => (r.problems ?? []).length === 0)) throw new Error('no report');
   } catch {
     findings.push({ severity: 'fail', what: `the installed guards could not be loaded: ${(run.stderr || run.stdout).trim().slice(0, 300)}`, fix: `run \`isdlc init ${root}\`` });
     return;
   }
-  if (report.problems && report.problems.length > 0) {
-    for (const problem of report.problems) findings.push({ severity: 'fail', what: `guard ${problem}`, fix: 'reinstall isdlc; this is a fault in the build' });
+  const problems = reports.flatMap((r) => (r.problems ?? []).map((p) => `${r.bundle ? `${r.bundle}: ` : ''}${p}`));
+  if (problems.length > 0) {
+    for (const problem of problems) findings.push({ severity: 'fail', what: `guard ${problem}`, fix: 'reinstall isdlc; this is a fault in the build' });
   } else {
-    findings.push({ severity: 'ok', what: `all ${report.guards?.length ?? 0} guards load: ${(report.guards ?? []).join(', ')}` });
+    const guards = [...new Set(reports.flatMap((r) => r.guards ?? []))];
+    findings.push({ severity: 'ok', what: `all ${guards.length} guards load in the ${reports.length} hook bundles: ${guards.join(', ')}` });
   }
   const version = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8', timeout: 10_000 }).stdout.trim();
   if (version && version !== __ISDLC_VERSION__) {

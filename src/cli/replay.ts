@@ -2,6 +2,7 @@
 // the hook uses, against a project on disk, printing each decision and its reason.
 import { readFileSync } from 'node:fs';
 import { runHook } from '../engine/run-hook.js';
+import { GUARDS } from '../guards/index.js';
 
 export interface ReplayStep {
   line: number;
@@ -54,7 +55,7 @@ export function replaySession(file: string, projectDir: string, env: NodeJS.Proc
     }
     // The recording's paths belong to another machine: the session is replayed in projectDir.
     payload['cwd'] = projectDir;
-    const out = runHook({ payload: JSON.stringify(payload), env: { ...env, CLAUDE_PROJECT_DIR: projectDir }, cwd: projectDir });
+    const out = runHook({ payload: JSON.stringify(payload), env: { ...env, CLAUDE_PROJECT_DIR: projectDir }, cwd: projectDir, guards: GUARDS });
     const entry = out.entry;
     const step: ReplayStep = withComments({
       line: index + 1,

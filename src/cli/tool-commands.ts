@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { bundledConfig, CONFIG_NAMES, loadConfig, type ConfigName } from '../config/project-config.js';
 import { hookMain } from '../entry/hook-main.js';
+import { GUARDS } from '../guards/index.js';
 import { formatReplay, replaySession } from './replay.js';
 import { dirOption, io, json, projectLocation, UsageError } from './shared.js';
 
@@ -50,5 +51,5 @@ export function registerToolCommands(program: Command): void {
     .option('--guards <ids>', 'run only these guards (comma-separated), to debug a rule')
     .option('--check', 'print the guards this build registers and whether each loads')
     .option('--warm-cache', 'run sample calls of every kind so the code cache covers them (init does this)')
-    .action(() => hookMain(process.argv.slice(3)));
+    .action(() => hookMain(process.argv.slice(3), { guards: GUARDS }));
 }

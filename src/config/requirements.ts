@@ -1,6 +1,7 @@
 // A phase's requirements as they apply to one workflow: the phase's own, with the workflow's overrides
 // merged over them (objects merged key by key, anything else replaced).
 import { phaseRequirementsOf } from './phases.js';
+import type { IsdlcState } from '../state/schema.js';
 import type { IterationRequirements, PhaseRequirements } from './schemas.js';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -26,4 +27,13 @@ export function effectivePhaseRequirements(
   const override = isPlainObject(overrides) ? overrides[phase] : undefined;
   if (!base && !isPlainObject(override)) return undefined;
   return deepMerge(base ?? {}, isPlainObject(override) ? override : {}) as PhaseRequirements;
+}
+
+/** The coverage a phase asks for: a number, or one per workflow size (light, standard, epic). */
+export function coverageThreshold(requirements: PhaseRequirements | undefined, state: IsdlcState): number | undefined {
+  const wanted = requirements?.test_iteration?.success_criteria?.min_coverage_percent;
+  if (wanted === undefined || wanted === null) return undefined;
+  if (typeof wanted === 'number') return wanted;
+  const sizing = (state.active_workflow as Record<string, unknown> | null | undefined)?.['sizing'] as { effective_intensity?: string } | undefined;
+  return wanted[sizing?.effective_intensity ?? 'standard'] ?? wanted['standard'] ?? 80;
 }

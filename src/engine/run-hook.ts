@@ -3,7 +3,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProjectConfig } from '../config/project-config.js';
-import { GUARDS } from '../guards/index.js';
 import { parseClaudeCodePayload, renderClaudeCodeVerdict } from '../host/claude-code.js';
 import { findProjectRoot, ISDLC_DIR, locateState, type StateLocation } from '../state/locate.js';
 import { appendActivity } from './activity-log.js';
@@ -19,7 +18,8 @@ export interface HookRunInput {
   eventName?: string;
   /** `--guards a,b`: run only these guards. */
   only?: string[];
-  guards?: readonly Guard[];
+  /** The guards to run, in order (a hook bundle's own, or the whole registry). */
+  guards: readonly Guard[];
   /** The input could not be taken in whole (too large, unreadable): allow and log this. */
   inputProblem?: string;
 }
@@ -113,11 +113,11 @@ export function runHook(input: HookRunInput): HookRunOutput {
   if (!location) return allow(root ? `no .isdlc/ in ${root}: isdlc is not set up here` : 'no project found (no CLAUDE_PROJECT_DIR, no .isdlc/ above cwd)');
   if (location.projectId) entry['project'] = location.projectId;
 
-  const { guards, unknown } = selectGuards(input.guards ?? GUARDS, input.only);
+  const { guards, unknown } = selectGuards(input.guards, input.only);
   let stderr = '';
   if (unknown.length > 0) {
     entry['unknown_guards'] = unknown;
-    stderr += `isdlc hook: no guard named ${unknown.join(', ')}; the guards are ${(input.guards ?? GUARDS).map((guard) => guard.id).join(', ')}\n`;
+    stderr += `isdlc hook: no guard named ${unknown.join(', ')} reacts to this kind of event; these do: ${input.guards.map((guard) => guard.id).join(', ')}\n`;
   }
   const broken = guards.filter((guard) => guardDefinitionProblems(guard).length > 0);
   if (broken.length > 0) entry['broken_guards'] = broken.map((guard) => guard.id ?? '?');
@@ -141,7 +141,7 @@ export function runHook(input: HookRunInput): HookRunOutput {
 }
 
 /** `isdlc hook --check`: does every guard of this build load, and is it well formed? */
-export function checkGuards(guards: readonly Guard[] = GUARDS): { guards: string[]; problems: string[] } {
+export function checkGuards(guards: readonly Guard[]): { guards: string[]; problems: string[] } {
   const problems: string[] = [];
   const seen = new Set<string>();
   for (const [index, guard] of guards.entries()) {

@@ -1,8 +1,10 @@
 // `isdlc hook` as a process: arguments, stdin, stdout. The decision itself is made by runHook.
+import type { Guard } from '../engine/guard.js';
 import { checkGuards, runHook } from '../engine/run-hook.js';
+import type { EventFamily } from './event-family.js';
 import { shrinkLargeStrings } from './shrink-payload.js';
+import { readHookInput, STDIN_LIMIT_BYTES, writeAllSync, type HookInput } from './stdio.js';
 import { warmCache } from './warm-cache.js';
-import { readStdinSync, STDIN_LIMIT_BYTES, stdinIsTerminal, writeAllSync } from './stdio.js';
 
 interface HookArgs {
   eventName?: string;
@@ -29,28 +31,36 @@ function parseHookArgs(args: string[]): HookArgs {
   return parsed;
 }
 
-export function hookMain(args: string[]): void {
+export interface HookBundle {
+  /** The guards this bundle runs, in registry order. */
+  guards: readonly Guard[];
+  /** The kind of events it answers; the full CLI has none. */
+  family?: EventFamily;
+}
+
+export function hookMain(args: string[], bundle: HookBundle): void {
   const options = parseHookArgs(args);
   if (options.warmCache) {
-    warmCache();
+    if (bundle.family) warmCache(bundle.family, bundle.guards);
     return;
   }
   if (options.check) {
-    const report = checkGuards();
-    writeAllSync(1, `${JSON.stringify(report)}\n`);
-    process.exitCode = report.problems.length > 0 ? 1 : 0;
+    // One line per bundle: `isdlc hook --check` runs every bundle the executable has.
+    const report = checkGuards(bundle.guards);
+    writeAllSync(1, `${JSON.stringify({ ...(bundle.family ? { bundle: bundle.family } : {}), ...report })}\n`);
+    if (report.problems.length > 0) process.exitCode = 1;
     return;
   }
   let stderr = options.unknown.length > 0 ? `isdlc hook: ignored unknown arguments ${options.unknown.join(' ')}\n` : '';
+  // The executable has read stdin already to choose this bundle.
+  const given = (globalThis as { __isdlcHookInput?: HookInput }).__isdlcHookInput;
+  const input = given ?? readHookInput();
   let payload = '';
   let inputProblem: string | undefined;
-  try {
-    if (stdinIsTerminal()) stderr += 'isdlc hook: reading one hook payload from stdin (Ctrl-D to end); see `isdlc hook --help`\n';
-    const read = readStdinSync();
-    payload = shrinkLargeStrings(read.bytes).toString('utf8');
-    if (read.truncated) inputProblem = `payload larger than ${STDIN_LIMIT_BYTES} bytes; allowed without checks`;
-  } catch (error) {
-    inputProblem = `could not read stdin: ${(error as Error).message}`;
+  if ('error' in input) inputProblem = input.error;
+  else {
+    payload = shrinkLargeStrings(input.bytes).toString('utf8');
+    if (input.truncated) inputProblem = `payload larger than ${STDIN_LIMIT_BYTES} bytes; allowed without checks`;
   }
   try {
     const out = runHook({
@@ -60,6 +70,7 @@ export function hookMain(args: string[]): void {
       ...(options.eventName ? { eventName: options.eventName } : {}),
       ...(options.only ? { only: options.only } : {}),
       ...(inputProblem ? { inputProblem } : {}),
+      guards: bundle.guards,
     });
     stderr += out.stderr;
     if (out.stdout) writeAllSync(1, out.stdout);

@@ -1,11 +1,24 @@
-// The `isdlc` executable, kept tiny because it is compiled on every hook call. `isdlc hook` runs
-// hook.cjs (through V8's code cache); every other command lives in cli.cjs, loaded only when asked for.
+// The `isdlc` executable, kept small because it is compiled on every hook call. `isdlc hook` reads the
+// payload, picks the bundle for its kind of event (hook-tool-call.cjs, hook-tool-result.cjs,
+// hook-turn.cjs) and runs it through V8's code cache; every other command lives in cli.cjs, loaded
+// only when asked for.
 import { join } from 'node:path';
 import { runWithCodeCache } from './code-cache.js';
+import { bundleFile, FAMILIES, familyOf, peekEventName } from './event-family.js';
+import { readHookInput } from './stdio.js';
 
 const args = process.argv.slice(2);
-if (args[0] === 'hook' && !args.includes('--help') && !args.includes('-h')) {
-  runWithCodeCache(join(__dirname, 'hook.cjs'), require);
+const isHook = args[0] === 'hook' && !args.includes('--help') && !args.includes('-h');
+
+if (isHook && (args.includes('--warm-cache') || args.includes('--check'))) {
+  // Every bundle in turn: each warms its own cache on its own sample calls, or reports its guards.
+  for (const family of FAMILIES) runWithCodeCache(join(__dirname, bundleFile(family)), require);
+} else if (isHook) {
+  const input = readHookInput();
+  (globalThis as { __isdlcHookInput?: unknown }).__isdlcHookInput = input;
+  const eventArg = args.find((arg, i) => args[i - 1] === '--event') ?? args.find((arg) => arg.startsWith('--event='))?.slice(8);
+  const family = familyOf(eventArg ?? ('bytes' in input ? peekEventName(input.bytes) : undefined));
+  runWithCodeCache(join(__dirname, bundleFile(family)), require);
 } else {
   const cli = require('./cli.cjs') as { main(argv: string[]): Promise<number> };
   cli.main(process.argv).then(

@@ -64,3 +64,15 @@ export function writeAllSync(fd: 1 | 2, text: string): void {
     }
   }
 }
+
+export type HookInput = { bytes: Buffer; truncated: boolean } | { error: string };
+
+/** stdin as the hook takes it, with a hint on a terminal (a person typing the payload by hand). */
+export function readHookInput(): HookInput {
+  try {
+    if (stdinIsTerminal()) writeAllSync(2, 'isdlc hook: reading one hook payload from stdin (Ctrl-D to end); see `isdlc hook --help`\n');
+    return readStdinSync();
+  } catch (error) {
+    return { error: `could not read stdin: ${(error as Error).message}` };
+  }
+}

@@ -1,11 +1,13 @@
-// `isdlc hook --warm-cache` (run by `isdlc init`): sends one call of each kind the hooks receive through
-// the engine, in a throw-away project, so that the V8 code cache written when this process exits holds
-// the compiled code of every path, not only of whichever event happened to come first.
+// `isdlc hook --warm-cache` (run by `isdlc init`): each hook bundle sends one call of each kind it answers
+// through the engine, in a throw-away project, so that the V8 code cache written when the process exits
+// holds the compiled code of every path, not only of whichever event happened to come first.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Guard } from '../engine/guard.js';
 import { runHook } from '../engine/run-hook.js';
 import { StateStore } from '../state/store.js';
+import { familyOf, type EventFamily } from './event-family.js';
 
 const FAILING_RUN = ' FAIL  src/cart.test.js\n  ● cart › adds totals\n\n    Expected: 4\n    Received: 3\n\nTests:       1 failed, 2 passed, 3 total\n';
 const PASSING_RUN = ' PASS  src/cart.test.js\nTests:       3 passed, 3 total\nAll files |   90 |   80 |   90 |   90 |\n';
@@ -36,7 +38,7 @@ function samples(project: string): Record<string, unknown>[] {
   ];
 }
 
-export function warmCache(): void {
+export function warmCache(family: EventFamily, guards: readonly Guard[]): void {
   const project = mkdtempSync(join(tmpdir(), 'isdlc-warm-'));
   try {
     new StateStore(join(project, '.isdlc/state.json')).update((draft) => {
@@ -47,8 +49,8 @@ export function warmCache(): void {
         skill_usage_log: [],
       });
     });
-    for (const payload of samples(project)) {
-      runHook({ payload: JSON.stringify(payload), env: { CLAUDE_PROJECT_DIR: project }, cwd: project });
+    for (const payload of samples(project).filter((p) => familyOf(String(p['hook_event_name'])) === family)) {
+      runHook({ payload: JSON.stringify(payload), env: { CLAUDE_PROJECT_DIR: project }, cwd: project, guards });
     }
   } finally {
     rmSync(project, { recursive: true, force: true });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { artifactTemplatesFor, resolveArtifactPath } from '../config/artifacts.js';
 import { describeArticle } from '../config/constitution.js';
 import type { ProjectConfig } from '../config/project-config.js';
-import { effectivePhaseRequirements } from '../config/requirements.js';
+import { coverageThreshold, effectivePhaseRequirements } from '../config/requirements.js';
 import type { PhaseRequirements } from '../config/schemas.js';
 import { phaseAgent } from '../detect/agents.js';
 import { activeWorkflowOf } from '../state/current-phase.js';
@@ -48,15 +48,6 @@ const RULE_FOR: Record<GateRequirement, string> = {
 
 function approveCommand(phase: string): string {
   return `a person (not the agent) runs \`isdlc escalation approve --phase ${phase}\``;
-}
-
-/** The coverage a phase asks for: a number, or one per workflow size (light, standard, epic). */
-export function coverageThreshold(requirements: PhaseRequirements | undefined, state: IsdlcState): number | undefined {
-  const wanted = requirements?.test_iteration?.success_criteria?.min_coverage_percent;
-  if (wanted === undefined || wanted === null) return undefined;
-  if (typeof wanted === 'number') return wanted;
-  const sizing = activeWorkflowOf(state)?.['sizing'] as { effective_intensity?: string } | undefined;
-  return wanted[sizing?.effective_intensity ?? 'standard'] ?? wanted['standard'] ?? 80;
 }
 
 function testCheck(input: GateInput, requirements: PhaseRequirements): GateCheck {

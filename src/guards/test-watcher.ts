@@ -3,10 +3,9 @@
 // command never arrives as PostToolUse.
 import { isAbsolute, join } from 'node:path';
 import type { ProjectConfig } from '../config/project-config.js';
-import { effectivePhaseRequirements } from '../config/requirements.js';
+import { coverageThreshold, effectivePhaseRequirements } from '../config/requirements.js';
 import { defineGuard } from '../engine/guard.js';
 import type { HookEvent } from '../engine/event.js';
-import { coverageThreshold } from '../gates/evaluate.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
 import { phaseDraft, testIterationDraft, testIterationOf } from '../state/phase-records.js';
 import type { IsdlcState } from '../state/schema.js';

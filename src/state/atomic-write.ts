@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 let tempCounter = 0;
@@ -15,7 +15,7 @@ export function writeFileAtomic(file: string, content: string): void {
   const fd = openSync(temp, 'w', 0o644);
   try {
     writeSync(fd, content);
-    fsyncSync(fd);
+    fdatasyncSync(fd); // the data reaches the disk before the rename makes it the file
   } catch (error) {
     closeSync(fd);
     rmSync(temp, { force: true });

@@ -16,7 +16,8 @@ export interface RunSummary {
   skippedTests: string[];
 }
 
-type Parser = (text: string) => RunSummary | null;
+/** `text` is the tail the run left; `end` its last few KB, where summaries are printed. */
+type Parser = (text: string, end: string) => RunSummary | null;
 
 function summary(runner: string, counts: Partial<RunSummary>): RunSummary {
   return { runner, passed: 0, failed: 0, skipped: 0, errors: 0, failingTests: [], skippedTests: [], ...counts };
@@ -42,9 +43,9 @@ function names(text: string, pattern: RegExp): string[] {
   return unique([...text.matchAll(pattern)].map((match) => match[1] ?? ''));
 }
 
-const jest: Parser = (text) => {
-  const tests = lastMatch(text, /^Tests:[ \t]+(.*\btotal)\s*$/m);
-  const suites = lastMatch(text, /^Test Suites:[ \t]+(.*\btotal)\s*$/m);
+const jest: Parser = (text, end) => {
+  const tests = lastMatch(end, /^Tests:[ \t]+(.*\btotal)\s*$/m);
+  const suites = lastMatch(end, /^Test Suites:[ \t]+(.*\btotal)\s*$/m);
   if (!tests && !suites) {
     return /No tests found, exiting with code/.test(text) ? summary('jest', { couldNotRun: 'no tests found' }) : null;
   }
@@ -64,13 +65,13 @@ const jest: Parser = (text) => {
   return result;
 };
 
-const vitest: Parser = (text) => {
-  const tests = lastMatch(text, /^[ \t]*Tests[ \t]+(.+?)\s*$/m);
-  const files = lastMatch(text, /^[ \t]*Test Files[ \t]+(.+?)\s*$/m);
+const vitest: Parser = (text, end) => {
+  const tests = lastMatch(end, /^[ \t]*Tests[ \t]+(.+?)\s*$/m);
+  const files = lastMatch(end, /^[ \t]*Test Files[ \t]+(.+?)\s*$/m);
   if (!files) return /No test files found, exiting with code/.test(text) ? summary('vitest', { couldNotRun: 'no test files found' }) : null;
   const c = counts(tests?.[1] ?? '');
   const f = counts(files[1] ?? '');
-  const errors = lastMatch(text, /^[ \t]*Errors[ \t]+(\d+) errors?\b/m);
+  const errors = lastMatch(end, /^[ \t]*Errors[ \t]+(\d+) errors?\b/m);
   const result = summary('vitest', {
     passed: c['passed'] ?? 0,
     failed: c['failed'] ?? 0,
@@ -85,10 +86,10 @@ const vitest: Parser = (text) => {
   return result;
 };
 
-const mocha: Parser = (text) => {
-  const passing = lastMatch(text, /^[ \t]*(\d+) passing\b/m);
-  const failing = lastMatch(text, /^[ \t]*(\d+) failing\b/m);
-  const pending = lastMatch(text, /^[ \t]*(\d+) pending\b/m);
+const mocha: Parser = (text, end) => {
+  const passing = lastMatch(end, /^[ \t]*(\d+) passing\b/m);
+  const failing = lastMatch(end, /^[ \t]*(\d+) failing\b/m);
+  const pending = lastMatch(end, /^[ \t]*(\d+) pending\b/m);
   if (!passing && !failing) {
     if (/Error: No test files found/.test(text)) return summary('mocha', { couldNotRun: 'no test files found' });
     return null;
@@ -103,9 +104,9 @@ const mocha: Parser = (text) => {
 };
 
 /** node --test: TAP (`# tests 7`) without a terminal, the spec reporter (`ℹ tests 7`) in one. */
-const nodeTest: Parser = (text) => {
+const nodeTest: Parser = (text, end) => {
   const field = (name: string): number | undefined => {
-    const match = lastMatch(text, new RegExp(`^(?:#|ℹ) ${name} (\\d+)\\s*$`, 'm'));
+    const match = lastMatch(end, new RegExp(`^(?:#|ℹ) ${name} (\\d+)\\s*$`, 'm'));
     return match ? Number(match[1]) : undefined;
   };
   const tests = field('tests');
@@ -132,8 +133,8 @@ const nodeTest: Parser = (text) => {
 /** `===== 2 failed, 5 passed, 1 skipped in 0.12s =====`, bare with `-q`; `no tests ran in 0.01s`. */
 const PYTEST_SUMMARY = /^(?:=+ )?((?:\d+ (?:failed|passed|skipped|deselected|xfailed|xpassed|warnings?|errors?|rerun)(?:, )?)+|no tests ran) in [\d.]+s(?: \([\d:]+\))?(?: =+)?\s*$/m;
 
-const pytest: Parser = (text) => {
-  const line = lastMatch(text, PYTEST_SUMMARY);
+const pytest: Parser = (text, end) => {
+  const line = lastMatch(end, PYTEST_SUMMARY);
   if (!line) return null;
   const c = counts(line[1]!);
   const result = summary('pytest', {
@@ -196,8 +197,8 @@ const cargo: Parser = (text) => {
   });
 };
 
-const rspec: Parser = (text) => {
-  const line = lastMatch(text, /^(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?(?:, (\d+) errors? occurred outside of examples)?/m);
+const rspec: Parser = (text, end) => {
+  const line = lastMatch(end, /^(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?(?:, (\d+) errors? occurred outside of examples)?/m);
   if (!line) return null;
   const examples = Number(line[1]);
   const failures = Number(line[2]);
@@ -214,8 +215,8 @@ const rspec: Parser = (text) => {
   return result;
 };
 
-const minitest: Parser = (text) => {
-  const line = lastMatch(text, /^(\d+) (?:runs|tests), (\d+) assertions, (\d+) failures, (\d+) errors, (\d+) skips/m);
+const minitest: Parser = (text, end) => {
+  const line = lastMatch(end, /^(\d+) (?:runs|tests), (\d+) assertions, (\d+) failures, (\d+) errors, (\d+) skips/m);
   if (!line) return null;
   const [runs, failures, errors, skips] = [Number(line[1]), Number(line[3]), Number(line[4]), Number(line[5])];
   return summary('minitest', {
@@ -226,10 +227,10 @@ const minitest: Parser = (text) => {
   });
 };
 
-const phpunit: Parser = (text) => {
-  const ok = lastMatch(text, /^OK \((\d+) tests?, (\d+) assertions?\)/m);
+const phpunit: Parser = (text, end) => {
+  const ok = lastMatch(end, /^OK \((\d+) tests?, (\d+) assertions?\)/m);
   if (ok) return summary('phpunit', { passed: Number(ok[1]) });
-  const line = lastMatch(text, /^Tests: (\d+), Assertions: \d+(.*)$/m);
+  const line = lastMatch(end, /^Tests: (\d+), Assertions: \d+(.*)$/m);
   if (!line) return /No tests executed!/.test(text) ? summary('phpunit', { couldNotRun: 'no tests executed' }) : null;
   const c: Record<string, number> = {};
   for (const match of line[2]!.matchAll(/([A-Za-z]+): (\d+)/g)) c[match[1]!.toLowerCase()] = Number(match[2]);
@@ -267,11 +268,11 @@ const dotnet: Parser = (text) => {
   return summary('dotnet', { ...total, failingTests: names(text, /^\s*Failed (\S+) \[/gm) });
 };
 
-const playwright: Parser = (text) => {
-  const passed = lastMatch(text, /^[ \t]+(\d+) passed\b(?: \([\d.]+m?s\))?/m);
-  const failed = lastMatch(text, /^[ \t]+(\d+) failed\s*$/m);
-  const flaky = lastMatch(text, /^[ \t]+(\d+) flaky\s*$/m);
-  const skipped = lastMatch(text, /^[ \t]+(\d+) skipped\s*$/m);
+const playwright: Parser = (text, end) => {
+  const passed = lastMatch(end, /^[ \t]+(\d+) passed\b(?: \([\d.]+m?s\))?/m);
+  const failed = lastMatch(end, /^[ \t]+(\d+) failed\s*$/m);
+  const flaky = lastMatch(end, /^[ \t]+(\d+) flaky\s*$/m);
+  const skipped = lastMatch(end, /^[ \t]+(\d+) skipped\s*$/m);
   if (!passed && !failed) return null;
   return summary('playwright', {
     passed: Number(passed?.[1] ?? 0) + Number(flaky?.[1] ?? 0),
@@ -281,12 +282,12 @@ const playwright: Parser = (text) => {
   });
 };
 
-const cypress: Parser = (text) => {
+const cypress: Parser = (text, end) => {
   if (/All specs passed!/.test(text)) {
-    const row = lastMatch(text, /All specs passed!\s+[\d:]+\s+(\d+)\s+(\d+)\s+(\S+)\s+(\S+)\s+(\S+)/);
+    const row = lastMatch(end, /All specs passed!\s+[\d:]+\s+(\d+)\s+(\d+)\s+(\S+)\s+(\S+)\s+(\S+)/);
     return summary('cypress', { passed: Number(row?.[2] ?? 0), skipped: toNumber(row?.[4]) + toNumber(row?.[5]) });
   }
-  const row = lastMatch(text, /✖\s+(\d+) of (\d+) failed \(\d+%\)\s+[\d:]+\s+(\d+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)/);
+  const row = lastMatch(end, /✖\s+(\d+) of (\d+) failed \(\d+%\)\s+[\d:]+\s+(\d+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)/);
   if (!row) return null;
   return summary('cypress', { passed: toNumber(row[4]), failed: Math.max(toNumber(row[5]), 1), skipped: toNumber(row[6]) + toNumber(row[7]) });
 };
@@ -317,8 +318,9 @@ const ALL: readonly Parser[] = [jest, vitest, cargo, pytest, rspec, minitest, ph
 
 export function parseRunnerSummary(text: string, command = ''): RunSummary | null {
   const first = BY_COMMAND.find(([pattern]) => pattern.test(command))?.[1];
+  const end = text.length > 8192 ? text.slice(-8192) : text;
   for (const parser of first ? [first, ...ALL.filter((p) => p !== first)] : ALL) {
-    const result = parser(text);
+    const result = parser(text, end);
     if (result) return result;
   }
   return null;

@@ -18,60 +18,75 @@ export interface TestCommandMatch {
   exitStatus: ExitStatusMeaning;
 }
 
-/** Known runners, matched against the start of a stripped command. */
-const RUNNER_PATTERNS: readonly RegExp[] = [
-  /^(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:test|t)(?::[\w:.-]+)?(?=\s|$)/,
-  /^(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:e2e|unit|integration)(?::[\w:.-]+)?(?=\s|$)/,
-  /^(?:npm|pnpm|yarn|bun)\s+run\s+[\w:.-]*test[\w:.-]*(?=\s|$)/,
-  /^(?:pytest|py\.test)(?=\s|$)/,
-  /^go\s+test(?=\s|$)/,
-  /^cargo\s+(?:test|nextest\s+run)(?=\s|$)/,
-  /^(?:mvn|\.\/mvnw|mvnw)\b.*\s(?:test|verify)(?=\s|$)/,
-  /^(?:gradle|\.\/gradlew|gradlew)\b.*\s(?:test|check)(?=\s|$)/,
-  /^dotnet\s+test(?=\s|$)/,
-  /^(?:jest|mocha|vitest|ava|tap|phpunit|rspec|pest)(?=\s|$)/,
-  /^node\s+(?:[^|;&]*\s)?--test(?=\s|$)/,
-  /^cypress\s+run(?=\s|$)/,
-  /^playwright\s+test(?=\s|$)/,
-  /^(?:rails|rake)\s+test(?=\s|$)/,
-  /^ruby\s+.*test.*\.rb(?=\s|$)/,
-  /^(?:tox|nox)(?=\s|$)/,
-  /^(?:python|python3)\s+-m\s+unittest(?=\s|$)/,
-  /^deno\s+test(?=\s|$)/,
-  /^bun\s+test(?=\s|$)/,
-  /^swift\s+test(?=\s|$)/,
-  /^make\s+(?:test|check)(?=\s|$)/,
+const ANY: RegExp = /^/;
+const PACKAGE_SCRIPTS: readonly RegExp[] = [
+  /^\S+\s+(?:run\s+)?(?:test|t|e2e|unit|integration)(?::[\w:.-]+)?(?=\s|$)/,
+  /^\S+\s+run\s+[\w:.-]*test[\w:.-]*(?=\s|$)/,
 ];
 
-/** Wrappers that run a runner: removed from the front until none is left. */
-const WRAPPERS: readonly RegExp[] = [
-  /^(?:[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|\S*)\s+)+/, // CI=1 NODE_ENV=test ...
-  /^(?:time|env|nice|command|exec|sudo(?:\s+-\S+)*)\s+/,
-  /^(?:npx|bunx|pnpx)(?:\s+--?\S+)*\s+/,
-  /^(?:pnpm|yarn|npm)\s+(?:exec|dlx)(?:\s+--?\S+)*\s+(?:--\s+)?/,
-  /^bun\s+x\s+/,
-  /^yarn\s+(?=(?:jest|mocha|vitest|playwright|cypress)\b)/,
-  /^(?:uv|poetry|pipenv|hatch|pdm)\s+run\s+/,
-  /^(?:python|python3|py)(?:\s+-\S+)*\s+-m\s+(?=pytest\b)/,
-  /^bundle\s+exec\s+/,
-  /^php\s+/,
-  /^(?:\.\/)?(?:node_modules\/\.bin|vendor\/bin|bin)\//,
-];
+/**
+ * Known runners, by the first word of the command (after wrappers are taken off). Looking up the word
+ * first means one or two small expressions run per command, not thirty: this is on the hot path.
+ */
+const RUNNERS: ReadonlyMap<string, readonly RegExp[]> = new Map<string, readonly RegExp[]>([
+  ['npm', PACKAGE_SCRIPTS],
+  ['pnpm', PACKAGE_SCRIPTS],
+  ['yarn', PACKAGE_SCRIPTS],
+  ['bun', [...PACKAGE_SCRIPTS, /^bun\s+test(?=\s|$)/]],
+  ['go', [/^go\s+test(?=\s|$)/]],
+  ['cargo', [/^cargo\s+(?:test|nextest\s+run)(?=\s|$)/]],
+  ['dotnet', [/^dotnet\s+test(?=\s|$)/]],
+  ['node', [/\s--test(?=\s|$)/]],
+  ['cypress', [/^cypress\s+run(?=\s|$)/]],
+  ['playwright', [/^playwright\s+test(?=\s|$)/]],
+  ['ruby', [/test.*\.rb(?=\s|$)/]],
+  ['deno', [/^deno\s+test(?=\s|$)/]],
+  ['swift', [/^swift\s+test(?=\s|$)/]],
+  ['make', [/^make\s+(?:test|check)(?=\s|$)/]],
+  ...['mvn', './mvnw', 'mvnw'].map((word): [string, RegExp[]] => [word, [/\s(?:test|verify)(?=\s|$)/]]),
+  ...['gradle', './gradlew', 'gradlew'].map((word): [string, RegExp[]] => [word, [/\s(?:test|check)(?=\s|$)/]]),
+  ...['rails', 'rake'].map((word): [string, RegExp[]] => [word, [/^\S+\s+test(?=\s|$)/]]),
+  ...['python', 'python3'].map((word): [string, RegExp[]] => [word, [/^\S+\s+-m\s+unittest(?=\s|$)/]]),
+  ...['pytest', 'py.test', 'jest', 'mocha', 'vitest', 'ava', 'tap', 'phpunit', 'rspec', 'pest', 'tox', 'nox'].map((word): [string, RegExp[]] => [word, [ANY]]),
+]);
+
+const ENV_ASSIGNMENTS = /^(?:[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|\S*)\s+)+/;
+const BIN_PATH = /^(?:\.\/)?(?:node_modules\/\.bin|vendor\/bin|bin)\//;
+
+/** Wrappers that run a runner, by their first word: taken off the front until none is left. */
+const WRAPPERS: ReadonlyMap<string, readonly RegExp[]> = new Map<string, readonly RegExp[]>([
+  ...['time', 'env', 'nice', 'command', 'exec', 'sudo'].map((word): [string, RegExp[]] => [word, [/^\S+(?:\s+-\S+)*\s+/]]),
+  ...['npx', 'bunx', 'pnpx'].map((word): [string, RegExp[]] => [word, [/^\S+(?:\s+--?\S+)*\s+/]]),
+  ['pnpm', [/^\S+\s+(?:exec|dlx)(?:\s+--?\S+)*\s+(?:--\s+)?/]],
+  ['npm', [/^\S+\s+(?:exec|dlx)(?:\s+--?\S+)*\s+(?:--\s+)?/]],
+  ['yarn', [/^\S+\s+(?:exec|dlx)(?:\s+--?\S+)*\s+(?:--\s+)?/, /^yarn\s+(?=(?:jest|mocha|vitest|playwright|cypress)\b)/]],
+  ['bun', [/^bun\s+x\s+/]],
+  ...['uv', 'poetry', 'pipenv', 'hatch', 'pdm'].map((word): [string, RegExp[]] => [word, [/^\S+\s+run\s+/]]),
+  ...['python', 'python3', 'py'].map((word): [string, RegExp[]] => [word, [/^\S+(?:\s+-\S+)*\s+-m\s+(?=pytest\b)/]]),
+  ['bundle', [/^bundle\s+exec\s+/]],
+  ['php', [/^php\s+/]],
+]);
+
+function firstWord(text: string): string {
+  const space = text.search(/\s/);
+  return space < 0 ? text : text.slice(0, space);
+}
 
 /** The command with wrappers, subshell parentheses and redirections taken off. */
 export function strippedCommand(segment: string): string {
   let text = segment.trim().replace(/^\(+\s*/, '').replace(/\s*\)+$/, '');
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const wrapper of WRAPPERS) {
-      const next = text.replace(wrapper, '');
-      if (next !== text) {
-        text = next.trimStart();
-        changed = true;
-      }
-    }
+  for (let round = 0; round < 8; round += 1) {
+    const word = firstWord(text);
+    const candidates = word.includes('=') ? [ENV_ASSIGNMENTS] : word.includes('/') ? [BIN_PATH] : (WRAPPERS.get(word) ?? []);
+    const stripped = candidates.map((wrapper) => text.replace(wrapper, '')).find((next) => next !== text);
+    if (stripped === undefined) break;
+    text = stripped.trimStart();
   }
   return text.replace(/\s+\d?>>?\s*\S+/g, '').replace(/\s+2>&1/g, '').trim();
+}
+
+function isKnownRunner(stripped: string): boolean {
+  return (RUNNERS.get(firstWord(stripped)) ?? []).some((pattern) => pattern.test(stripped));
 }
 
 function matchesConfigured(stripped: string, configured: readonly string[]): boolean {
@@ -85,7 +100,7 @@ export function findTestCommand(line: string, configured: readonly string[] = []
   const parts = splitCommandLine(line);
   for (const [index, part] of parts.entries()) {
     const stripped = strippedCommand(part.text);
-    if (!RUNNER_PATTERNS.some((pattern) => pattern.test(stripped)) && !matchesConfigured(stripped, configured)) continue;
+    if (!isKnownRunner(stripped) && !matchesConfigured(stripped, configured)) continue;
     const after = parts.slice(index + 1);
     const exitStatus: ExitStatusMeaning =
       after.length === 0 ? 'own' : [part, ...after.slice(0, -1)].every((p) => p.joinedBy === '&&') ? 'zero-means-passed' : 'unrelated';

@@ -13,7 +13,7 @@ describe('isdlc doctor', () => {
     expect(existsSync(join(dir, '.isdlc/hook-activity.log'))).toBe(false);
     expect(run.status, run.stdout).toBe(0);
     expect(run.stdout).toContain('PreToolUse [Agent|Task]: registered command runs and answers');
-    expect(run.stdout).toMatch(/all \d+ guards load: .*phase-sequence-guard/);
+    expect(run.stdout).toMatch(/all \d+ guards load in the 3 hook bundles: .*phase-sequence-guard/);
     expect(run.stdout).toContain('config files agree');
   });
 
@@ -30,10 +30,11 @@ describe('isdlc doctor', () => {
 
   it('fails when the installed hook is missing or does not run', () => {
     const dir = initedProject();
-    writeFile(join(dir, '.isdlc/bin/hook.cjs'), 'throw new Error("broken build")');
+    writeFile(join(dir, '.isdlc/bin/hook-tool-call.cjs'), 'throw new Error("broken build")');
     const broken = cli(['doctor', dir]);
     expect(broken.status).toBe(1);
     expect(broken.stdout).toContain('installed guards could not be loaded');
+    expect(broken.stdout).toContain('PreToolUse [Agent|Task]: the registered command failed');
     rmSync(join(dir, '.isdlc/bin/isdlc.cjs'));
     expect(cli(['doctor', dir]).stdout).toContain('does not exist');
   });

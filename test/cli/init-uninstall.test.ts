@@ -45,7 +45,7 @@ describe('isdlc init', () => {
     expect(settings.permissions.deny).toEqual(['Read(./secrets/**)']);
     expect(settings.hooks.PreToolUse![0]).toEqual(USER_SETTINGS.hooks.PreToolUse[0]);
     expect(JSON.stringify(settings.hooks)).toContain('.isdlc/bin/isdlc.cjs');
-    for (const file of ['.isdlc/bin/isdlc.cjs', '.isdlc/bin/hook.cjs', '.isdlc/state.json', '.isdlc/install.json', 'docs/isdlc/constitution.md']) {
+    for (const file of ['.isdlc/bin/isdlc.cjs', '.isdlc/bin/hook-tool-call.cjs', '.isdlc/bin/hook-tool-result.cjs', '.isdlc/bin/hook-turn.cjs', '.isdlc/state.json', '.isdlc/install.json', 'docs/isdlc/constitution.md']) {
       expect(existsSync(join(dir, file)), file).toBe(true);
     }
     const state = readJson(join(dir, '.isdlc/state.json'));

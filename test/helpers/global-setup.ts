@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 export default function setup(): void {
-  if (!existsSync('dist/isdlc.cjs') || !existsSync('dist/hook.cjs') || !existsSync('dist/cli.cjs')) {
+  if (!existsSync('dist/isdlc.cjs') || !existsSync('dist/hook-tool-call.cjs') || !existsSync('dist/cli.cjs')) {
     execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   }
 }

@@ -7,6 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { defineGuard, type Guard } from '../../src/engine/guard.js';
 import { checkGuards, runHook } from '../../src/engine/run-hook.js';
 import { GUARDS } from '../../src/guards/index.js';
+import { TOOL_CALL_GUARDS } from '../../src/guards/for-tool-calls.js';
+import { TOOL_RESULT_GUARDS } from '../../src/guards/for-tool-results.js';
+import { TURN_GUARDS } from '../../src/guards/for-turns.js';
+import type { HookEventName } from '../../src/engine/event.js';
 import { cli, decisionOf, hook, initedProject, readJson, REPO } from '../helpers/project.js';
 
 const agentCall = (project: string) =>
@@ -107,7 +111,7 @@ describe('dry run (ISDLC_DRY_RUN=1)', () => {
     expect(readFileSync(join(project, '.isdlc/state.json'), 'utf8')).toBe(stateBefore);
 
     writeFileSync(join(project, '.isdlc/state.json'), '{ corrupt');
-    runHook({ payload: JSON.stringify(payload), env: { CLAUDE_PROJECT_DIR: project, ISDLC_DRY_RUN: '1' }, cwd: project });
+    runHook({ payload: JSON.stringify(payload), env: { CLAUDE_PROJECT_DIR: project, ISDLC_DRY_RUN: '1' }, cwd: project, guards: GUARDS });
     expect(readFileSync(join(project, '.isdlc/state.json'), 'utf8')).toBe('{ corrupt');
   });
 });
@@ -117,10 +121,24 @@ describe('the registry', () => {
     expect(checkGuards(GUARDS).problems).toEqual([]);
   });
 
-  it('the built hook reports the same guards through `isdlc hook --check`', () => {
+  it('the built hook bundles report, between them, every registered guard through `isdlc hook --check`', () => {
     const run = cli(['hook', '--check']);
     expect(run.status).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ guards: GUARDS.map((guard) => guard.id), problems: [] });
+    const reports = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { bundle: string; guards: string[]; problems: string[] });
+    expect(reports.map((r) => r.bundle)).toEqual(['tool-call', 'tool-result', 'turn']);
+    expect(reports.flatMap((r) => r.problems)).toEqual([]);
+    expect(new Set(reports.flatMap((r) => r.guards))).toEqual(new Set(GUARDS.map((guard) => guard.id)));
+  });
+
+  it("each bundle's guards are the registry's guards for its events, in the registry's order", () => {
+    const families: [readonly Guard[], HookEventName[]][] = [
+      [TOOL_CALL_GUARDS, ['PreToolUse']],
+      [TOOL_RESULT_GUARDS, ['PostToolUse', 'PostToolUseFailure']],
+      [TURN_GUARDS, ['Stop', 'SubagentStop', 'SessionStart', 'UserPromptSubmit', 'UserPromptExpansion']],
+    ];
+    for (const [bundle, events] of families) {
+      expect(bundle.map((g) => g.id)).toEqual(GUARDS.filter((g) => events.some((event) => g.on[event] !== undefined)).map((g) => g.id));
+    }
   });
 
   it('every registered guard has its table of cases beside it', () => {

@@ -125,12 +125,12 @@ describe('the registered hook command', () => {
     (payload['tool_input'] as Record<string, unknown>)['subagent_type'] = 'software-developer';
     expect(decisionOf(runRegisteredHook(dir, payload)).reason).toContain('out-of-order phase delegation');
     expect(readdirSync(join(dir, '.isdlc/bin')).some((name) => name.endsWith('.cache'))).toBe(true);
-    const bundle = join(dir, '.isdlc/bin/hook.cjs');
+    const bundle = join(dir, '.isdlc/bin/hook-tool-call.cjs');
     const source = readFileSync(bundle, 'utf8');
     writeFile(bundle, source.replace('out-of-order phase delegation', 'OUT-OF-ORDER PHASE DELEGATION'));
     expect(readFileSync(bundle, 'utf8').length).toBe(source.length);
     expect(decisionOf(runRegisteredHook(dir, payload)).reason).toContain('OUT-OF-ORDER PHASE DELEGATION');
-    expect(readdirSync(join(dir, '.isdlc/bin')).filter((name) => name.endsWith('.cache'))).toHaveLength(1);
+    expect(readdirSync(join(dir, '.isdlc/bin')).filter((name) => name.startsWith('hook-tool-call.cjs.') && name.endsWith('.cache'))).toHaveLength(1);
   });
 
   it('keeps the activity log bounded', () => {

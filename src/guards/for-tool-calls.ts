@@ -1,0 +1,10 @@
+// The guards that react to PreToolUse, in the registry's order (index.ts; a test keeps them equal).
+// Built into their own hook bundle so a tool call loads only what can judge it.
+import type { Guard } from '../engine/guard.js';
+import { constitutionValidator } from './constitution-validator.js';
+import { gateBlocker } from './gate-blocker.js';
+import { humanOnlyCommands } from './human-only-commands.js';
+import { iterationCorridor } from './iteration-corridor.js';
+import { phaseSequenceGuard } from './phase-sequence-guard.js';
+
+export const TOOL_CALL_GUARDS: readonly Guard[] = Object.freeze([iterationCorridor, phaseSequenceGuard, gateBlocker, constitutionValidator, humanOnlyCommands]);

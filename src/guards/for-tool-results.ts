@@ -1,0 +1,8 @@
+// The guards that react to PostToolUse and PostToolUseFailure, in the registry's order (index.ts; a test
+// keeps them equal). Built into their own hook bundle.
+import type { Guard } from '../engine/guard.js';
+import { logSkillUsage } from './log-skill-usage.js';
+import { menuTracker } from './menu-tracker.js';
+import { testWatcher } from './test-watcher.js';
+
+export const TOOL_RESULT_GUARDS: readonly Guard[] = Object.freeze([logSkillUsage, menuTracker, testWatcher]);
