@@ -18,7 +18,9 @@ export type TestRunOutcome =
   | { kind: 'passed'; iteration: number; clearedEscalation: boolean }
   | { kind: 'failed'; iteration: number; identicalFailures: number; escalated?: 'circuit_breaker' | 'max_iterations'; alreadyEscalated: boolean };
 
+/** A run's record in the history is kept short: state is read and written on every hook call. */
 const HISTORY_LIMIT = 50;
+const HISTORY_ERROR_CHARS = 240;
 
 export function recordTestRun(record: TestIterationState, input: TestRunInput): TestRunOutcome {
   const { classification: run, now } = input;
@@ -45,7 +47,7 @@ export function recordTestRun(record: TestIterationState, input: TestRunInput): 
   record.last_test_result = run.result;
   record.last_test_command = input.command;
   record['last_run_at'] = now;
-  history.push({ iteration, ...entry, ...(run.result === 'failed' ? { error: run.excerpt ?? run.basis } : {}) });
+  history.push({ iteration, ...entry, ...(run.result === 'failed' ? { error: (run.excerpt ?? run.basis).slice(0, HISTORY_ERROR_CHARS) } : {}) });
   record.history = history.slice(-HISTORY_LIMIT);
 
   if (run.result === 'passed') {
