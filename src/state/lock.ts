@@ -1,7 +1,7 @@
 // An inter-process lock beside a file: `<file>.lock`, created exclusively. A holder that died (its pid
 // is gone on this host) or that held it far too long is set aside at once, so a writer killed with
 // SIGKILL never wedges the others.
-import { closeSync, fstatSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 
 export interface LockOptions {
@@ -136,7 +136,12 @@ export function acquireLock(target: string, options: LockOptions = {}): HeldLock
 function releaseLock(lockFile: string, ino: number): void {
   // Only remove the lock if it is still the file we created; if it was judged abandoned and taken, leave
   // the new one.
-  if (statSync(lockFile, { throwIfNoEntry: false })?.ino === ino) rmSync(lockFile, { force: true });
+  if (statSync(lockFile, { throwIfNoEntry: false })?.ino !== ino) return;
+  try {
+    unlinkSync(lockFile); // not rmSync: that one walks a directory-removal path first
+  } catch {
+    // already gone
+  }
 }
 
 export function withLock<T>(target: string, work: () => T, options?: LockOptions): T {
