@@ -60,17 +60,6 @@ export type ConfigValue<K extends ConfigName> = {
 
 export const CONFIG_NAMES = Object.keys(SPECS) as ConfigName[];
 
-/** The project file that would be used for `name`, if any. */
-export function findProjectConfigFile(root: string, name: ConfigName): string | undefined {
-  for (const dir of CONFIG_DIRS) {
-    for (const file of SPECS[name].files) {
-      const path = join(root, dir, file);
-      if (readTextIfPresent(path) !== undefined) return path;
-    }
-  }
-  return undefined;
-}
-
 /** The bundled defaults are trusted as they are (a test checks each against its schema). */
 export function bundledConfig<K extends ConfigName>(name: K): ConfigValue<K> {
   return SPECS[name].bundled as ConfigValue<K>;

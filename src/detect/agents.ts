@@ -82,11 +82,6 @@ export function agentPhases(manifest: SkillsManifest, agentName: string): string
   return phases.map((phase) => normalizePhaseKey(phase));
 }
 
-export function isPhaselessAgent(manifest: SkillsManifest, agentName: string): boolean {
-  const phases = agentPhases(manifest, agentName);
-  return phases.length > 0 && phases.every((phase) => PHASELESS_MARKERS.has(phase));
-}
-
 /**
  * The agent a phase is delegated to: the first agent the manifest lists for it (the others listed for
  * the same phase are its sub-agents). One map, derived, so it can never drift from the manifest.

@@ -29,8 +29,3 @@ export function writeFileAtomic(file: string, content: string): void {
     throw error;
   }
 }
-
-/** Matches the temporary files `writeFileAtomic` leaves behind when its process is killed mid-write. */
-export function isAtomicTempFile(name: string, target: string): boolean {
-  return name.startsWith(`.${target}.`) && name.endsWith('.tmp');
-}
