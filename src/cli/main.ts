@@ -5,6 +5,7 @@ import { StateConflictError } from '../state/store.js';
 import { LockTimeoutError } from '../state/lock.js';
 import { WorkflowError } from '../workflow/start.js';
 import { registerInstallCommands } from './install-commands.js';
+import { registerPhaseCommands } from './phase-commands.js';
 import { io, UsageError } from './shared.js';
 import { registerToolCommands } from './tool-commands.js';
 import { registerWorkflowCommands } from './workflow-commands.js';
@@ -18,6 +19,7 @@ function buildProgram(): Command {
     .exitOverride();
   registerInstallCommands(program);
   registerWorkflowCommands(program);
+  registerPhaseCommands(program);
   registerToolCommands(program);
   return program;
 }

@@ -32,3 +32,13 @@ export function projectLocation(options: LocationOptions): StateLocation {
 
 export const dirOption = (): Option => new Option('-d, --dir <dir>', 'project directory (default: the nearest one with .isdlc/)');
 export const projectOption = (): Option => new Option('-p, --project <id>', 'monorepo project id (default: ISDLC_PROJECT, then the current directory)');
+
+/**
+ * Some decisions belong to a person. Inside Claude Code's shell tool CLAUDECODE=1 is set: that is an
+ * agent, or a person typing through the agent, and either way not a decision taken outside it.
+ */
+export function refuseInsideAgent(what: string): void {
+  if (process.env['CLAUDECODE'] === '1') {
+    throw new UsageError(`${what} is a decision for a person: run it in your own terminal, not through the agent`);
+  }
+}

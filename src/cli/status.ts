@@ -59,7 +59,7 @@ export function buildStatus(location: StateLocation, snapshot: StateSnapshot, co
       currentPhaseIndex: num(workflow.current_phase_index) ?? null,
       phases: workflowPhasesOf(state).map((key) => ({ key, status: phaseStatus(state, key), agent: phaseAgent(config.manifest, key) ?? null })),
     };
-    if (current) report.gate = evaluateGate({ state, config, phase: current, root: location.root });
+    if (current) report.gate = evaluateGate({ state, config, phase: current, root: location.root, docsBase: location.docsBase });
   }
   return report;
 }

@@ -11,8 +11,9 @@ import type { StateLocation } from '../state/locate.js';
 import { StateStore } from '../state/store.js';
 import { recordArticleCheck } from '../workflow/constitution.js';
 import { approveEscalation } from '../workflow/escalation.js';
+import { cancelWorkflow, finalizeWorkflow, type ArchivedWorkflow } from '../workflow/finalize.js';
 import { startWorkflow } from '../workflow/start.js';
-import { dirOption, io, json, projectLocation, projectOption, UsageError, type LocationOptions } from './shared.js';
+import { dirOption, io, json, projectLocation, projectOption, refuseInsideAgent, UsageError, type LocationOptions } from './shared.js';
 import { buildStatus, formatStatus } from './status.js';
 
 function configFor(location: StateLocation): ProjectConfig {
@@ -40,7 +41,7 @@ export function registerWorkflowCommands(program: Command): void {
       io.out(options.json ? json(report) : formatStatus(report));
     });
 
-  const workflow = program.command('workflow').description('start workflows (more workflow commands arrive with the phase handshake)');
+  const workflow = program.command('workflow').description('start a workflow, finalize it when every phase is completed, or cancel it');
   workflow
     .command('start')
     .description('start a workflow of the given type; its first phase becomes current')
@@ -75,6 +76,46 @@ export function registerWorkflowCommands(program: Command): void {
       );
     });
 
+  const archived = (entry: ArchivedWorkflow, version: number, asJson: boolean | undefined): void => {
+    if (asJson) {
+      io.out(json({ ...entry, state_version: version }));
+      return;
+    }
+    const m = entry.metrics;
+    io.out(
+      `${entry.status === 'completed' ? 'Finalized' : 'Cancelled'} the ${entry.type} workflow: ${m.phases_completed} of ${m.phases_total} phases completed` +
+        `${m.phases_skipped ? ` (${m.phases_skipped} skipped)` : ''}, ${m.total_retries} retr${m.total_retries === 1 ? 'y' : 'ies'}, ` +
+        `${m.test_iterations_total} test run${m.test_iterations_total === 1 ? '' : 's'}` +
+        `${m.wall_clock_minutes !== undefined ? `, ${m.wall_clock_minutes} min in all` : ''}.\n` +
+        'It is kept in workflow_history; no workflow is active now.\n',
+    );
+  };
+
+  workflow
+    .command('finalize')
+    .description('archive the workflow once every phase is completed: phase snapshots and metrics go to workflow_history, state is pruned')
+    .addOption(dirOption())
+    .addOption(projectOption())
+    .option('--json', 'print the archived entry as JSON')
+    .action((options: LocationOptions & { json?: boolean }) => {
+      const location = projectLocation(options);
+      const { result, version } = new StateStore(location.stateFile).update((draft) => finalizeWorkflow(draft, { now: new Date() }));
+      archived(result, version, options.json);
+    });
+
+  workflow
+    .command('cancel')
+    .description('end the active workflow unfinished; it is archived as cancelled, with the reason')
+    .requiredOption('--reason <text>', 'why it is cancelled')
+    .addOption(dirOption())
+    .addOption(projectOption())
+    .option('--json', 'print the archived entry as JSON')
+    .action((options: LocationOptions & { reason: string; json?: boolean }) => {
+      const location = projectLocation(options);
+      const { result, version } = new StateStore(location.stateFile).update((draft) => cancelWorkflow(draft, { reason: options.reason, now: new Date() }));
+      archived(result, version, options.json);
+    });
+
   program
     .command('gate')
     .description("the current phase's gate")
@@ -87,7 +128,7 @@ export function registerWorkflowCommands(program: Command): void {
     .action((options: LocationOptions & { phase?: string; json?: boolean }) => {
       const location = projectLocation(options);
       const state = new StateStore(location.stateFile).read().state ?? {};
-      const evaluation = evaluateGate({ state, config: configFor(location), phase: phaseFor(location, options.phase), root: location.root });
+      const evaluation = evaluateGate({ state, config: configFor(location), phase: phaseFor(location, options.phase), root: location.root, docsBase: location.docsBase });
       if (options.json) io.out(json(evaluation));
       else if (evaluation.open) io.out(`The gate of ${evaluation.phase} is open (${evaluation.checks.length} requirement${evaluation.checks.length === 1 ? '' : 's'} met).\n`);
       else io.out(`The gate of ${evaluation.phase} is closed:\n${describeUnmet(evaluation)}\n`);
@@ -141,10 +182,7 @@ export function registerWorkflowCommands(program: Command): void {
     .addOption(dirOption())
     .addOption(projectOption())
     .action((options: LocationOptions & { phase: string; note?: string }) => {
-      // Inside Claude Code's shell tool CLAUDECODE=1 is set: that is an agent, or a person typing through the agent.
-      if (process.env['CLAUDECODE'] === '1') {
-        throw new UsageError('escalation approve is a decision for a person: run it in your own terminal, not through the agent');
-      }
+      refuseInsideAgent('escalation approve');
       const location = projectLocation(options);
       const phase = normalizePhaseKey(options.phase);
       const { result } = new StateStore(location.stateFile).update((draft) =>

@@ -19,3 +19,11 @@ export function artifactTemplatesFor(paths: ArtifactPaths, phase: string): strin
   const entry = paths.phases[phase];
   return typeof entry === 'object' ? entry.paths : [];
 }
+
+/** In a monorepo, a path under `docs/` belongs under the project's own documents folder (seed 003 AC-007e). */
+export function scopeToProject(path: string, docsBase: string | undefined): string {
+  if (!docsBase) return path;
+  const posix = path.replace(/\\/g, '/');
+  // docs/isdlc/ holds isdlc's own documents, which are per repository.
+  return posix.startsWith('docs/') && !posix.startsWith('docs/isdlc/') ? `${docsBase}/${posix.slice('docs/'.length)}` : path;
+}

@@ -3,7 +3,7 @@
 // what it saw and what to do. Used by the gate-blocker guard, `isdlc gate check` and `isdlc status`.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifactTemplatesFor, resolveArtifactPath } from '../config/artifacts.js';
+import { artifactTemplatesFor, resolveArtifactPath, scopeToProject } from '../config/artifacts.js';
 import { describeArticle } from '../config/constitution.js';
 import type { ProjectConfig } from '../config/project-config.js';
 import { coverageThreshold, effectivePhaseRequirements } from '../config/requirements.js';
@@ -36,6 +36,8 @@ export interface GateInput {
   config: ProjectConfig;
   phase: string;
   root: string;
+  /** A monorepo project's documents folder (StateLocation.docsBase). */
+  docsBase?: string;
 }
 
 const RULE_FOR: Record<GateRequirement, string> = {
@@ -150,7 +152,8 @@ function artifactCheck(input: GateInput, requirements: PhaseRequirements): GateC
   const folder = activeWorkflowOf(input.state)?.artifact_folder;
   const missing: string[] = [];
   for (const template of [...new Set(templates)]) {
-    const path = resolveArtifactPath(template, folder);
+    const resolved = resolveArtifactPath(template, folder);
+    const path = resolved === null ? null : scopeToProject(resolved, input.docsBase);
     if (path === null) missing.push(`${template} (the artifact folder ${JSON.stringify(folder ?? null)} cannot be used)`);
     else if (!existsSync(join(input.root, path))) missing.push(path);
   }

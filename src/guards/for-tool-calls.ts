@@ -5,6 +5,16 @@ import { constitutionValidator } from './constitution-validator.js';
 import { gateBlocker } from './gate-blocker.js';
 import { humanOnlyCommands } from './human-only-commands.js';
 import { iterationCorridor } from './iteration-corridor.js';
+import { phaseLoopController } from './phase-loop-controller.js';
 import { phaseSequenceGuard } from './phase-sequence-guard.js';
+import { stateWriteValidator } from './state-write-validator.js';
 
-export const TOOL_CALL_GUARDS: readonly Guard[] = Object.freeze([iterationCorridor, phaseSequenceGuard, gateBlocker, constitutionValidator, humanOnlyCommands]);
+export const TOOL_CALL_GUARDS: readonly Guard[] = Object.freeze([
+  iterationCorridor,
+  phaseLoopController,
+  phaseSequenceGuard,
+  gateBlocker,
+  constitutionValidator,
+  humanOnlyCommands,
+  stateWriteValidator,
+]);

@@ -4,5 +4,6 @@ import type { Guard } from '../engine/guard.js';
 import { logSkillUsage } from './log-skill-usage.js';
 import { menuTracker } from './menu-tracker.js';
 import { testWatcher } from './test-watcher.js';
+import { workflowCompletionEnforcer } from './workflow-completion-enforcer.js';
 
-export const TOOL_RESULT_GUARDS: readonly Guard[] = Object.freeze([logSkillUsage, menuTracker, testWatcher]);
+export const TOOL_RESULT_GUARDS: readonly Guard[] = Object.freeze([logSkillUsage, menuTracker, testWatcher, workflowCompletionEnforcer]);

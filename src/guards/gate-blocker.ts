@@ -21,7 +21,7 @@ export const gateBlocker = defineGuard({
     const attempt = workflowSkillCall(event, GATE_KEYWORDS) ?? orchestratorCall(event, config.manifest, GATE_KEYWORDS);
     if (attempt === null) return;
 
-    const evaluation = evaluateGate({ state, config, phase, root: location.root });
+    const evaluation = evaluateGate({ state, config, phase, root: location.root, docsBase: location.docsBase });
     const timestamp = now.toISOString();
     log({ phase, open: evaluation.open, unmet: evaluation.unmet.map((check) => check.requirement) });
     const requirements = effectivePhaseRequirements(config.iterationRequirements, phase, workflow.type);

@@ -8,6 +8,9 @@ guardTable('human-only-commands', {
     { name: 'isdlc status', payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs status'), expect: 'allow' },
     { name: 'recording a constitution check', payload: bashCall(P, 'npx isdlc constitution record --article IV --result compliant'), expect: 'allow' },
     { name: 'ordinary work that mentions escalation', payload: bashCall(P, 'grep -rn "approve" src/escalation.ts'), expect: 'allow' },
+    { name: 'phase activate and complete are for agents', payload: bashCall(P, 'isdlc phase complete --summary "done" && isdlc phase activate'), expect: 'allow' },
+    { name: 'a review that asks for more scrutiny (redo)', payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs phase review redo --note "missing edge cases"'), expect: 'allow' },
+    { name: 'a review marked as under way', payload: bashCall(P, 'isdlc phase review review'), expect: 'allow' },
     { name: 'git', payload: bashCall(P, 'git commit -m "approve escalation flow"'), expect: 'allow' },
   ],
   invalid: [
@@ -16,5 +19,7 @@ guardTable('human-only-commands', {
     { name: 'the bin name', payload: bashCall(P, 'isdlc escalation approve --phase 06-implementation --note "fine"'), expect: 'deny' },
     { name: 'wrapped in bash -c', payload: bashCall(P, 'bash -c "isdlc escalation approve --phase 06-implementation"'), expect: 'deny' },
     { name: 'an absolute path to the binary', payload: bashCall(P, 'node "/home/dev/shop/.isdlc/bin/isdlc.cjs" escalation approve --phase 08-code-review'), expect: 'deny' },
+    { name: 'overriding a closed gate', payload: bashCall(P, 'isdlc phase skip --reason "tests are flaky"'), expect: 'deny', reasonIncludes: ["overriding a phase's closed gate", 'isdlc phase skip'] },
+    { name: 'approving a supervised review', payload: bashCall(P, 'npx isdlc phase review continue'), expect: 'deny', reasonIncludes: ['supervised workflow'] },
   ],
 });

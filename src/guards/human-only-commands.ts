@@ -1,31 +1,39 @@
-// Some isdlc commands are a person's decision: approving an escalation. An agent that tries to run one
-// through its shell tool is denied and told that a person must run it.
+// Some isdlc commands are a person's decision: approving an escalation, overriding a closed gate, letting
+// a supervised workflow go on after a review. An agent that tries to run one through its shell tool is
+// denied and told that a person must run it.
 import { defineGuard } from '../engine/guard.js';
 import { splitCommandLine } from '../detect/shell-commands.js';
 
-/** `isdlc escalation approve`, however isdlc is started (npx, node .isdlc/bin/isdlc.cjs, the bin name). */
-const HUMAN_ONLY = /(?:^|[\s/"'])(?:isdlc(?:\.cjs)?|cli\.cjs)["']?\s+escalations?\s+approve\b/;
+/** However isdlc is started: npx, node .isdlc/bin/isdlc.cjs, the bin name. */
+const ISDLC = String.raw`(?:^|[\s/"'])(?:isdlc(?:\.cjs)?|cli\.cjs)["']?\s+`;
 
-export function humanOnlyCommandIn(line: string): string | null {
+const HUMAN_ONLY: { pattern: RegExp; decision: string }[] = [
+  { pattern: new RegExp(`${ISDLC}escalations?\\s+approve\\b`), decision: 'approving an escalation' },
+  { pattern: new RegExp(`${ISDLC}phase\\s+skip\\b`), decision: "overriding a phase's closed gate" },
+  { pattern: new RegExp(`${ISDLC}phase\\s+review\\s+["']?continue\\b`), decision: 'letting a supervised workflow go on after a review' },
+];
+
+export function humanOnlyCommandIn(line: string): { command: string; decision: string } | null {
   // Quoted too: `bash -c "isdlc escalation approve"` runs it just the same.
   for (const part of splitCommandLine(line)) {
-    if (HUMAN_ONLY.test(part.text)) return part.text;
+    const found = HUMAN_ONLY.find((entry) => entry.pattern.test(part.text));
+    if (found) return { command: part.text, decision: found.decision };
   }
   return null;
 }
 
 export const humanOnlyCommands = defineGuard({
   id: 'human-only-commands',
-  description: 'Denies an agent running `isdlc escalation approve`: approving an escalation is a person\'s decision.',
+  description: "Denies an agent running the isdlc commands that are a person's decision (escalation approve, phase skip, phase review continue).",
   on: { PreToolUse: ['shell'] },
   check({ event, deny }) {
     const line = typeof event.tool?.input['command'] === 'string' ? (event.tool.input['command'] as string) : '';
     const found = humanOnlyCommandIn(line);
     if (!found) return;
     deny(
-      'isdlc human-only-commands: approving an escalation is a decision for a person, not for an agent, so this command is not run. ' +
-        'Stop here: tell the user what was escalated and why (`isdlc status` shows it), and ask them to review it and, if they agree, ' +
-        'run `isdlc escalation approve` themselves in their own terminal. Retrying it will be denied again.',
+      `isdlc human-only-commands: ${found.decision} is a decision for a person, not for an agent, so \`${found.command.trim()}\` is not run. ` +
+        'Stop here: tell the user what needs their decision and why (`isdlc status` shows it), and ask them to run the command ' +
+        'themselves in their own terminal if they agree. Retrying it will be denied again.',
     );
   },
 });

@@ -8,19 +8,25 @@ import { humanOnlyCommands } from './human-only-commands.js';
 import { iterationCorridor } from './iteration-corridor.js';
 import { logSkillUsage } from './log-skill-usage.js';
 import { menuTracker } from './menu-tracker.js';
+import { phaseLoopController } from './phase-loop-controller.js';
 import { phaseSequenceGuard } from './phase-sequence-guard.js';
+import { stateWriteValidator } from './state-write-validator.js';
 import { testWatcher } from './test-watcher.js';
+import { workflowCompletionEnforcer } from './workflow-completion-enforcer.js';
 
 export const GUARDS: readonly Guard[] = Object.freeze([
   // PreToolUse on agent and skill calls
   iterationCorridor,
+  phaseLoopController,
   phaseSequenceGuard,
   gateBlocker,
   constitutionValidator,
-  // PreToolUse on shell commands
+  // PreToolUse on shell commands, and on writes to state files
   humanOnlyCommands,
+  stateWriteValidator,
   // after a tool, at a stop, on a prompt
   logSkillUsage,
   menuTracker,
   testWatcher,
+  workflowCompletionEnforcer,
 ]);

@@ -12,6 +12,11 @@ export interface StateLocation {
   stateFile: string;
   /** Set in a monorepo: the project whose state this is. */
   projectId?: string;
+  /**
+   * Set in a monorepo: where the project's documents live, relative to the root (`docs/<id>`, or
+   * `<project path>/docs` with `docs_location: "project"`); artifact paths under `docs/` move there.
+   */
+  docsBase?: string;
   /** Why the project was chosen, for `status` and `doctor`. */
   chosenBy?: 'ISDLC_PROJECT' | 'cwd' | 'default_project';
   /** Something about the monorepo config a human should hear of. */
@@ -38,6 +43,7 @@ export function findProjectRoot({ env, cwd }: LocateInput): string | null {
 
 export interface MonorepoConfig {
   default_project?: string | null;
+  docs_location?: string;
   projects?: Record<string, { path?: string; name?: string; [key: string]: unknown }>;
   [key: string]: unknown;
 }
@@ -81,12 +87,17 @@ export function locateState(root: string, input: LocateInput): StateLocation {
   if (!config) return single;
 
   const known = new Set(Object.keys(config.projects ?? {}));
+  const docsBaseOf = (projectId: string): string => {
+    const path = normalisedProjectPath(config.projects?.[projectId]?.path ?? '');
+    return config.docs_location === 'project' && path && !path.split('/').includes('..') ? `${path}/docs` : `docs/${projectId}`;
+  };
   const at = (projectId: string, chosenBy: StateLocation['chosenBy']): StateLocation => ({
     root,
     isdlcDir,
     stateFile: join(isdlcDir, 'projects', projectId, 'state.json'),
     projectId,
     chosenBy,
+    docsBase: docsBaseOf(projectId),
   });
 
   let warning: string | undefined;

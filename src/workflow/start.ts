@@ -1,6 +1,6 @@
 // `isdlc workflow start`: one locked transaction that sets up a workflow (seed 003 IR-008). The first
 // phase starts in progress in every place that tracks it, so no moment exists where the trackers
-// disagree (IR-001 AC-001e).
+// disagree (IR-001 AC-001e). Its timing starts when `isdlc phase activate` runs for it (STEP 3c-prime).
 import { normalizePhaseKey } from '../config/phase-keys.js';
 import { knownPhaseKeys } from '../config/phases.js';
 import type { ProjectConfig } from '../config/project-config.js';
@@ -101,7 +101,6 @@ export function startWorkflow(draft: IsdlcState, config: ProjectConfig, input: S
         completed: null,
         gate_passed: null,
         artifacts: [],
-        ...(index === 0 ? { timing: { started_at: now, retries: 0 } } : {}),
       },
     ]),
   );

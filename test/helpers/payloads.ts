@@ -66,3 +66,21 @@ export function userPrompt(project: string, prompt: string): Payload {
 export function runnerOutput(runner: string, scenario: string): string {
   return readFileSync(join(FIXTURES, 'runners', runner, `${scenario}.txt`), 'utf8');
 }
+
+/** A Write about to happen: the recorded PostToolUse Write without its result, as PreToolUse sends it. */
+export function writeCall(project: string, filePath: string, content: string): Payload {
+  const { tool_response: _result, duration_ms: _ms, ...payload } = recorded('post-write.json');
+  return { ...payload, hook_event_name: 'PreToolUse', cwd: project, tool_input: { file_path: filePath, content } };
+}
+
+/** An Edit about to happen (from the recorded Windows PostToolUse Edit, without its result). */
+export function editCall(project: string, filePath: string, oldString: string, newString: string, replaceAll = false): Payload {
+  const { tool_response: _result, duration_ms: _ms, ...payload } = recorded('post-edit-windows.json');
+  return { ...payload, hook_event_name: 'PreToolUse', cwd: project, tool_input: { file_path: filePath, old_string: oldString, new_string: newString, replace_all: replaceAll } };
+}
+
+/** A Write or Edit that has happened. */
+export function writeDone(project: string, filePath: string, content: string): Payload {
+  const payload = recorded('post-write.json');
+  return { ...payload, cwd: project, tool_input: { file_path: filePath, content }, tool_response: { ...(payload['tool_response'] as Payload), filePath, content } };
+}

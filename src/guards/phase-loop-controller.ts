@@ -1,0 +1,53 @@
+// Seed 002 FR-01 and seed 003 IR-002: a phase's agent may be delegated to only once the phase has been
+// activated (`isdlc phase activate`, STEP 3c-prime), so every tracker already names it when the agent
+// starts. Sub-agents of the phase in progress pass (BUG-0013); delegations to other phases are the
+// phase-sequence-guard's to judge.
+import { knownPhaseKeys } from '../config/phases.js';
+import { detectPhaseDelegation } from '../detect/phase-delegation.js';
+import { defineGuard } from '../engine/guard.js';
+import { activeWorkflowOf, currentPhaseOf, workflowPhasesOf } from '../state/current-phase.js';
+import { reviewBlocking } from '../workflow/review.js';
+
+const PREFIX = 'isdlc phase-loop-controller:';
+
+export const phaseLoopController = defineGuard({
+  id: 'phase-loop-controller',
+  description: "Denies delegating to a phase's agent before the phase is activated (`isdlc phase activate`); sub-agents of the phase in progress pass.",
+  on: { PreToolUse: ['agent'] },
+  check({ event, state, config, deny, log }) {
+    const workflow = activeWorkflowOf(state);
+    const current = currentPhaseOf(state);
+    if (!workflow || !current) return;
+    const delegation = detectPhaseDelegation(event, { manifest: config.manifest, knownPhases: () => knownPhaseKeys(config), currentPhase: current });
+    if (!delegation.isDelegation || !delegation.targetPhase) return;
+    const target = delegation.targetPhase;
+    const status = state?.phases?.[target]?.status ?? workflow.phase_status?.[target];
+    if (status === 'in_progress') {
+      if (target === current) log({ outcome: 'same-phase', phase: target, agent: delegation.agentName });
+      return;
+    }
+    const phases = workflowPhasesOf(state);
+    const index = typeof workflow.current_phase_index === 'number' ? workflow.current_phase_index : phases.indexOf(current);
+    const reached = phases[index] ?? null;
+    const who = delegation.agentName ? ` to ${delegation.agentName}` : '';
+    const review = reviewBlocking(workflow);
+    if (target === reached) {
+      deny(
+        `${PREFIX} this delegation${who} is for phase ${target}, which has not been activated (its status is ${String(status ?? 'missing')}). ` +
+          (review
+            ? `First: ${review}. Then run \`isdlc phase activate\`, and delegate again.`
+            : `Run \`isdlc phase activate\` first: it marks ${target} in progress in every place state tracks it, and then this delegation passes. `) +
+          ' Until then the same call is denied.',
+      );
+    } else if (target === current) {
+      const next = reached
+        ? `the workflow has reached ${reached}: run \`isdlc phase activate\` to start it, then delegate to its agent`
+        : 'every phase is completed: run `isdlc workflow finalize`';
+      deny(
+        `${PREFIX} this delegation${who} is for phase ${target}, which is ${String(status ?? 'not in progress')} (its gate has passed); ${next}.` +
+          (review ? ` ${review}.` : '') +
+          ' Until then the same call is denied.',
+      );
+    }
+  },
+});

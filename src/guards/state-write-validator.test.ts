@@ -1,0 +1,201 @@
+import { expect } from 'vitest';
+import { guardTable } from '../../test/helpers/guard-table.js';
+import { bashCall, editCall, writeCall } from '../../test/helpers/payloads.js';
+import { testRecord, withTests, workflowState } from '../../test/helpers/states.js';
+
+type State = Record<string, any>;
+const P = '/project';
+const STATE = '.isdlc/state.json';
+
+/** A feature workflow in 06-implementation, version 5 on disk, tests failing. */
+function onDisk(): State {
+  const state = withTests(workflowState('feature', '06-implementation'), '06-implementation', testRecord('failed', 2));
+  state['state_version'] = 5;
+  state['iteration_enforcement'] = { enabled: true };
+  return state;
+}
+
+/** What the agent writes: the state on disk, changed by `change`. */
+function changed(change: (state: State) => void): string {
+  const state = onDisk();
+  change(state);
+  return JSON.stringify(state, null, 2);
+}
+
+const unchangedOnDisk = ({ state }: { state: State }): void => {
+  expect(state).toEqual(onDisk());
+};
+
+const tests = (s: State): State => s['phases']['06-implementation'].iteration_requirements.test_iteration;
+const diskText = JSON.stringify(onDisk(), null, 2);
+
+function allCompleted(): State {
+  const state = onDisk();
+  for (const phase of state['active_workflow'].phases) {
+    state['active_workflow'].phase_status[phase] = 'completed';
+    state['phases'][phase].status = 'completed';
+  }
+  state['active_workflow'].current_phase_index = state['active_workflow'].phases.length;
+  return state;
+}
+
+guardTable('state-write-validator', {
+  valid: [
+    { name: 'a Write to an ordinary source file', state: onDisk(), payload: writeCall(P, 'src/export.ts', 'export const x = 1;\n'), expect: 'allow' },
+    { name: 'a file called state.json outside .isdlc', state: onDisk(), payload: writeCall(P, 'src/store/state.json', '{"count": 0}'), expect: 'allow' },
+    { name: 'a Write that changes only the project description, same version', state: onDisk(), payload: writeCall(P, STATE, changed((s) => (s['project'] = { description: 'CSV export' }))), expect: 'allow' },
+    { name: 'a Write of the file exactly as it is', state: onDisk(), payload: writeCall(P, STATE, diskText), expect: 'allow' },
+    { name: 'an Edit of a field nobody owns', state: onDisk(), payload: editCall(P, STATE, '"description": "test workflow"', '"description": "CSV export, take two"'), expect: 'allow' },
+    { name: 'an Edit whose old text is not in the file (the tool itself will fail)', state: onDisk(), payload: editCall(P, STATE, '"no such text"', '"x"'), expect: 'allow' },
+    {
+      name: 'finishing a workflow by hand once every phase is completed (the enforcer repairs the entry)',
+      state: allCompleted(),
+      payload: writeCall(P, STATE, JSON.stringify({ ...allCompleted(), active_workflow: null, current_phase: null, active_agent: null, workflow_history: [{ type: 'feature', completed_at: '2026-11-25T12:00:00Z' }] })),
+      expect: 'allow',
+    },
+    {
+      name: 'setting back a phase a supervised review sent to redo (the V8 exception)',
+      state: { ...onDisk(), active_workflow: { ...onDisk()['active_workflow'], supervised_review: { phase: '05-test-strategy', status: 'redo' } } },
+      payload: writeCall(P, STATE, JSON.stringify((() => {
+        const s = onDisk();
+        s['active_workflow'].supervised_review = { phase: '05-test-strategy', status: 'redo' };
+        s['active_workflow'].phase_status['05-test-strategy'] = 'in_progress';
+        s['phases']['05-test-strategy'].status = 'in_progress';
+        return s;
+      })())),
+      expect: 'allow',
+    },
+    {
+      name: 'records that do not add up are reported, not refused (V3, V9)',
+      state: (() => {
+        const s = onDisk();
+        s['phases']['01-requirements'].iteration_requirements = { test_iteration: { completed: true, current_iteration: 0 } };
+        s['active_workflow'].phase_status['02-impact-analysis'] = 'pending';
+        return s;
+      })(),
+      payload: editCall(P, STATE, '"description": "test workflow"', '"description": "renamed"'),
+      expect: 'allow',
+      contextIncludes: ['V3: 01-requirements test_iteration is completed with current_iteration 0', 'V9: 02-impact-analysis'],
+    },
+    { name: 'a state file that was already not JSON cannot be judged', files: { [STATE]: '{ broken' }, payload: writeCall(P, STATE, '{}'), expect: 'allow', contextIncludes: ['not valid JSON'] },
+    { name: 'reading state in the shell', state: onDisk(), payload: bashCall(P, 'cat .isdlc/state.json | jq .active_workflow'), expect: 'allow' },
+    { name: 'copying state away for a backup', state: onDisk(), payload: bashCall(P, 'cp .isdlc/state.json /tmp/state-backup.json'), expect: 'allow' },
+    { name: 'a state path inside an echoed string', state: onDisk(), payload: bashCall(P, 'echo "never write > .isdlc/state.json by hand"'), expect: 'allow' },
+    { name: 'grep into another file', state: onDisk(), payload: bashCall(P, 'grep -c phase .isdlc/state.json > /tmp/count.txt'), expect: 'allow' },
+    { name: 'the isdlc commands themselves', state: onDisk(), payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs phase complete --summary "done" && node .isdlc/bin/isdlc.cjs phase activate'), expect: 'allow' },
+  ],
+  invalid: [
+    {
+      name: 'V7: a Write made from a stale read (version 3, disk 5; seed 003 TS-009)',
+      state: onDisk(),
+      payload: writeCall(P, STATE, changed((s) => (s['state_version'] = 3))),
+      expect: 'deny',
+      reasonIncludes: ['V7', 'is 3 in this write but 5 on disk', 're-read', 'the file is unchanged'],
+      then: unchangedOnDisk,
+    },
+    {
+      name: 'V8: a phase status going back from completed to pending (seed 003 TS-010)',
+      state: onDisk(),
+      payload: writeCall(P, STATE, changed((s) => {
+        s['active_workflow'].phase_status['01-requirements'] = 'pending';
+      })),
+      expect: 'deny',
+      reasonIncludes: ['V8: active_workflow.phase_status["01-requirements"] goes back from "completed" to "pending"'],
+      then: unchangedOnDisk,
+    },
+    {
+      name: 'V8: the phase index going back',
+      state: onDisk(),
+      payload: writeCall(P, STATE, changed((s) => (s['active_workflow'].current_phase_index = 2))),
+      expect: 'deny',
+      reasonIncludes: ['V8: active_workflow.current_phase_index goes back from 6 to 2'],
+    },
+    {
+      name: 'V8 also for an Edit (the old implementation could only check Writes)',
+      state: onDisk(),
+      payload: editCall(P, STATE, '"current_phase_index": 6', '"current_phase_index": 5'),
+      expect: 'deny',
+      reasonIncludes: ['V8'],
+    },
+    {
+      name: 'marking the tests as passed by hand',
+      state: onDisk(),
+      payload: writeCall(P, STATE, changed((s) => Object.assign(tests(s), { completed: true, last_test_result: 'passed', status: 'success' }))),
+      expect: 'deny',
+      reasonIncludes: ['phases["06-implementation"].iteration_requirements.test_iteration is evidence isdlc records itself', 'run the tests'],
+      then: unchangedOnDisk,
+    },
+    {
+      name: 'the same with an Edit of one value',
+      state: onDisk(),
+      payload: editCall(P, STATE, '"last_test_result": "failed"', '"last_test_result": "passed"'),
+      expect: 'deny',
+      reasonIncludes: ['test_iteration'],
+      then: unchangedOnDisk,
+    },
+    {
+      name: 'approving an escalation by hand',
+      state: onDisk(),
+      payload: writeCall(P, STATE, changed((s) => Object.assign(tests(s), { status: 'escalated', escalation_approved: true }))),
+      expect: 'deny',
+      reasonIncludes: ['would approve an escalation', 'isdlc escalation approve'],
+    },
+    {
+      name: 'writing constitutional validation by hand',
+      state: onDisk(),
+      payload: writeCall(P, STATE, changed((s) => (s['phases']['06-implementation'].constitutional_validation = { completed: true, status: 'compliant', iterations_used: 1 }))),
+      expect: 'deny',
+      reasonIncludes: ['constitutional_validation', 'isdlc constitution record'],
+    },
+    { name: 'writing a gate result by hand', state: onDisk(), payload: writeCall(P, STATE, changed((s) => (s['phases']['06-implementation'].gate_validation = { status: 'passed' }))), expect: 'deny', reasonIncludes: ['gate_validation', 'isdlc phase complete'] },
+    { name: 'switching enforcement off', state: onDisk(), payload: editCall(P, STATE, '"enabled": true', '"enabled": false'), expect: 'deny', reasonIncludes: ['iteration_enforcement'] },
+    { name: 'moving state_version on', state: onDisk(), payload: writeCall(P, STATE, changed((s) => (s['state_version'] = 9))), expect: 'deny', reasonIncludes: ['state_version would change from 5 to 9', 'keep it at 5'] },
+    {
+      name: 'completing a phase by hand (skipping its gate)',
+      state: onDisk(),
+      payload: writeCall(P, STATE, changed((s) => {
+        s['active_workflow'].phase_status['06-implementation'] = 'completed';
+        s['phases']['06-implementation'].status = 'completed';
+        s['active_workflow'].current_phase_index = 7;
+      })),
+      expect: 'deny',
+      reasonIncludes: ['active_workflow.phase_status["06-implementation"] is a phase tracker', 'isdlc phase complete'],
+    },
+    { name: 'activating the next phase by hand', state: onDisk(), payload: editCall(P, STATE, '"current_phase": "06-implementation"', '"current_phase": "16-quality-loop"', true), expect: 'deny', reasonIncludes: ['isdlc phase activate'] },
+    {
+      name: 'starting a workflow by hand',
+      state: { state_version: 2, active_workflow: null, phases: {} },
+      payload: writeCall(P, STATE, JSON.stringify({ state_version: 2, active_workflow: { type: 'feature', phases: ['01-requirements'], current_phase: '01-requirements' }, phases: {} })),
+      expect: 'deny',
+      reasonIncludes: ['isdlc workflow start'],
+    },
+    {
+      name: 'dropping a workflow whose phases are not done',
+      state: onDisk(),
+      payload: writeCall(P, STATE, changed((s) => {
+        s['active_workflow'] = null;
+      })),
+      expect: 'deny',
+      reasonIncludes: ['isdlc workflow cancel'],
+    },
+    { name: 'an Edit that would leave the file not JSON', state: onDisk(), payload: editCall(P, STATE, '"state_version": 5,', '"state_version": 5'), expect: 'deny', reasonIncludes: ['not be a valid JSON object'], then: unchangedOnDisk },
+    { name: 'writing a state file that does not exist', payload: writeCall(P, STATE, '{"state_version": 1}'), expect: 'deny', reasonIncludes: ['isdlc init'] },
+    {
+      name: "a monorepo project's state file",
+      files: { '.isdlc/projects/api-service/state.json': onDisk() },
+      payload: writeCall(P, '.isdlc/projects/api-service/state.json', changed((s) => (s['state_version'] = 1))),
+      expect: 'deny',
+      reasonIncludes: ['V7'],
+    },
+    { name: 'a Windows path (backslashes)', state: onDisk(), payload: writeCall(P, '.isdlc\\state.json', changed((s) => (tests(s).completed = true))), expect: 'deny', reasonIncludes: ['test_iteration'] },
+    { name: 'shell: a redirection onto state', state: onDisk(), payload: bashCall(P, "echo '{}' > .isdlc/state.json"), expect: 'deny', reasonIncludes: ['redirection', 'isdlc status --json'], then: unchangedOnDisk },
+    { name: 'shell: jq to a temp file, then mv onto state', state: onDisk(), payload: bashCall(P, "jq '.phases[\"06-implementation\"].status = \"completed\"' .isdlc/state.json > /tmp/s.json && mv /tmp/s.json .isdlc/state.json"), expect: 'deny', reasonIncludes: ['(mv)'] },
+    { name: 'shell: sed -i', state: onDisk(), payload: bashCall(P, 'sed -i "s/failed/passed/" .isdlc/state.json'), expect: 'deny', reasonIncludes: ['sed -i'] },
+    { name: 'shell: tee into a monorepo state', state: onDisk(), payload: bashCall(P, 'cat /tmp/s.json | tee .isdlc/projects/web/state.json'), expect: 'deny', reasonIncludes: ['tee'] },
+    { name: 'shell: cp onto state', state: onDisk(), payload: bashCall(P, 'cp /tmp/good-state.json ./.isdlc/state.json'), expect: 'deny' },
+    { name: 'shell: a python one-liner writing state', state: onDisk(), payload: bashCall(P, `python3 -c "import json; json.dump({}, open('.isdlc/state.json', 'w'))"`), expect: 'deny', reasonIncludes: ['python3 script'] },
+    { name: 'shell: inside bash -c', state: onDisk(), payload: bashCall(P, `bash -c "echo x >> .isdlc/state.json"`), expect: 'deny' },
+    { name: 'shell: removing state', state: onDisk(), payload: bashCall(P, 'rm -f .isdlc/state.json'), expect: 'deny', reasonIncludes: ['(rm)'] },
+    { name: 'PowerShell: Set-Content with a Windows path', state: onDisk(), payload: { ...bashCall(P, 'Set-Content -Path .isdlc\\state.json -Value "{}"'), tool_name: 'PowerShell' }, expect: 'deny', reasonIncludes: ['set-content'] },
+  ],
+});

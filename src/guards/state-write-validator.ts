@@ -1,0 +1,105 @@
+// Seed 002 FR-05 and seed 003 IR-011/IR-012, moved to before the write: an agent's Write or Edit of a
+// state file is judged on the file it would leave behind, and refused when it is stale (V7), regresses
+// a phase (V8), or changes what isdlc's commands and watchers own. A shell command that writes a state
+// file cannot be judged that way and is refused outright. The file on disk is never touched here.
+import { readFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { isStateFilePath, shellStateWrites } from '../detect/state-file-writes.js';
+import { defineGuard } from '../engine/guard.js';
+import type { HookEvent } from '../engine/event.js';
+import { reviewStateEdit, type EditFinding } from '../state/hand-edit-review.js';
+import type { IsdlcState } from '../state/schema.js';
+
+const PREFIX = 'isdlc state-write-validator:';
+
+function fileOnDisk(path: string, event: HookEvent, root: string): string {
+  const native = process.platform === 'win32' ? path : path.replace(/\\/g, '/');
+  return isAbsolute(native) ? native : resolve(event.cwd ?? root, native);
+}
+
+function readText(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** The file's text after the Write or Edit, or null when the tool would fail anyway (nothing to judge). */
+function textAfter(event: HookEvent, before: string): string | null {
+  const input = event.tool!.input;
+  if (event.tool!.kind === 'write') return typeof input['content'] === 'string' ? input['content'] : null;
+  const edits = Array.isArray(input['edits']) ? (input['edits'] as Record<string, unknown>[]) : [input];
+  let text = before;
+  for (const edit of edits) {
+    const from = edit['old_string'];
+    const to = edit['new_string'];
+    if (typeof from !== 'string' || typeof to !== 'string' || from === '' || !text.includes(from)) return null;
+    text = edit['replace_all'] === true ? text.split(from).join(to) : text.replace(from, () => to);
+  }
+  return text;
+}
+
+function parseState(text: string): IsdlcState | null {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as IsdlcState) : null;
+  } catch {
+    return null;
+  }
+}
+
+function describe(findings: EditFinding[]): string {
+  return findings.map((f, i) => `${i + 1}. ${f.rule === 'V7' || f.rule === 'V8' ? `${f.rule}: ` : ''}${f.field} ${f.detail}. Instead: ${f.instead}.`).join('\n');
+}
+
+export const stateWriteValidator = defineGuard({
+  id: 'state-write-validator',
+  description: "Denies an agent's write to a state file that is stale (V7), regresses a phase (V8), or changes fields isdlc's commands own; notes V1-V3 and V9.",
+  on: { PreToolUse: ['write', 'edit', 'shell'] },
+  check({ event, location, deny, note, log }) {
+    const tool = event.tool!;
+    if (tool.kind === 'shell') {
+      const command = typeof tool.input['command'] === 'string' ? tool.input['command'] : '';
+      const writes = shellStateWrites(command, { powershell: tool.name === 'PowerShell' });
+      if (writes.length === 0) return;
+      deny(
+        `${PREFIX} this command would write ${writes.map((w) => `${w.target} (${w.how})`).join(', ')}, which holds the workflow's state; ` +
+          'isdlc changes it only through its own commands, so the command is not run. Read it with `isdlc status --json`; change it with ' +
+          '`isdlc phase activate`, `isdlc phase complete`, `isdlc workflow finalize` or `isdlc workflow cancel`. The same command will be denied again.',
+      );
+      return;
+    }
+    const path = tool.input['file_path'] ?? tool.input['path'];
+    if (!isStateFilePath(path)) return;
+    const file = fileOnDisk(path, event, location.root);
+    const diskText = readText(file);
+    if (diskText === null) {
+      if (tool.kind === 'write') deny(`${PREFIX} ${path} does not exist; state files are created by \`isdlc init\` and changed by isdlc's commands, not written by hand.`);
+      return;
+    }
+    const disk = parseState(diskText);
+    if (!disk) {
+      note(`${PREFIX} ${path} was not valid JSON before this change, so the change could not be checked; \`isdlc doctor\` reports on it.`);
+      return;
+    }
+    const after = textAfter(event, diskText);
+    if (after === null) return;
+    const incoming = parseState(after);
+    if (!incoming) {
+      deny(`${PREFIX} after this ${tool.name} ${path} would not be a valid JSON object, and every guard and command would lose the workflow's state. The file is unchanged. Use the isdlc commands to change state.`);
+      return;
+    }
+    const review = reviewStateEdit(disk, incoming);
+    log({ file, refusals: review.refusals.map((r) => `${r.rule} ${r.field}`), notes: review.notes.length });
+    if (review.refusals.length > 0) {
+      deny(
+        `${PREFIX} this ${tool.name} of ${path} is refused before it happens; the file is unchanged.\n${describe(review.refusals)}\n` +
+          "These fields belong to isdlc's commands and watchers, so a hand edit would make the record say something isdlc never observed. " +
+          'Run `isdlc status` to see where the workflow stands. The same edit will be denied again.',
+      );
+      return;
+    }
+    if (review.notes.length > 0) note(`${PREFIX} the state after this ${tool.name} has records that do not add up:\n${review.notes.join('\n')}`);
+  },
+});

@@ -1,0 +1,26 @@
+// Seed 003 IR-010 AC-010e: after an agent archives a workflow by editing state itself, the archived
+// entry gets the phase snapshots and metrics `isdlc workflow finalize` would have written.
+import { resolve } from 'node:path';
+import { isStateFilePath } from '../detect/state-file-writes.js';
+import { defineGuard } from '../engine/guard.js';
+import { archiveNeedingRepair, repairArchivedWorkflow } from '../workflow/repair-history.js';
+
+export const workflowCompletionEnforcer = defineGuard({
+  id: 'workflow-completion-enforcer',
+  description: 'Adds phase snapshots and metrics to a workflow archived by hand (without `isdlc workflow finalize`).',
+  on: { PostToolUse: ['write', 'edit'] },
+  check({ event, state, location, now, update, note, log }) {
+    const path = event.tool?.input['file_path'];
+    if (!isStateFilePath(path)) return;
+    const native = process.platform === 'win32' ? path : path.replace(/\\/g, '/');
+    if (resolve(event.cwd ?? location.root, native) !== location.stateFile) return;
+    const entry = archiveNeedingRepair(state, now);
+    if (!entry) return;
+    update((draft) => void repairArchivedWorkflow(draft, now));
+    log({ repaired: String(entry['type'] ?? '') });
+    note(
+      `isdlc workflow-completion-enforcer: the ${String(entry['type'] ?? '')} workflow was archived by editing state, without its phase snapshots ` +
+        'or metrics; isdlc has added them from the phase records. Next time run `isdlc workflow finalize`, which does this in one step.',
+    );
+  },
+});

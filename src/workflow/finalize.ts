@@ -1,0 +1,69 @@
+// `isdlc workflow finalize` and `isdlc workflow cancel` (seed 003 IR-010): the workflow goes to
+// `workflow_history` with its phase snapshots and metrics, nothing is active any more, and state is
+// pruned. Finalize needs every phase completed; cancel archives whatever was reached, with the reason.
+import type { IsdlcState } from '../state/schema.js';
+import { addHistory, cursorOf } from './cursor.js';
+import { pruneAfterWorkflow } from './prune.js';
+import { reviewBlocking } from './review.js';
+import { collectPhaseSnapshots, workflowMetrics, type PhaseSnapshot, type WorkflowMetrics } from './snapshots.js';
+import { WorkflowError } from './start.js';
+
+export interface ArchivedWorkflow {
+  type: string;
+  description: string;
+  status: 'completed' | 'cancelled';
+  artifact_folder: string | null;
+  phases: string[];
+  phase_snapshots: PhaseSnapshot[];
+  metrics: WorkflowMetrics;
+  started_at: string | null;
+  completed_at: string;
+  cancellation_reason?: string;
+  git_branch?: unknown;
+  [key: string]: unknown;
+}
+
+function archive(draft: IsdlcState, status: ArchivedWorkflow['status'], now: Date, reason?: string): ArchivedWorkflow {
+  const { workflow, phases } = cursorOf(draft);
+  const snapshots = collectPhaseSnapshots(draft, phases);
+  const entry: ArchivedWorkflow = {
+    type: String(workflow.type ?? ''),
+    description: String(workflow.description ?? ''),
+    status,
+    artifact_folder: typeof workflow.artifact_folder === 'string' ? workflow.artifact_folder : null,
+    phases,
+    phase_snapshots: snapshots,
+    metrics: workflowMetrics(snapshots, workflow.started_at, now),
+    started_at: typeof workflow.started_at === 'string' ? workflow.started_at : null,
+    completed_at: now.toISOString(),
+    ...(reason ? { cancellation_reason: reason } : {}),
+    ...(workflow.git_branch ? { git_branch: workflow.git_branch } : {}),
+  };
+  (draft.workflow_history ??= []).push(entry);
+  draft.active_workflow = null;
+  draft.current_phase = null;
+  draft.active_agent = null;
+  draft.pending_escalations = [];
+  addHistory(draft, now, `${status === 'completed' ? 'Finalized' : 'Cancelled'} ${entry.type} workflow${reason ? `: ${reason}` : ''}`);
+  pruneAfterWorkflow(draft, now);
+  return entry;
+}
+
+export function finalizeWorkflow(draft: IsdlcState, input: { now: Date }): ArchivedWorkflow {
+  const { workflow, phases } = cursorOf(draft);
+  const unfinished = phases.filter((phase) => (draft.phases?.[phase]?.status ?? workflow.phase_status?.[phase]) !== 'completed');
+  if (unfinished.length > 0) {
+    throw new WorkflowError(
+      `the workflow cannot be finalized while phases are not completed: ${unfinished.join(', ')}. ` +
+        'Complete them (`isdlc phase activate`, the work, `isdlc phase complete`), or end the workflow with `isdlc workflow cancel --reason ...`',
+    );
+  }
+  const waiting = reviewBlocking(workflow);
+  if (waiting) throw new WorkflowError(waiting);
+  return archive(draft, 'completed', input.now);
+}
+
+export function cancelWorkflow(draft: IsdlcState, input: { reason: string; now: Date }): ArchivedWorkflow {
+  if (!input.reason.trim()) throw new WorkflowError('say why the workflow is cancelled: --reason "..."');
+  return archive(draft, 'cancelled', input.now, input.reason.trim());
+}
