@@ -38,6 +38,11 @@ export async function main(argv: string[]): Promise<number> {
       io.err(`isdlc: ${error.message}\n`);
       return 1;
     }
+    if (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && (error as NodeJS.ErrnoException).syscall) {
+      // The file system said no (full disk, size limit, permissions): say so plainly, without a stack.
+      io.err(`isdlc: ${error.message}\n`);
+      return 1;
+    }
     throw error;
   }
 }

@@ -4,6 +4,7 @@ import { evaluateGate, type GateEvaluation } from '../gates/evaluate.js';
 import { phaseAgent } from '../detect/agents.js';
 import { activeWorkflowOf, currentPhaseOf, workflowPhasesOf } from '../state/current-phase.js';
 import type { StateLocation } from '../state/locate.js';
+import { phaseStatusOf } from '../state/phase-records.js';
 import type { IsdlcState } from '../state/schema.js';
 import type { StateSnapshot } from '../state/store.js';
 
@@ -30,9 +31,7 @@ function num(value: unknown): number | undefined {
 }
 
 function phaseStatus(state: IsdlcState, phase: string): string {
-  const fromPhases = state.phases?.[phase]?.status;
-  const fromWorkflow = activeWorkflowOf(state)?.phase_status?.[phase];
-  return String(fromPhases ?? fromWorkflow ?? 'pending');
+  return String(phaseStatusOf(state, phase) ?? 'pending');
 }
 
 export function buildStatus(location: StateLocation, snapshot: StateSnapshot, config: ProjectConfig): StatusReport {

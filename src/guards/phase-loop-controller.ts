@@ -6,6 +6,7 @@ import { knownPhaseKeys } from '../config/phases.js';
 import { detectPhaseDelegation } from '../detect/phase-delegation.js';
 import { defineGuard } from '../engine/guard.js';
 import { activeWorkflowOf, currentPhaseOf, workflowPhasesOf } from '../state/current-phase.js';
+import { phaseStatusOf } from '../state/phase-records.js';
 import { reviewBlocking } from '../workflow/review.js';
 
 const PREFIX = 'isdlc phase-loop-controller:';
@@ -21,7 +22,7 @@ export const phaseLoopController = defineGuard({
     const delegation = detectPhaseDelegation(event, { manifest: config.manifest, knownPhases: () => knownPhaseKeys(config), currentPhase: current });
     if (!delegation.isDelegation || !delegation.targetPhase) return;
     const target = delegation.targetPhase;
-    const status = state?.phases?.[target]?.status ?? workflow.phase_status?.[target];
+    const status = phaseStatusOf(state, target);
     if (status === 'in_progress') {
       if (target === current) log({ outcome: 'same-phase', phase: target, agent: delegation.agentName });
       return;

@@ -4,6 +4,19 @@ import { basename, dirname, join } from 'node:path';
 let tempCounter = 0;
 
 /**
+ * write(2) may write less than asked (a file-size limit, a full disk, a signal): keep going from where it
+ * stopped, so the failure surfaces as an error instead of a file cut short that then replaces the good one.
+ */
+function writeAll(fd: number, bytes: Buffer): void {
+  let offset = 0;
+  while (offset < bytes.length) {
+    const written = writeSync(fd, bytes, offset, bytes.length - offset);
+    if (written <= 0) throw new Error(`could not write: ${bytes.length - offset} bytes left`);
+    offset += written;
+  }
+}
+
+/**
  * Writes `content` to `file` so that a reader, or a crash at any moment, sees either the old file or the
  * new one whole: the bytes go to a temporary file in the same folder, reach the disk, then replace the
  * target with one rename.
@@ -14,7 +27,7 @@ export function writeFileAtomic(file: string, content: string): void {
   // The name holds our pid, so no live process shares it; 'w' also reclaims a leftover from a dead one.
   const fd = openSync(temp, 'w', 0o644);
   try {
-    writeSync(fd, content);
+    writeAll(fd, Buffer.from(content, 'utf8'));
     fdatasyncSync(fd); // the data reaches the disk before the rename makes it the file
   } catch (error) {
     closeSync(fd);

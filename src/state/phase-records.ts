@@ -1,6 +1,8 @@
 // Reading and creating a phase's records in state: `phases[p]` and the requirement records under it, by
 // the JavaScript framework's field names.
-import type { ConstitutionalValidationState, IsdlcState, PhaseState, TestIterationState } from './schema.js';
+import { PHASE_KEY_ALIASES } from '../config/phase-keys.js';
+import { activeWorkflowOf } from './current-phase.js';
+import type { ConstitutionalValidationState, IsdlcState, PhaseState, PhaseStatus, TestIterationState } from './schema.js';
 
 export type ElicitationState = {
   required?: boolean;
@@ -17,9 +19,23 @@ export type ElicitationState = {
   [key: string]: unknown;
 };
 
+/** The keys a phase may be stored under: its own, then the legacy keys that mean it (seed 003 AC-005d). */
+function keysOf(phase: string): string[] {
+  return [phase, ...Object.entries(PHASE_KEY_ALIASES).filter(([, canonical]) => canonical === phase).map(([legacy]) => legacy)];
+}
+
 export function phaseOf(state: IsdlcState | null | undefined, phase: string): PhaseState | undefined {
-  const record = state?.phases?.[phase];
-  return record && typeof record === 'object' ? record : undefined;
+  for (const key of keysOf(phase)) {
+    const record = state?.phases?.[key];
+    if (record && typeof record === 'object') return record;
+  }
+  return undefined;
+}
+
+/** A phase's status: its own record first, then the workflow's map, legacy keys included. */
+export function phaseStatusOf(state: IsdlcState | null | undefined, phase: string): PhaseStatus | undefined {
+  const statuses = activeWorkflowOf(state)?.phase_status ?? {};
+  return phaseOf(state, phase)?.status ?? keysOf(phase).map((key) => statuses[key]).find((status) => status !== undefined);
 }
 
 export function testIterationOf(state: IsdlcState | null | undefined, phase: string): TestIterationState | undefined {
@@ -37,6 +53,12 @@ export function elicitationOf(state: IsdlcState | null | undefined, phase: strin
 /** `phases[phase]` in a draft, created when missing. */
 export function phaseDraft(draft: IsdlcState, phase: string): PhaseState {
   const phases = (draft.phases ??= {});
+  // A record under a legacy key moves to the current key the first time isdlc writes to it.
+  const legacy = keysOf(phase).slice(1).find((key) => phases[key] && typeof phases[key] === 'object');
+  if (!phases[phase] && legacy) {
+    phases[phase] = phases[legacy]!;
+    delete phases[legacy];
+  }
   return (phases[phase] ??= { status: 'pending', started: null, completed: null, gate_passed: null, artifacts: [] });
 }
 

@@ -4,6 +4,7 @@
 // is a person's override of a closed gate (seed 003 TS-015 "Skip").
 import type { ProjectConfig } from '../config/project-config.js';
 import { describeUnmet, evaluateGate, type GateEvaluation } from '../gates/evaluate.js';
+import { phaseStatusOf } from '../state/phase-records.js';
 import type { IsdlcState } from '../state/schema.js';
 import { addHistory, cursorOf, minutesBetween, setPhaseStatus, timingOf, type Cursor } from './cursor.js';
 import { requestReview } from './review.js';
@@ -28,7 +29,7 @@ function cutSummary(text: string): string {
 function runningPhase(draft: IsdlcState, cursor: Cursor, verb: string): string {
   const { workflow, phases, index, atIndex } = cursor;
   if (atIndex === null) throw new WorkflowError(`every phase of the ${String(workflow.type ?? '')} workflow is completed: run \`isdlc workflow finalize\``);
-  const status = draft.phases?.[atIndex]?.status ?? workflow.phase_status?.[atIndex];
+  const status = phaseStatusOf(draft, atIndex);
   if (status !== 'in_progress') {
     throw new WorkflowError(
       `phase ${atIndex} (${index + 1} of ${phases.length}) is ${String(status ?? 'pending')}, not in progress, so there is nothing to ${verb}: ` +

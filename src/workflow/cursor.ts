@@ -4,7 +4,7 @@ import { normalizePhaseKey } from '../config/phase-keys.js';
 import type { ProjectConfig } from '../config/project-config.js';
 import { phaseAgent } from '../detect/agents.js';
 import { activeWorkflowOf } from '../state/current-phase.js';
-import { phaseDraft } from '../state/phase-records.js';
+import { phaseDraft, phaseOf } from '../state/phase-records.js';
 import type { ActiveWorkflow, IsdlcState, PhaseState, PhaseStatus } from '../state/schema.js';
 import { WorkflowError } from './start.js';
 
@@ -17,10 +17,24 @@ export interface Cursor {
   atIndex: string | null;
 }
 
+/** Rewrites legacy phase keys in the trackers as the current ones, so a command leaves one spelling. */
+function settleLegacyKeys(draft: IsdlcState, workflow: ActiveWorkflow, phases: string[]): void {
+  workflow.phases = phases;
+  if (typeof workflow.current_phase === 'string') workflow.current_phase = normalizePhaseKey(workflow.current_phase);
+  if (typeof draft.current_phase === 'string') draft.current_phase = normalizePhaseKey(draft.current_phase);
+  if (workflow.phase_status) {
+    workflow.phase_status = Object.fromEntries(Object.entries(workflow.phase_status).map(([key, status]) => [normalizePhaseKey(key), status]));
+  }
+  for (const phase of phases) {
+    if (!draft.phases?.[phase] && phaseOf(draft, phase)) phaseDraft(draft, phase); // moves the record kept under a legacy key
+  }
+}
+
 export function cursorOf(draft: IsdlcState): Cursor {
   const workflow = activeWorkflowOf(draft);
   if (!workflow) throw new WorkflowError('no active workflow: start one with `isdlc workflow start <type>`');
   const phases = (Array.isArray(workflow.phases) ? workflow.phases : []).filter((p): p is string => typeof p === 'string').map((p) => normalizePhaseKey(p));
+  settleLegacyKeys(draft, workflow, phases);
   if (phases.length === 0) throw new WorkflowError('the active workflow lists no phases; cancel it with `isdlc workflow cancel --reason ...`');
   const raw = typeof workflow.current_phase_index === 'number' && Number.isInteger(workflow.current_phase_index) ? workflow.current_phase_index : 0;
   const index = Math.min(Math.max(raw, 0), phases.length);

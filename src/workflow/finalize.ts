@@ -1,6 +1,7 @@
 // `isdlc workflow finalize` and `isdlc workflow cancel` (seed 003 IR-010): the workflow goes to
 // `workflow_history` with its phase snapshots and metrics, nothing is active any more, and state is
 // pruned. Finalize needs every phase completed; cancel archives whatever was reached, with the reason.
+import { phaseStatusOf } from '../state/phase-records.js';
 import type { IsdlcState } from '../state/schema.js';
 import { addHistory, cursorOf } from './cursor.js';
 import { pruneAfterWorkflow } from './prune.js';
@@ -51,7 +52,7 @@ function archive(draft: IsdlcState, status: ArchivedWorkflow['status'], now: Dat
 
 export function finalizeWorkflow(draft: IsdlcState, input: { now: Date }): ArchivedWorkflow {
   const { workflow, phases } = cursorOf(draft);
-  const unfinished = phases.filter((phase) => (draft.phases?.[phase]?.status ?? workflow.phase_status?.[phase]) !== 'completed');
+  const unfinished = phases.filter((phase) => phaseStatusOf(draft, phase) !== 'completed');
   if (unfinished.length > 0) {
     throw new WorkflowError(
       `the workflow cannot be finalized while phases are not completed: ${unfinished.join(', ')}. ` +

@@ -1,5 +1,6 @@
 // What a finished workflow leaves in `workflow_history` (seed 003 IR-010 AC-010b/c): one snapshot per
 // phase, taken before pruning removes the detail, and the workflow's metrics.
+import { phaseOf, phaseStatusOf } from '../state/phase-records.js';
 import type { IsdlcState, PhaseState } from '../state/schema.js';
 
 export interface PhaseSnapshot {
@@ -54,8 +55,7 @@ export function snapshotOf(key: string, record: PhaseState | undefined, workflow
 }
 
 export function collectPhaseSnapshots(state: IsdlcState, phases: string[]): PhaseSnapshot[] {
-  const statuses = state.active_workflow?.phase_status ?? {};
-  return phases.map((key) => snapshotOf(key, state.phases?.[key], statuses[key]));
+  return phases.map((key) => snapshotOf(key, phaseOf(state, key), phaseStatusOf(state, key)));
 }
 
 export function workflowMetrics(snapshots: PhaseSnapshot[], startedAt: unknown, endedAt: Date): WorkflowMetrics {

@@ -52,6 +52,8 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   delete env['CLAUDE_PROJECT_DIR'];
   delete env['ISDLC_PROJECT'];
   delete env['NODE_PATH'];
+  // Set inside Claude Code's shell: the CLI then refuses a person's decisions. Tests say when they want it.
+  delete env['CLAUDECODE'];
   return { ...env, ...extra };
 }
 

@@ -1,0 +1,171 @@
+// The phase handshake driven the way an orchestrating agent and its user drive it: isdlc commands for
+// the transitions, the hook command `isdlc init` registered for everything the agent does, and the
+// state checklists of seed 003 §5 asserted at each boundary.
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import bundledRequirements from '../../src/config/defaults/iteration-requirements.json';
+import bundledWorkflows from '../../src/config/defaults/workflows.json';
+import { effectivePhaseRequirements } from '../../src/config/requirements.js';
+import type { IterationRequirements } from '../../src/config/schemas.js';
+import { agentCall, agentResult, bashPassed, runnerOutput, stop, userPrompt } from './payloads.js';
+import { cli, decisionOf, readJson, writeFile, writeJson, type Decision, type Run } from './project.js';
+import { runRegisteredHook } from './registered-hook.js';
+
+export type State = Record<string, any>;
+
+/**
+ * The phase → agent table of the JavaScript framework (its PHASE_AGENT_MAP), written out here on its
+ * own so that `active_agent` is checked against the old contract, not against our own map (Risk-003).
+ */
+export const PHASE_AGENT_MAP: Record<string, string> = {
+  '01-requirements': 'requirements-analyst',
+  '02-impact-analysis': 'impact-analysis-orchestrator',
+  '02-tracing': 'tracing-orchestrator',
+  '03-architecture': 'solution-architect',
+  '04-design': 'system-designer',
+  '05-test-strategy': 'test-design-engineer',
+  '06-implementation': 'software-developer',
+  '07-testing': 'integration-tester',
+  '08-code-review': 'qa-engineer',
+  '09-validation': 'security-compliance-auditor',
+  '10-cicd': 'cicd-engineer',
+  '11-local-testing': 'environment-builder',
+  '12-remote-build': 'environment-builder',
+  '12-test-deploy': 'deployment-engineer-staging',
+  '13-production': 'release-manager',
+  '14-operations': 'site-reliability-engineer',
+  '15-upgrade-plan': 'upgrade-engineer',
+  '15-upgrade-execute': 'upgrade-engineer',
+  '16-quality-loop': 'quality-loop-engineer',
+};
+
+export const stateFile = (dir: string, project?: string): string => join(dir, '.isdlc', ...(project ? ['projects', project] : []), 'state.json');
+export const stateOf = (dir: string, project?: string): State => readJson(stateFile(dir, project));
+
+/** `isdlc ARGS` in the project; must succeed. Parses --json output. */
+export function isdlc(dir: string, args: string[], env: Record<string, string> = {}): State {
+  const run = cli([...args, '--json'], { cwd: dir, env });
+  expect(run.status, `isdlc ${args.join(' ')}: ${run.stderr}`).toBe(0);
+  return JSON.parse(run.stdout) as State;
+}
+
+/** `isdlc ARGS` that must be refused (exit 1) without touching state; returns what it said. */
+export function refused(dir: string, args: string[], options: { env?: Record<string, string>; status?: number; project?: string } = {}): string {
+  const before = JSON.stringify(stateOf(dir, options.project));
+  const run: Run = cli(args, { cwd: dir, ...(options.env ? { env: options.env } : {}) });
+  expect(run.status, `isdlc ${args.join(' ')} should be refused; stdout: ${run.stdout}`).toBe(options.status ?? 1);
+  expect(JSON.stringify(stateOf(dir, options.project)), 'a refused command leaves state as it was').toBe(before);
+  return run.stderr;
+}
+
+export function send(dir: string, payload: Record<string, unknown>, env: Record<string, string> = {}): Decision {
+  const run = runRegisteredHook(dir, { ...payload, cwd: payload['cwd'] ?? dir }, env);
+  expect(run.status, run.stderr).toBe(0);
+  return decisionOf(run);
+}
+
+/** Project config: workflows with the given phase lists (the rest as bundled). */
+export function useWorkflows(dir: string, phases: Record<string, string[]>): void {
+  const workflows = structuredClone(bundledWorkflows) as State;
+  for (const [type, list] of Object.entries(phases)) workflows['workflows'][type] = { ...(workflows['workflows'][type] ?? {}), phases: list };
+  writeJson(join(dir, '.isdlc/config/workflows.json'), workflows);
+}
+
+/** Project config in which no phase requires anything: for tests about the trackers, not the gates. */
+export function useNoRequirements(dir: string): void {
+  const requirements = structuredClone(bundledRequirements) as State;
+  for (const phase of Object.values(requirements['phase_requirements']) as State[]) {
+    for (const value of Object.values(phase)) if (value && typeof value === 'object' && 'enabled' in value) value['enabled'] = false;
+  }
+  requirements['workflow_overrides'] = {};
+  writeJson(join(dir, '.isdlc/config/iteration-requirements.json'), requirements);
+}
+
+/** Every tracker agrees (seed 003 IR-001, AC-001e, Risk-001). */
+export function expectTrackersAgree(state: State): void {
+  const workflow = state['active_workflow'];
+  if (!workflow) return;
+  const phases: string[] = workflow.phases;
+  expect(state['current_phase'], 'top-level current_phase = active_workflow.current_phase').toBe(workflow.current_phase);
+  expect(workflow.current_phase_index).toBeGreaterThanOrEqual(0);
+  expect(workflow.current_phase_index).toBeLessThanOrEqual(phases.length);
+  for (const phase of phases) expect(state['phases'][phase]?.status ?? 'pending', `phases["${phase}"].status = phase_status`).toBe(workflow.phase_status[phase]);
+  phases.forEach((phase, i) => {
+    if (i < workflow.current_phase_index) expect(workflow.phase_status[phase], `${phase} is before the index`).toBe('completed');
+    if (i > workflow.current_phase_index) expect(workflow.phase_status[phase], `${phase} is after the index`).toBe('pending');
+  });
+  expect(workflow.phase_status[workflow.current_phase], 'the current phase is never pending (AC-001e)').not.toBe('pending');
+  expect(state['active_agent']).toBe(PHASE_AGENT_MAP[workflow.current_phase] ?? null);
+}
+
+/** Seed 003 §5, "Fields to verify after STEP 3c-prime". */
+export function expectActivated(before: State, after: State, phase: string, index: number): void {
+  const workflow = after['active_workflow'];
+  expect(workflow.current_phase).toBe(phase);
+  expect(workflow.phase_status[phase]).toBe('in_progress');
+  expect(workflow.current_phase_index).toBe(index);
+  expect(after['phases'][phase].status).toBe('in_progress');
+  expect(Date.parse(after['phases'][phase].started)).not.toBeNaN();
+  expect(typeof after['phases'][phase].timing.started_at).toBe('string');
+  expect(after['current_phase']).toBe(phase);
+  expect(after['active_agent']).toBe(PHASE_AGENT_MAP[phase]);
+  expect(after['state_version']).toBe(before['state_version'] + 1);
+  expectTrackersAgree(after);
+}
+
+/** Seed 003 §5, "Fields to verify after STEP 3e" and "Fields that must NOT change in STEP 3e". */
+export function expectCompleted(before: State, after: State, phase: string): void {
+  const workflow = after['active_workflow'];
+  const next: string | undefined = workflow.phases[before['active_workflow'].current_phase_index + 1];
+  expect(workflow.phase_status[phase]).toBe('completed');
+  expect(workflow.current_phase_index).toBe(before['active_workflow'].current_phase_index + 1);
+  expect(after['phases'][phase].status).toBe('completed');
+  expect(typeof after['phases'][phase].summary).toBe('string');
+  expect(after['phases'][phase].summary.length).toBeGreaterThan(0);
+  expect(after['phases'][phase].summary.length).toBeLessThanOrEqual(150);
+  expect(typeof after['phases'][phase].timing.completed_at).toBe('string');
+  expect(after['phases'][phase].timing.wall_clock_minutes).toBeGreaterThanOrEqual(0);
+  expect(after['state_version']).toBe(before['state_version'] + 1);
+  // Not the next phase's activation (BUG-0006).
+  expect(workflow.current_phase).toBe(phase);
+  expect(after['current_phase']).toBe(phase);
+  expect(after['active_agent']).toBe(before['active_agent']);
+  if (next) {
+    expect(workflow.phase_status[next]).toBe('pending');
+    expect(after['phases'][next].status).toBe('pending');
+  }
+}
+
+const MENU = 'Here is the draft.\n[A] Adjust [R] Refine [C] Continue [S] Save';
+
+/** Produces, through the hook and the CLI, whatever evidence the phase's gate still lacks. */
+export function satisfyGate(dir: string, phase: string, options: { type: string; project?: string }): void {
+  const required = effectivePhaseRequirements(bundledRequirements as unknown as IterationRequirements, phase, options.type);
+  const articles = required?.constitutional_validation?.articles ?? [];
+  const projectArgs = options.project ? ['--project', options.project] : [];
+  for (let round = 0; round < 3; round += 1) {
+    const run = cli(['gate', 'check', '--json', ...projectArgs], { cwd: dir });
+    const gate = JSON.parse(run.stdout) as { open: boolean; phase: string; unmet: { requirement: string; detail: string }[] };
+    expect(gate.phase).toBe(phase);
+    if (gate.open) return;
+    for (const check of gate.unmet) {
+      if (check.requirement === 'agent_delegation') {
+        const call = { subagent_type: PHASE_AGENT_MAP[phase], prompt: `Carry out ${phase}.` };
+        expect(send(dir, agentCall(dir, call)).kind, `delegation to ${PHASE_AGENT_MAP[phase]}`).toBe('allow');
+        send(dir, agentResult(dir, call, `${phase} work is done.`));
+      } else if (check.requirement === 'test_iteration') {
+        send(dir, bashPassed(dir, 'npm test', runnerOutput('jest', 'passing')));
+      } else if (check.requirement === 'constitutional_validation') {
+        for (const article of articles) isdlc(dir, ['constitution', 'record', '--article', article, '--result', 'compliant', '--note', 'checked', ...projectArgs]);
+      } else if (check.requirement === 'interactive_elicitation') {
+        for (const answer of ['a: add the CSV format', 'r: tighten the wording', 'c', 'save']) {
+          send(dir, stop(dir, MENU));
+          send(dir, userPrompt(dir, answer));
+        }
+      } else if (check.requirement === 'artifact_presence') {
+        for (const path of check.detail.replace(/^missing: /, '').split(', ')) writeFile(join(dir, path), `# ${phase}\n`);
+      }
+    }
+  }
+  throw new Error(`the gate of ${phase} stayed closed`);
+}
