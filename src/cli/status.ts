@@ -4,8 +4,10 @@ import { evaluateGate, type GateEvaluation } from '../gates/evaluate.js';
 import { phaseAgent } from '../detect/agents.js';
 import { activeWorkflowOf, currentPhaseOf, workflowPhasesOf } from '../state/current-phase.js';
 import type { StateLocation } from '../state/locate.js';
-import { phaseStatusOf } from '../state/phase-records.js';
-import type { IsdlcState } from '../state/schema.js';
+import type { Escalation } from '../state/escalations.js';
+import { phaseOf, phaseStatusOf } from '../state/phase-records.js';
+import type { ActiveWorkflow, IsdlcState } from '../state/schema.js';
+import { supervisedReviewOf } from '../workflow/review.js';
 import type { StateSnapshot } from '../state/store.js';
 
 export interface StatusReport {
@@ -21,17 +23,47 @@ export interface StatusReport {
     startedAt: string | null;
     currentPhase: string | null;
     currentPhaseIndex: number | null;
-    phases: { key: string; status: string; agent: string | null }[];
+    phases: PhaseLine[];
+    /** A supervised workflow's review at the last phase boundary. */
+    review: null | { phase: string; status: string };
   };
   gate: null | GateEvaluation;
+  escalations: Escalation[];
+  /** What moves the workflow on from here. */
+  nextStep: string | null;
+}
+
+export interface PhaseLine {
+  key: string;
+  status: string;
+  agent: string | null;
+  startedAt: string | null;
+  completedAt: string | null;
+  wallClockMinutes: number | null;
+  retries: number;
+  summary: string | null;
+  skipped: boolean;
 }
 
 function num(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
-function phaseStatus(state: IsdlcState, phase: string): string {
-  return String(phaseStatusOf(state, phase) ?? 'pending');
+function phaseLine(state: IsdlcState, config: ProjectConfig, key: string): PhaseLine {
+  const record = phaseOf(state, key);
+  const timing = record?.timing ?? {};
+  const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+  return {
+    key,
+    status: String(phaseStatusOf(state, key) ?? 'pending'),
+    agent: phaseAgent(config.manifest, key) ?? null,
+    startedAt: text(timing['started_at']) ?? text(record?.started),
+    completedAt: text(timing['completed_at']) ?? text(record?.completed),
+    wallClockMinutes: num(timing['wall_clock_minutes']) ?? null,
+    retries: num(timing['retries']) ?? 0,
+    summary: text(record?.summary),
+    skipped: Boolean(record?.['skipped']),
+  };
 }
 
 export function buildStatus(location: StateLocation, snapshot: StateSnapshot, config: ProjectConfig): StatusReport {
@@ -45,6 +77,8 @@ export function buildStatus(location: StateLocation, snapshot: StateSnapshot, co
     stateVersion: snapshot.version,
     workflow: null,
     gate: null,
+    escalations: (Array.isArray(state.pending_escalations) ? state.pending_escalations : []) as Escalation[],
+    nextStep: null,
   };
   if (snapshot.corrupt) report.stateProblem = `${snapshot.corrupt.problem}; kept as ${snapshot.corrupt.keptAs}`;
   else if (!snapshot.state) report.stateProblem = 'no state file: run `isdlc init`';
@@ -56,14 +90,48 @@ export function buildStatus(location: StateLocation, snapshot: StateSnapshot, co
       startedAt: typeof workflow.started_at === 'string' ? workflow.started_at : null,
       currentPhase: current,
       currentPhaseIndex: num(workflow.current_phase_index) ?? null,
-      phases: workflowPhasesOf(state).map((key) => ({ key, status: phaseStatus(state, key), agent: phaseAgent(config.manifest, key) ?? null })),
+      phases: workflowPhasesOf(state).map((key) => phaseLine(state, config, key)),
+      review: reviewOf(workflow),
     };
-    if (current) report.gate = evaluateGate({ state, config, phase: current, root: location.root, docsBase: location.docsBase });
+    // The gate that matters is the one of the phase in progress; a completed phase's gate has passed.
+    if (current && phaseStatusOf(state, current) === 'in_progress') report.gate = evaluateGate({ state, config, phase: current, root: location.root, docsBase: location.docsBase });
+    report.nextStep = nextStepOf(report.workflow, report.gate);
   }
   return report;
 }
 
+function nextStepOf(workflow: NonNullable<StatusReport['workflow']>, gate: GateEvaluation | null): string {
+  if (workflow.review && (workflow.review.status === 'awaiting' || workflow.review.status === 'reviewing')) {
+    return `a person reviews ${workflow.review.phase}: \`isdlc phase review continue\` (in their own terminal), or redo`;
+  }
+  const index = workflow.currentPhaseIndex ?? 0;
+  const reached = workflow.phases[index];
+  if (!reached) return '`isdlc workflow finalize` (every phase is completed)';
+  if (reached.status !== 'in_progress') return `\`isdlc phase activate\` starts ${reached.key}, then delegate to ${reached.agent ?? 'its agent'}`;
+  return gate?.open ? `\`isdlc phase complete --summary "..."\` (the gate of ${reached.key} is open)` : `meet the gate of ${reached.key} (above), then \`isdlc phase complete\``;
+}
+
+function reviewOf(workflow: ActiveWorkflow): { phase: string; status: string } | null {
+  const review = supervisedReviewOf(workflow);
+  return review ? { phase: review.phase, status: review.status } : null;
+}
+
 const MARK: Record<string, string> = { completed: '✓', in_progress: '▶', pending: '·' };
+
+function minutesSince(iso: string, now: Date): string {
+  const minutes = Math.max(0, Math.round((now.getTime() - Date.parse(iso)) / 60_000));
+  return Number.isFinite(minutes) ? `${minutes} min ago` : iso;
+}
+
+function timingText(phase: PhaseLine, now: Date): string {
+  const retries = phase.retries > 0 ? `, ${phase.retries} retr${phase.retries === 1 ? 'y' : 'ies'}` : '';
+  if (phase.status === 'completed') {
+    const took = phase.wallClockMinutes !== null ? `took ${phase.wallClockMinutes} min` : 'completed';
+    return `${phase.skipped ? 'skipped; ' : ''}${took}${retries}`;
+  }
+  if (phase.status === 'in_progress' && phase.startedAt) return `started ${minutesSince(phase.startedAt, now)}${retries}`;
+  return retries.slice(2);
+}
 
 export function formatStatus(report: StatusReport): string {
   const lines = [`isdlc status: ${report.project}${report.projectId ? ` (project ${report.projectId})` : ''}`];
@@ -71,7 +139,7 @@ export function formatStatus(report: StatusReport): string {
   const workflow = report.workflow;
   if (!workflow) {
     lines.push('No active workflow. Start one with `isdlc workflow start <type>`.');
-    return `${lines.join('\n')}\n`;
+    return `${[...lines, ...escalationLines(report)].join('\n')}\n`;
   }
   lines.push(
     `Workflow: ${workflow.type}${workflow.description ? ` "${workflow.description}"` : ''}` +
@@ -79,10 +147,15 @@ export function formatStatus(report: StatusReport): string {
   );
   if (workflow.artifactFolder) lines.push(`Artifact folder: ${workflow.artifactFolder}`);
   const index = workflow.phases.findIndex((phase) => phase.key === workflow.currentPhase);
-  lines.push(`Current phase: ${workflow.currentPhase ?? '?'}${index >= 0 ? ` (${index + 1} of ${workflow.phases.length})` : ''}`);
+  const currentStatus = index >= 0 && workflow.phases[index]!.status !== 'in_progress' ? `, ${workflow.phases[index]!.status}` : '';
+  lines.push(`Current phase: ${workflow.currentPhase ?? '?'}${index >= 0 ? ` (${index + 1} of ${workflow.phases.length}${currentStatus})` : ''}`);
   lines.push('Phases:');
+  const now = new Date();
   for (const phase of workflow.phases) {
-    lines.push(`  ${MARK[phase.status] ?? '?'} ${phase.key.padEnd(20)} ${phase.status.padEnd(12)} ${phase.agent ?? ''}`.trimEnd());
+    lines.push(`  ${MARK[phase.status] ?? '?'} ${phase.key.padEnd(20)} ${phase.status.padEnd(12)} ${(phase.agent ?? '').padEnd(30)} ${timingText(phase, now)}`.trimEnd());
+  }
+  if (workflow.review && (workflow.review.status === 'awaiting' || workflow.review.status === 'reviewing')) {
+    lines.push(`Review: ${workflow.review.phase} is ${workflow.review.status === 'awaiting' ? 'waiting for' : 'under'} a person's review (isdlc phase review continue | review | redo)`);
   }
   if (report.gate) {
     const gate = report.gate;
@@ -93,5 +166,15 @@ export function formatStatus(report: StatusReport): string {
       if (!check.met && check.action) lines.push(`      next: ${check.action}`);
     }
   }
+  lines.push(...escalationLines(report));
+  if (report.nextStep) lines.push(`Next: ${report.nextStep}`);
   return `${lines.join('\n')}\n`;
+}
+
+function escalationLines(report: StatusReport): string[] {
+  if (report.escalations.length === 0) return [];
+  return [
+    `Open escalations (${report.escalations.length}; \`isdlc escalations --clear\` empties the queue):`,
+    ...report.escalations.map((entry) => `  ! ${entry.hook} (${entry.type}${entry.phase ? `, ${entry.phase}` : ''}): ${entry.detail}`),
+  ];
 }

@@ -102,6 +102,9 @@ describe('isdlc workflow start and status', () => {
     cli(['workflow', 'start', 'feature', '--description', 'CSV export', '--dir', dir]);
     const state = readJson<Record<string, any>>(join(dir, '.isdlc/state.json'));
     state['active_workflow'].current_phase = '06-implementation';
+    state['active_workflow'].current_phase_index = 6;
+    state['active_workflow'].phase_status['06-implementation'] = 'in_progress';
+    state['phases']['06-implementation'].status = 'in_progress';
     state['phases']['06-implementation'].iteration_requirements = { test_iteration: { current_iteration: 2, max_iterations: 10, last_test_result: 'failed', last_test_command: 'npm test' } };
     writeJson(join(dir, '.isdlc/state.json'), state);
     const run = cli(['status', '--dir', dir]);
@@ -115,6 +118,36 @@ describe('isdlc workflow start and status', () => {
     expect(report.gate.phase).toBe('06-implementation');
     expect(report.gate.open).toBe(false);
     expect(report.gate.checks.map((check: { requirement: string }) => check.requirement)).toEqual(['test_iteration', 'constitutional_validation', 'agent_delegation']);
+  });
+
+  it('status shows phase timings, retries, the review a supervised workflow waits for, open escalations and the next step', () => {
+    const dir = initedProject();
+    cli(['workflow', 'start', 'fix', '--supervised', '--dir', dir]);
+    cli(['phase', 'activate', '--dir', dir]);
+    cli(['phase', 'activate', '--dir', dir]);
+    const state = readJson<Record<string, any>>(join(dir, '.isdlc/state.json'));
+    state['phases']['01-requirements'].timing.started_at = new Date(Date.now() - 42 * 60_000).toISOString();
+    state['pending_escalations'] = [{ type: 'gate_blocked', hook: 'gate-blocker', phase: '01-requirements', detail: 'agent_delegation', timestamp: new Date().toISOString() }];
+    writeJson(join(dir, '.isdlc/state.json'), state);
+    const running = cli(['status', '--dir', dir]).stdout;
+    expect(running).toMatch(/▶ 01-requirements\s+in_progress\s+requirements-analyst\s+started 42 min ago, 1 retry/);
+    expect(running).toContain('Open escalations (1; `isdlc escalations --clear` empties the queue):');
+    expect(running).toContain('! gate-blocker (gate_blocked, 01-requirements): agent_delegation');
+    expect(running).toContain('Next: meet the gate of 01-requirements (above), then `isdlc phase complete`');
+
+    expect(cli(['phase', 'skip', '--reason', 'agreed on the phone', '--dir', dir]).status).toBe(0);
+    const waiting = cli(['status', '--dir', dir]).stdout;
+    expect(waiting).toContain('Current phase: 01-requirements (1 of 6, completed)');
+    expect(waiting).toMatch(/✓ 01-requirements\s+completed\s+requirements-analyst\s+skipped; took 42(\.\d)? min, 1 retry/);
+    expect(waiting).toContain("Review: 01-requirements is waiting for a person's review");
+    expect(waiting).not.toContain('Gate of');
+    expect(waiting).not.toContain('Open escalations');
+    const report = JSON.parse(cli(['status', '--json', '--dir', dir]).stdout);
+    expect(report.workflow.phases[0]).toMatchObject({ key: '01-requirements', status: 'completed', retries: 1, wallClockMinutes: expect.closeTo(42, 0), skipped: true, completedAt: expect.any(String) });
+    expect(report.workflow.review).toEqual({ phase: '01-requirements', status: 'awaiting' });
+    expect(report.nextStep).toContain('isdlc phase review continue');
+    cli(['phase', 'review', 'continue', '--dir', dir]);
+    expect(cli(['status', '--dir', dir]).stdout).toContain('Next: `isdlc phase activate` starts 02-tracing, then delegate to tracing-orchestrator');
   });
 
   it('status finds the project from a subdirectory, and says when there is none', () => {
