@@ -78,6 +78,18 @@ guardTable('menu-tracker', {
       expect: 'allow',
       then: ({ state }) => expect(state['phases']['06-implementation'].iteration_requirements).toBeUndefined(),
     },
+    {
+      name: 'a completed phase keeps the elicitation its gate passed on',
+      state: (() => {
+        const state = awaiting();
+        state['phases']['01-requirements'].status = 'completed';
+        state['active_workflow'].phase_status['01-requirements'] = 'completed';
+        return state;
+      })(),
+      payload: userPrompt(P, 'a: one more change'),
+      expect: 'allow',
+      then: ({ state }) => expect(elicitation(state)).toMatchObject({ menu_interactions: 2, selections: [] }),
+    },
   ],
   invalid: [],
 });

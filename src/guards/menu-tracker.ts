@@ -6,7 +6,7 @@ import { completedStepsIn, menuChoiceIn, presentsMenu, type MenuChoice } from '.
 import type { HookEvent } from '../engine/event.js';
 import { defineGuard } from '../engine/guard.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
-import { elicitationDraft, elicitationOf, type ElicitationState } from '../state/phase-records.js';
+import { elicitationDraft, elicitationOf, phaseStatusOf, type ElicitationState } from '../state/phase-records.js';
 import { normaliseFailure } from '../testwatch/text.js';
 
 /** The text an agent showed, for the events that carry one. */
@@ -43,7 +43,8 @@ export const menuTracker = defineGuard({
   on: { PostToolUse: ['agent'], Stop: true, SubagentStop: true, UserPromptSubmit: true },
   check({ event, state, config, now, note, tellUser, update }) {
     const phase = currentPhaseOf(state);
-    if (!state || !phase || !activeWorkflowOf(state)) return;
+    // A completed phase's elicitation is the evidence its gate passed on; it is not added to afterwards.
+    if (!state || !phase || !activeWorkflowOf(state) || phaseStatusOf(state, phase) === 'completed') return;
     const wanted = effectivePhaseRequirements(config.iterationRequirements, phase, activeWorkflowOf(state)?.type)?.interactive_elicitation;
     if (!wanted?.enabled) return;
     const timestamp = now.toISOString();

@@ -97,6 +97,20 @@ guardTable('test-watcher', {
     { name: 'a test command only mentioned is not a run', state: impl(), payload: bashPassed(P, 'echo "npm test" >> NOTES.md', ''), expect: 'allow', then: ({ state }) => expect(tests(state)).toBeUndefined() },
     { name: 'phases without test requirements are left alone', state: workflowState('feature', '01-requirements'), payload: bashFailed(P, 'npm test', 1, runnerOutput('jest', 'failing')), expect: 'allow', then: ({ state }) => expect(state['phases']['01-requirements'].iteration_requirements).toBeUndefined() },
     { name: 'no active workflow', state: { state_version: 1, active_workflow: null }, payload: bashFailed(P, 'npm test', 1, runnerOutput('jest', 'failing')), expect: 'allow' },
+    {
+      name: 'a run after the phase completed does not rewrite the evidence its gate passed on',
+      state: (() => {
+        const state = withTests(impl(), '06-implementation', testRecord('passed', 2));
+        state['phases']['06-implementation'].status = 'completed';
+        state['active_workflow'].phase_status['06-implementation'] = 'completed';
+        state['active_workflow'].current_phase_index = 7;
+        return state;
+      })(),
+      payload: bashFailed(P, 'npm test', 1, runnerOutput('jest', 'failing')),
+      expect: 'allow',
+      contextIncludes: ['was not recorded: 06-implementation is completed', 'isdlc phase activate'],
+      then: ({ state }) => expect(tests(state)).toMatchObject({ current_iteration: 2, last_test_result: 'passed' }),
+    },
   ],
   invalid: [],
 });

@@ -7,7 +7,7 @@ import { coverageThreshold, effectivePhaseRequirements } from '../config/require
 import { defineGuard } from '../engine/guard.js';
 import type { HookEvent } from '../engine/event.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
-import { phaseDraft, testIterationDraft, testIterationOf } from '../state/phase-records.js';
+import { phaseDraft, phaseStatusOf, testIterationDraft, testIterationOf } from '../state/phase-records.js';
 import type { IsdlcState } from '../state/schema.js';
 import { classifyRun, type Classification } from '../testwatch/classify.js';
 import { recordTestRun, type TestRunOutcome } from '../testwatch/record.js';
@@ -89,6 +89,12 @@ export const testWatcher = defineGuard({
     const line = typeof event.tool?.input['command'] === 'string' ? (event.tool.input['command'] as string) : '';
     const match = findTestCommand(line, test.test_commands ?? []);
     if (!match) return;
+    if (phaseStatusOf(state, phase) === 'completed') {
+      // The gate has passed on the evidence it saw; a later run must not rewrite that record.
+      log({ command: match.segment, outcome: 'phase-completed', phase });
+      note(`isdlc test-watcher: \`${match.segment}\` was not recorded: ${phase} is completed and its gate has passed. Run \`isdlc phase activate\` to start the next phase; runs count there.`);
+      return;
+    }
 
     const run = classifyRun({
       outcome: event.outcome,
