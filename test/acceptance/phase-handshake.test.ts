@@ -6,7 +6,8 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  expectActivated,
+  activate,
+  complete,
   expectCompleted,
   expectTrackersAgree,
   isdlc,
@@ -30,15 +31,9 @@ const AGENT = { CLAUDECODE: '1' };
 
 /** Activate and complete one phase, checking both §5 checklists; `work` runs while the phase is in progress. */
 function runPhase(dir: string, phase: string, index: number, work: () => void, project?: string): void {
-  const scope = project ? ['--project', project] : [];
-  const before = stateOf(dir, project);
-  isdlc(dir, ['phase', 'activate', ...scope]);
-  const activated = stateOf(dir, project);
-  expectActivated(before, activated, phase, index);
+  expect(activate(dir, project ? { project } : {})).toMatchObject({ phase, index });
   work();
-  const beforeComplete = stateOf(dir, project);
-  isdlc(dir, ['phase', 'complete', '--summary', `${phase} done: the work of this phase, described in more words than the summary may keep `.repeat(3), ...scope]);
-  expectCompleted(beforeComplete, stateOf(dir, project), phase);
+  complete(dir, `${phase} done: the work of this phase, described in more words than the summary may keep `.repeat(3), project ? { project } : {});
 }
 
 function freshProject(phases: Record<string, string[]> = {}, options: { noRequirements?: boolean } = {}): string {
@@ -118,7 +113,7 @@ describe('seed 003: shorter workflows, sub-agents, gates, stale reads', () => {
   it('TS-003: tracing sub-agents pass in 02-tracing; a delegation to 06-implementation does not', () => {
     const dir = freshProject({ fix: TS002_PHASES }, { noRequirements: true });
     isdlc(dir, ['workflow', 'start', 'fix']);
-    isdlc(dir, ['phase', 'activate']);
+    activate(dir);
     for (const agent of ['tracing-orchestrator', 'symptom-analyzer', 'execution-path-tracer']) {
       expect(send(dir, agentCall(dir, { subagent_type: agent, prompt: 'Trace the crash.' })).kind, agent).toBe('allow');
     }
@@ -133,10 +128,10 @@ describe('seed 003: shorter workflows, sub-agents, gates, stale reads', () => {
   it('TS-004: failing tests close the gate; work goes on; passing tests open it', () => {
     const dir = freshProject({ fix: TS002_PHASES });
     isdlc(dir, ['workflow', 'start', 'fix']);
-    isdlc(dir, ['phase', 'activate']);
+    activate(dir);
     satisfyGate(dir, '02-tracing', { type: 'fix' });
-    isdlc(dir, ['phase', 'complete', '--summary', 'traced']);
-    isdlc(dir, ['phase', 'activate']);
+    complete(dir, 'traced');
+    activate(dir);
     send(dir, bashFailed(dir, 'npm test', 1, runnerOutput('jest', 'failing')));
     send(dir, bashFailed(dir, 'npm test', 1, runnerOutput('jest', 'failing')));
     expect(stateOf(dir)['phases']['06-implementation'].iteration_requirements.test_iteration).toMatchObject({ current_iteration: 2, max_iterations: 10, last_test_result: 'failed' });
@@ -147,26 +142,26 @@ describe('seed 003: shorter workflows, sub-agents, gates, stale reads', () => {
       expect(send(dir, call).kind).toBe('allow');
     }
     satisfyGate(dir, '06-implementation', { type: 'fix' });
-    expect(isdlc(dir, ['phase', 'complete', '--summary', 'fixed'])['next']).toBe('16-quality-loop');
+    expect(complete(dir, 'fixed')['next']).toBe('16-quality-loop');
   });
 
   it('TS-005: a pending constitutional validation closes the gate the same way', () => {
     const dir = freshProject();
     isdlc(dir, ['workflow', 'start', 'fix']);
-    isdlc(dir, ['phase', 'activate']);
+    activate(dir);
     isdlc(dir, ['constitution', 'record', '--article', 'I', '--result', 'violation', '--note', 'no acceptance criteria']);
     expect(stateOf(dir)['phases']['01-requirements'].constitutional_validation).toMatchObject({ status: 'iterating', iterations_used: 1, max_iterations: 5, completed: false });
     expect(refused(dir, ['phase', 'complete'])).toContain('constitutional_validation');
     expect(send(dir, agentCall(dir, { subagent_type: 'sdlc-orchestrator', prompt: 'advance to the next phase' })).kind).toBe('deny');
     satisfyGate(dir, '01-requirements', { type: 'fix' });
-    expect(isdlc(dir, ['phase', 'complete', '--summary', 'requirements agreed'])['phase']).toBe('01-requirements');
+    expect(complete(dir, 'requirements agreed')['phase']).toBe('01-requirements');
   });
 
   it('TS-006: with a stale top-level current_phase every reader uses active_workflow.current_phase', () => {
     const dir = freshProject({ feature: TS001_PHASES }, { noRequirements: true });
     isdlc(dir, ['workflow', 'start', 'feature']);
     for (const phase of TS001_PHASES.slice(0, 2)) runPhase(dir, phase, TS001_PHASES.indexOf(phase), () => undefined);
-    isdlc(dir, ['phase', 'activate']);
+    activate(dir);
     const state = stateOf(dir);
     state['current_phase'] = '01-requirements';
     writeJson(stateFile(dir), state);
@@ -189,7 +184,7 @@ describe('seed 003: shorter workflows, sub-agents, gates, stale reads', () => {
     const blocked = send(dir, agentCall(dir, { subagent_type: 'software-developer' }));
     expect(blocked.kind).toBe('deny');
     expect(blocked.reason).toContain('has not been activated');
-    const retried = isdlc(dir, ['phase', 'activate']);
+    const retried = activate(dir);
     expect(retried).toMatchObject({ phase: '06-implementation', retry: false });
     expect(send(dir, agentCall(dir, { subagent_type: 'software-developer' })).kind).toBe('allow');
     expectTrackersAgree(stateOf(dir));
@@ -217,7 +212,7 @@ describe('seed 003: shorter workflows, sub-agents, gates, stale reads', () => {
   it('TS-009: a write made from a stale read is refused before it happens; version 5 stays', () => {
     const dir = freshProject({ fix: TS002_PHASES }, { noRequirements: true });
     isdlc(dir, ['workflow', 'start', 'fix']);
-    while (stateOf(dir)['state_version'] < 5) isdlc(dir, ['phase', 'activate']);
+    while (stateOf(dir)['state_version'] < 5) activate(dir);
     const before = readFileSync(stateFile(dir), 'utf8');
     const disk = JSON.parse(before) as State;
     expect(disk['state_version']).toBe(5);
@@ -232,7 +227,7 @@ describe('seed 003: shorter workflows, sub-agents, gates, stale reads', () => {
     const dir = freshProject({ fix: TS002_PHASES });
     isdlc(dir, ['workflow', 'start', 'fix']);
     runPhase(dir, '02-tracing', 0, () => satisfyGate(dir, '02-tracing', { type: 'fix' }));
-    isdlc(dir, ['phase', 'activate']);
+    activate(dir);
     send(dir, bashFailed(dir, 'npm test', 1, runnerOutput('jest', 'failing')));
     const before = readFileSync(stateFile(dir), 'utf8');
     const regression = send(dir, editCall(dir, join(dir, '.isdlc/state.json'), '"02-tracing": "completed"', '"02-tracing": "pending"'));
@@ -259,11 +254,11 @@ describe('seed 003: shorter workflows, sub-agents, gates, stale reads', () => {
     writeFile(join(dir, 'services/api/package.json'), '{}');
     isdlc(dir, ['workflow', 'start', 'feature', '--description', 'rate limits', '--project', 'api-service']);
     for (const phase of TS001_PHASES.slice(0, 2)) {
-      isdlc(dir, ['phase', 'activate', '--project', 'api-service']);
+      activate(dir, { project: 'api-service' });
       satisfyGate(dir, phase, { type: 'feature', project: 'api-service' });
-      isdlc(dir, ['phase', 'complete', '--summary', `${phase} done`, '--project', 'api-service']);
+      complete(dir, `${phase} done`, { project: 'api-service' });
     }
-    isdlc(dir, ['phase', 'activate', '--project', 'api-service']);
+    activate(dir, { project: 'api-service' });
     expect(stateOf(dir, 'api-service')['active_workflow'].current_phase).toBe('03-architecture');
     expect(isdlc(dir, ['status', '--project', 'web-frontend'])['workflow']).toBeNull();
     expect(isdlc(dir, ['status', '--project', 'api-service'])['stateFile']).toBe(stateFile(dir, 'api-service'));
@@ -284,12 +279,12 @@ describe('seed 003: shorter workflows, sub-agents, gates, stale reads', () => {
     isdlc(dir, ['workflow', 'start', 'feature', '--description', 'CSV export']);
     const folder: string = stateOf(dir)['active_workflow'].artifact_folder;
     expect(folder).toBe('REQ-0001-csv-export');
-    isdlc(dir, ['phase', 'activate']);
+    activate(dir);
     satisfyGate(dir, '01-requirements', { type: 'feature' });
     expect(readFileSync(join(dir, 'docs/requirements', folder, 'requirements-spec.md'), 'utf8')).toContain('01-requirements');
-    isdlc(dir, ['phase', 'complete', '--summary', 'requirements written']);
+    complete(dir, 'requirements written');
     rmSync(join(dir, 'docs/requirements', folder, 'requirements-spec.md'));
-    isdlc(dir, ['phase', 'activate']);
+    activate(dir);
     expect(isdlc(dir, ['status'])['workflow']['artifactFolder']).toBe(folder);
     expect(send(dir, agentCall(dir, { subagent_type: 'impact-analysis-orchestrator', prompt: `Artifact folder: ${folder}. Read docs/requirements/${folder}/requirements-spec.md if it exists.` })).kind).toBe('allow');
   });
@@ -299,8 +294,8 @@ describe('seed 003 TS-014 and TS-015: people decide at phase boundaries', () => 
   function supervisedAfterFirstPhase(): string {
     const dir = freshProject({ fix: TS002_PHASES }, { noRequirements: true });
     isdlc(dir, ['workflow', 'start', 'fix', '--supervised']);
-    isdlc(dir, ['phase', 'activate']);
-    const done = isdlc(dir, ['phase', 'complete', '--summary', 'traced to the cart reducer']);
+    activate(dir);
+    const done = complete(dir, 'traced to the cart reducer');
     expect(done['reviewRequested']).toBe(true);
     return dir;
   }
@@ -323,9 +318,9 @@ describe('seed 003 TS-014 and TS-015: people decide at phase boundaries', () => 
     expectTrackersAgree(again);
     expect(send(dir, agentCall(dir, { subagent_type: 'tracing-orchestrator' })).kind).toBe('allow');
 
-    isdlc(dir, ['phase', 'complete', '--summary', 'traced both paths']);
+    complete(dir, 'traced both paths');
     isdlc(dir, ['phase', 'review', 'continue'], HUMAN);
-    const next = isdlc(dir, ['phase', 'activate']);
+    const next = activate(dir);
     expect(next).toMatchObject({ phase: '06-implementation', retry: false });
     expectTrackersAgree(stateOf(dir));
   });
@@ -333,7 +328,7 @@ describe('seed 003 TS-014 and TS-015: people decide at phase boundaries', () => 
   function blockedAtFirstPhase(): string {
     const dir = freshProject({ fix: TS002_PHASES });
     isdlc(dir, ['workflow', 'start', 'fix']);
-    isdlc(dir, ['phase', 'activate']);
+    activate(dir);
     // The constitution is checked, the delegation to the phase agent is not done: the gate-blocker blocks.
     for (const article of ['IV', 'VII', 'IX']) isdlc(dir, ['constitution', 'record', '--article', article, '--result', 'compliant']);
     expect(send(dir, agentCall(dir, { subagent_type: 'sdlc-orchestrator', prompt: 'advance to the next phase' })).kind).toBe('deny');
@@ -348,19 +343,21 @@ describe('seed 003 TS-014 and TS-015: people decide at phase boundaries', () => 
     expect(isdlc(dir, ['escalations'])['escalations']).toHaveLength(1);
     expect(isdlc(dir, ['escalations', '--clear'])).toMatchObject({ cleared: true });
     expect(stateOf(dir)['pending_escalations']).toEqual([]);
-    expect(isdlc(dir, ['phase', 'activate'])).toMatchObject({ phase: '02-tracing', retry: true, retries: 2 });
+    expect(activate(dir)).toMatchObject({ phase: '02-tracing', retry: true, retries: 2 });
   });
 
   it('TS-015 skip: a person overrides the gate; escalations cleared, phase completed, the next one starts', () => {
     const dir = blockedAtFirstPhase();
     expect(refused(dir, ['phase', 'skip', '--reason', 'trivial'], { env: AGENT, status: 2 })).toContain('decision for a person');
     expect(send(dir, bashCall(dir, 'node .isdlc/bin/isdlc.cjs phase skip --reason "trivial"')).kind).toBe('deny');
+    const beforeSkip = stateOf(dir);
     const skipped = isdlc(dir, ['phase', 'skip', '--reason', 'tracing is obvious here'], HUMAN);
+    expectCompleted(beforeSkip, stateOf(dir), '02-tracing');
     expect(skipped).toMatchObject({ phase: '02-tracing', next: '06-implementation' });
     const state = stateOf(dir);
     expect(state['pending_escalations']).toEqual([]);
     expect(state['phases']['02-tracing']).toMatchObject({ status: 'completed', skipped: { reason: 'tracing is obvious here' } });
-    expect(isdlc(dir, ['phase', 'activate'])['phase']).toBe('06-implementation');
+    expect(activate(dir)['phase']).toBe('06-implementation');
     expectTrackersAgree(stateOf(dir));
   });
 
@@ -416,7 +413,7 @@ describe('racing commands on one project', () => {
 it('writes of ordinary files and state reads pass every guard of this issue', () => {
   const dir = freshProject({ fix: TS002_PHASES }, { noRequirements: true });
   isdlc(dir, ['workflow', 'start', 'fix']);
-  isdlc(dir, ['phase', 'activate']);
+  activate(dir);
   writeFile(join(dir, 'src/app.ts'), 'export const a = 1;\n');
   for (const payload of [
     writeCall(dir, join(dir, 'src/app.ts'), 'export const a = 2;\n'),

@@ -169,3 +169,32 @@ export function satisfyGate(dir: string, phase: string, options: { type: string;
   }
   throw new Error(`the gate of ${phase} stayed closed`);
 }
+
+/** `isdlc phase activate`, with the §5 checklist after STEP 3c-prime; a retry keeps the first start and counts. */
+export function activate(dir: string, options: { project?: string; phase?: string } = {}): State {
+  const scope = options.project ? ['--project', options.project] : [];
+  const before = stateOf(dir, options.project);
+  const result = isdlc(dir, ['phase', 'activate', ...(options.phase ? [options.phase] : []), ...scope]);
+  const after = stateOf(dir, options.project);
+  expectActivated(before, after, result['phase'], result['index']);
+  const timing = after['phases'][result['phase']].timing;
+  if (result['retry']) {
+    expect(after['phases'][result['phase']].started, 'a retry keeps the first start (AC-002d)').toBe(before['phases'][result['phase']].started);
+    expect(timing.started_at).toBe(before['phases'][result['phase']].timing.started_at);
+    expect(timing.retries, 'a retry is counted (AC-002e)').toBe((before['phases'][result['phase']].timing?.retries ?? 0) + 1);
+  } else {
+    expect(timing.retries).toBe(0);
+  }
+  return result;
+}
+
+/** `isdlc phase complete`, with the §5 checklists after STEP 3e and of what STEP 3e must not change. */
+export function complete(dir: string, summary: string, options: { project?: string } = {}): State {
+  const scope = options.project ? ['--project', options.project] : [];
+  const before = stateOf(dir, options.project);
+  const phase = before['active_workflow'].current_phase;
+  const result = isdlc(dir, ['phase', 'complete', '--summary', summary, ...scope]);
+  expect(result['phase']).toBe(phase);
+  expectCompleted(before, stateOf(dir, options.project), phase);
+  return result;
+}
