@@ -1,6 +1,8 @@
 // Is this subagent call a phase delegation, and to which phase? Structured signals first (the
 // `subagent_type` the host passes), text heuristics last and narrow.
 import { normalizePhaseKey } from '../config/phase-keys.js';
+import { knownPhaseKeys } from '../config/phases.js';
+import type { ProjectConfig } from '../config/project-config.js';
 import type { SkillsManifest } from '../config/schemas.js';
 import type { HookEvent } from '../engine/event.js';
 import { agentPhases, normalizeAgentName, PHASELESS_MARKERS } from './agents.js';
@@ -72,4 +74,9 @@ export function detectPhaseDelegation(event: HookEvent, context: DelegationConte
     }
   }
   return NOT_A_DELEGATION;
+}
+
+/** detectPhaseDelegation with the project's manifest and phases, as the guards judge a subagent call. */
+export function delegationFor(event: HookEvent, config: ProjectConfig, currentPhase: string | null): PhaseDelegation {
+  return detectPhaseDelegation(event, { manifest: config.manifest, knownPhases: () => knownPhaseKeys(config), currentPhase });
 }

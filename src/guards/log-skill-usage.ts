@@ -1,9 +1,8 @@
 // Each subagent delegation is logged in `skill_usage_log`: which agent, the phase it owns, the phase the
 // workflow was in. The gate's agent-delegation check reads this log, so the evidence that a phase's
 // agent ran is something the hook saw, not something an agent wrote.
-import { knownPhaseKeys } from '../config/phases.js';
 import { agentPhases, normalizeAgentName, PHASELESS_MARKERS } from '../detect/agents.js';
-import { detectPhaseDelegation } from '../detect/phase-delegation.js';
+import { delegationFor } from '../detect/phase-delegation.js';
 import { defineGuard } from '../engine/guard.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
 import type { SkillUsageEntry } from '../state/schema.js';
@@ -19,7 +18,7 @@ export const logSkillUsage = defineGuard({
     const current = currentPhaseOf(state);
     const input = event.tool.input;
     const subagentType = typeof input['subagent_type'] === 'string' ? input['subagent_type'] : '';
-    const delegation = detectPhaseDelegation(event, { manifest: config.manifest, knownPhases: () => knownPhaseKeys(config), currentPhase: current });
+    const delegation = delegationFor(event, config, current);
     const agent = delegation.agentName ?? (subagentType ? normalizeAgentName(subagentType) : 'general-purpose');
     const owned = agentPhases(config.manifest, agent);
     const agentPhase = delegation.targetPhase ?? (owned.find((phase) => !PHASELESS_MARKERS.has(phase)) ?? owned[0] ?? null);

@@ -2,8 +2,7 @@
 // activated (`isdlc phase activate`, STEP 3c-prime), so every tracker already names it when the agent
 // starts. Sub-agents of the phase in progress pass (BUG-0013); delegations to other phases are the
 // phase-sequence-guard's to judge.
-import { knownPhaseKeys } from '../config/phases.js';
-import { detectPhaseDelegation } from '../detect/phase-delegation.js';
+import { delegationFor } from '../detect/phase-delegation.js';
 import { defineGuard } from '../engine/guard.js';
 import { activeWorkflowOf, currentPhaseOf, workflowPhasesOf } from '../state/current-phase.js';
 import { phaseStatusOf } from '../state/phase-records.js';
@@ -19,7 +18,7 @@ export const phaseLoopController = defineGuard({
     const workflow = activeWorkflowOf(state);
     const current = currentPhaseOf(state);
     if (!workflow || !current) return;
-    const delegation = detectPhaseDelegation(event, { manifest: config.manifest, knownPhases: () => knownPhaseKeys(config), currentPhase: current });
+    const delegation = delegationFor(event, config, current);
     if (!delegation.isDelegation || !delegation.targetPhase) return;
     const target = delegation.targetPhase;
     const status = phaseStatusOf(state, target);

@@ -1,9 +1,8 @@
 // Seed 002 FR-03: a phase agent may be delegated to only while its phase is the current one.
 import { phaseAgent } from '../detect/agents.js';
-import { detectPhaseDelegation } from '../detect/phase-delegation.js';
+import { delegationFor } from '../detect/phase-delegation.js';
 import { defineGuard } from '../engine/guard.js';
 import { activeWorkflowOf, currentPhaseOf, workflowPhasesOf } from '../state/current-phase.js';
-import { knownPhaseKeys } from '../config/phases.js';
 
 export const phaseSequenceGuard = defineGuard({
   id: 'phase-sequence-guard',
@@ -14,11 +13,7 @@ export const phaseSequenceGuard = defineGuard({
     const current = currentPhaseOf(state);
     if (!workflow || !current) return;
 
-    const delegation = detectPhaseDelegation(event, {
-      manifest: config.manifest,
-      knownPhases: () => knownPhaseKeys(config),
-      currentPhase: current,
-    });
+    const delegation = delegationFor(event, config, current);
     if (!delegation.isDelegation || !delegation.targetPhase) return;
     const target = delegation.targetPhase;
     if (target === current) {
