@@ -405,8 +405,11 @@ describe('racing commands on one project', () => {
     expect(succeeded).toBeGreaterThanOrEqual(phases.length * 2);
     // Every activation past the first of a phase was counted as a retry, none lost.
     const activations = final['history'].filter((h: State) => /ctivated phase/.test(h['action'])).length;
-    const retries = phases.reduce((sum, phase) => sum + (final['phases'][phase].timing.retries as number), 0);
-    expect(activations).toBe(phases.length + retries);
+    // (The first phase is in progress from the start, so a complete may beat every activate to it.)
+    const activated = phases.filter((phase) => typeof final['phases'][phase].timing.started_at === 'string').length;
+    const retries = phases.reduce((sum, phase) => sum + ((final['phases'][phase].timing.retries as number | undefined) ?? 0), 0);
+    expect(activated).toBeGreaterThanOrEqual(phases.length - 1);
+    expect(activations).toBe(activated + retries);
   }, 60_000);
 });
 
