@@ -1,9 +1,11 @@
 // The guards that react to PostToolUse and PostToolUseFailure, in the registry's order (index.ts; a test
 // keeps them equal). Built into their own hook bundle.
 import type { Guard } from '../engine/guard.js';
+import { discoverMenuGuard } from './discover-menu-guard.js';
 import { logSkillUsage } from './log-skill-usage.js';
 import { menuTracker } from './menu-tracker.js';
 import { testWatcher } from './test-watcher.js';
+import { walkthroughTracker } from './walkthrough-tracker.js';
 import { workflowCompletionEnforcer } from './workflow-completion-enforcer.js';
 
-export const TOOL_RESULT_GUARDS: readonly Guard[] = Object.freeze([logSkillUsage, menuTracker, testWatcher, workflowCompletionEnforcer]);
+export const TOOL_RESULT_GUARDS: readonly Guard[] = Object.freeze([logSkillUsage, menuTracker, walkthroughTracker, discoverMenuGuard, testWatcher, workflowCompletionEnforcer]);

@@ -3,6 +3,7 @@
 // ends the run.
 import type { Guard } from '../engine/guard.js';
 import { constitutionValidator } from './constitution-validator.js';
+import { discoverMenuGuard } from './discover-menu-guard.js';
 import { gateBlocker } from './gate-blocker.js';
 import { humanOnlyCommands } from './human-only-commands.js';
 import { iterationCorridor } from './iteration-corridor.js';
@@ -12,6 +13,7 @@ import { phaseLoopController } from './phase-loop-controller.js';
 import { phaseSequenceGuard } from './phase-sequence-guard.js';
 import { stateWriteValidator } from './state-write-validator.js';
 import { testWatcher } from './test-watcher.js';
+import { walkthroughTracker } from './walkthrough-tracker.js';
 import { workflowCompletionEnforcer } from './workflow-completion-enforcer.js';
 
 export const GUARDS: readonly Guard[] = Object.freeze([
@@ -27,6 +29,8 @@ export const GUARDS: readonly Guard[] = Object.freeze([
   // after a tool, at a stop, on a prompt
   logSkillUsage,
   menuTracker,
+  walkthroughTracker,
+  discoverMenuGuard,
   testWatcher,
   workflowCompletionEnforcer,
 ]);
