@@ -4,8 +4,19 @@ import type { Guard } from '../engine/guard.js';
 import { discoverMenuGuard } from './discover-menu-guard.js';
 import { logSkillUsage } from './log-skill-usage.js';
 import { menuTracker } from './menu-tracker.js';
+import { reviewReminder } from './review-reminder.js';
+import { skillDelegationEnforcer } from './skill-delegation-enforcer.js';
 import { testWatcher } from './test-watcher.js';
 import { walkthroughTracker } from './walkthrough-tracker.js';
 import { workflowCompletionEnforcer } from './workflow-completion-enforcer.js';
 
-export const TOOL_RESULT_GUARDS: readonly Guard[] = Object.freeze([logSkillUsage, menuTracker, walkthroughTracker, discoverMenuGuard, testWatcher, workflowCompletionEnforcer]);
+export const TOOL_RESULT_GUARDS: readonly Guard[] = Object.freeze([
+  logSkillUsage,
+  menuTracker,
+  walkthroughTracker,
+  discoverMenuGuard,
+  skillDelegationEnforcer,
+  testWatcher,
+  reviewReminder,
+  workflowCompletionEnforcer,
+]);

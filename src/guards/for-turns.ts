@@ -1,6 +1,8 @@
-// The guards that react to the other events (Stop, SubagentStop, UserPromptSubmit, ...), in the
-// registry's order (index.ts; a test keeps them equal). Built into their own hook bundle.
+// The guards that react to the other events (Stop, SubagentStop, UserPromptSubmit, UserPromptExpansion,
+// ...), in the registry's order (index.ts; a test keeps them equal). Built into their own hook bundle.
 import type { Guard } from '../engine/guard.js';
+import { delegationGate } from './delegation-gate.js';
 import { menuTracker } from './menu-tracker.js';
+import { skillDelegationEnforcer } from './skill-delegation-enforcer.js';
 
-export const TURN_GUARDS: readonly Guard[] = Object.freeze([menuTracker]);
+export const TURN_GUARDS: readonly Guard[] = Object.freeze([menuTracker, skillDelegationEnforcer, delegationGate]);

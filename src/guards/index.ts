@@ -2,7 +2,9 @@
 // For each event the engine takes the guards below that react to it, top to bottom; the first deny
 // ends the run.
 import type { Guard } from '../engine/guard.js';
+import { branchGuard } from './branch-guard.js';
 import { constitutionValidator } from './constitution-validator.js';
+import { delegationGate } from './delegation-gate.js';
 import { discoverMenuGuard } from './discover-menu-guard.js';
 import { gateBlocker } from './gate-blocker.js';
 import { humanOnlyCommands } from './human-only-commands.js';
@@ -11,6 +13,10 @@ import { logSkillUsage } from './log-skill-usage.js';
 import { menuTracker } from './menu-tracker.js';
 import { phaseLoopController } from './phase-loop-controller.js';
 import { phaseSequenceGuard } from './phase-sequence-guard.js';
+import { planSurfacer } from './plan-surfacer.js';
+import { reviewReminder } from './review-reminder.js';
+import { skillDelegationEnforcer } from './skill-delegation-enforcer.js';
+import { skillValidator } from './skill-validator.js';
 import { stateWriteValidator } from './state-write-validator.js';
 import { testWatcher } from './test-watcher.js';
 import { walkthroughTracker } from './walkthrough-tracker.js';
@@ -19,18 +25,24 @@ import { workflowCompletionEnforcer } from './workflow-completion-enforcer.js';
 export const GUARDS: readonly Guard[] = Object.freeze([
   // PreToolUse on agent and skill calls
   iterationCorridor,
+  skillValidator,
   phaseLoopController,
+  planSurfacer,
   phaseSequenceGuard,
   gateBlocker,
   constitutionValidator,
   // PreToolUse on shell commands, and on writes to state files
   humanOnlyCommands,
+  branchGuard,
   stateWriteValidator,
-  // after a tool, at a stop, on a prompt
+  // after a tool, on a prompt, at a stop
   logSkillUsage,
   menuTracker,
   walkthroughTracker,
   discoverMenuGuard,
+  skillDelegationEnforcer,
   testWatcher,
+  reviewReminder,
   workflowCompletionEnforcer,
+  delegationGate,
 ]);

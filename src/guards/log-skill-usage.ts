@@ -4,17 +4,26 @@
 import { agentPhases, normalizeAgentName, PHASELESS_MARKERS } from '../detect/agents.js';
 import { delegationFor } from '../detect/phase-delegation.js';
 import { defineGuard } from '../engine/guard.js';
-import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
+import { currentPhaseOf } from '../state/current-phase.js';
 import type { SkillUsageEntry } from '../state/schema.js';
 
 export const SKILL_USAGE_LOG_LIMIT = 200;
+
+/** The JavaScript framework's status and reason values, so existing readers of the log understand it. */
+function usageVerdict(agentPhase: string | null, current: string | null): { status: 'executed' | 'observed'; reason: string } {
+  if (agentPhase === null) return { status: 'executed', reason: 'allowed' };
+  if (PHASELESS_MARKERS.has(agentPhase)) return { status: 'executed', reason: 'authorized-orchestrator' };
+  if (agentPhase === current) return { status: 'executed', reason: 'authorized-phase-match' };
+  return { status: 'observed', reason: 'cross-phase-usage' };
+}
 
 export const logSkillUsage = defineGuard({
   id: 'log-skill-usage',
   description: 'Logs every subagent delegation (agent, its phase, the current phase) in skill_usage_log, the evidence for the agent-delegation gate check.',
   on: { PostToolUse: ['agent'] },
   check({ event, state, config, now, update }) {
-    if (!state || !activeWorkflowOf(state) || !event.tool) return;
+    // Logged with or without a workflow: delegation-gate looks here for the orchestrator that starts one.
+    if (!state || !event.tool) return;
     const current = currentPhaseOf(state);
     const input = event.tool.input;
     const subagentType = typeof input['subagent_type'] === 'string' ? input['subagent_type'] : '';
@@ -28,7 +37,8 @@ export const logSkillUsage = defineGuard({
       agent_phase: agentPhase ?? undefined,
       current_phase: current ?? undefined,
       description: typeof input['description'] === 'string' ? input['description'].slice(0, 200) : '',
-      status: agentPhase === null || PHASELESS_MARKERS.has(agentPhase) || agentPhase === current ? 'authorised' : 'cross-phase',
+      ...usageVerdict(agentPhase, current),
+      enforcement_mode: typeof state.skill_enforcement?.['mode'] === 'string' ? state.skill_enforcement['mode'] : 'observe',
       outcome: event.outcome?.backgrounded ? 'launched' : 'completed',
     };
     update((draft) => {

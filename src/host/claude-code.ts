@@ -188,6 +188,7 @@ const CONTEXT_EVENTS = new Set<HookEventName>([
   'PostToolUseFailure',
   'SessionStart',
   'UserPromptSubmit',
+  'UserPromptExpansion',
 ]);
 
 /**

@@ -34,6 +34,7 @@ export const REGISTRATIONS: readonly { event: string; matcher?: string; timeout:
   { event: 'Stop', timeout: 30 },
   { event: 'SubagentStop', timeout: 30 },
   { event: 'UserPromptSubmit', timeout: 10 },
+  { event: 'UserPromptExpansion', timeout: 10 },
 ]);
 
 export function ourHookCommand(form: HookForm, timeout: number): HookCommand {

@@ -45,6 +45,7 @@ const PROTECTED_IN_PHASE: { path: string[]; instead: string }[] = [
 const PROTECTED_TOP: { field: string; instead: string }[] = [
   { field: 'iteration_enforcement', instead: 'the user changes enforcement settings themselves' },
   { field: 'skill_enforcement', instead: 'the user changes enforcement settings themselves' },
+  { field: 'code_review', instead: 'the user changes the review setting themselves' },
   { field: 'recovery_action', instead: 'a redo at a supervised review (`isdlc phase review redo`)' },
 ];
 

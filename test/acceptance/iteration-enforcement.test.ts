@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentCall, agentResult, bashCall, bashFailed, bashPassed, runnerOutput, skillCall, stop, userPrompt } from '../helpers/payloads.js';
-import { cli, decisionOf, initedProject, readJson, writeFile, writeJson, type Decision } from '../helpers/project.js';
+import { cli, decisionOf, initedProject, readJson, writeFile, writeJson, writePlan, type Decision } from '../helpers/project.js';
 import { runRegisteredHook } from '../helpers/registered-hook.js';
 import { compliant, delegated, testRecord, withConstitution, withTests, workflowState } from '../helpers/states.js';
 
@@ -13,6 +13,7 @@ type State = Record<string, any>;
 function projectWith(state: State): string {
   const dir = initedProject('isdlc-ac-');
   writeJson(join(dir, '.isdlc/state.json'), state);
+  writePlan(dir);
   return dir;
 }
 
@@ -158,7 +159,7 @@ describe('seed 000: iteration enforcement, through the registered hook', () => {
     const dir = projectWith(state);
     expect(send(dir, advance(dir)).reason).toContain('no delegation to software-developer recorded');
     send(dir, agentResult(dir, { subagent_type: 'software-developer' }, 'Implemented.'));
-    expect(stateOf(dir)['skill_usage_log']).toEqual([expect.objectContaining({ agent: 'software-developer', agent_phase: IMPL, status: 'authorised' })]);
+    expect(stateOf(dir)['skill_usage_log']).toEqual([expect.objectContaining({ agent: 'software-developer', agent_phase: IMPL, status: 'executed', reason: 'authorized-phase-match' })]);
     expect(send(dir, advance(dir)).kind).toBe('allow');
   });
 

@@ -9,7 +9,10 @@ export interface GuardCase {
   state?: Record<string, unknown>;
   /** Files to place in the project before the call (relative path → content). */
   files?: Record<string, string | Record<string, unknown>>;
-  payload: Record<string, unknown>;
+  /** Anything else the project needs before the call (a git repository, say). */
+  setup?: (project: string) => void;
+  /** The payload; a function when it must name the project's own paths. */
+  payload: Record<string, unknown> | ((project: string) => Record<string, unknown>);
   expect: 'allow' | 'deny' | 'block';
   /** Every string must appear in the reason. */
   reasonIncludes?: string[];
@@ -27,7 +30,9 @@ export function guardTable(guardId: string, cases: { valid: GuardCase[]; invalid
       if (typeof content === 'string') writeFile(`${project}/${path}`, content);
       else writeJson(`${project}/${path}`, content);
     }
-    const result = hook(project, { ...c.payload, cwd: project }, ['--guards', guardId]);
+    c.setup?.(project);
+    const payload = typeof c.payload === 'function' ? c.payload(project) : c.payload;
+    const result = hook(project, { ...payload, cwd: project }, ['--guards', guardId]);
     expect(result.status, result.stderr).toBe(0);
     const decision = decisionOf(result);
     expect(decision.kind, decision.reason).toBe(c.expect);

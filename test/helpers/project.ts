@@ -142,3 +142,8 @@ export function decisionOf(run: Run): Decision {
   if (typeof raw['systemMessage'] === 'string') decision.systemMessage = raw['systemMessage'];
   return decision;
 }
+
+/** A task plan from test/fixtures/plans at the project's tasks.md (`docs/isdlc/tasks.md` by default). */
+export function writePlan(project: string, name = 'valid-v2.md', path = 'docs/isdlc/tasks.md'): void {
+  writeFile(join(project, path), readFileSync(join(FIXTURES, 'plans', name), 'utf8'));
+}

@@ -68,6 +68,6 @@ export function compliant(articles: string[]): State {
 }
 
 export function delegated(state: State, agent: string, phase: string): State {
-  state['skill_usage_log'].push({ timestamp: '2026-11-25T10:05:00.000Z', agent, agent_phase: phase, current_phase: phase, status: 'authorised' });
+  state['skill_usage_log'].push({ timestamp: '2026-11-25T10:05:00.000Z', agent, agent_phase: phase, current_phase: phase, status: 'executed', reason: 'authorized-phase-match' });
   return state;
 }

@@ -48,6 +48,7 @@ describe('merge', () => {
       'Stop',
       'SubagentStop',
       'UserPromptSubmit',
+      'UserPromptExpansion',
     ]);
   });
 

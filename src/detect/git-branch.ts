@@ -1,0 +1,22 @@
+// Asking git which branch is checked out: an argument vector (no shell), a timeout, and null for any
+// failure (no git, not a repository, a detached HEAD), so a git problem never blocks a tool call.
+import { execFileSync } from 'node:child_process';
+
+const TIMEOUT_MS = 3000;
+
+function git(dir: string, args: string[]): string | null {
+  try {
+    return execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', timeout: TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true }).trim();
+  } catch {
+    return null;
+  }
+}
+
+/** The checked-out branch; works in a repository with no commit yet. */
+export function currentBranch(dir: string): string | null {
+  return git(dir, ['symbolic-ref', '--short', '-q', 'HEAD']) || null;
+}
+
+export function branchExists(dir: string, name: string): boolean {
+  return git(dir, ['rev-parse', '--verify', '-q', `refs/heads/${name}`]) !== null;
+}
