@@ -1,12 +1,17 @@
 // Asking git which branch is checked out: an argument vector (no shell), a timeout, and null for any
 // failure (no git, not a repository, a detached HEAD), so a git problem never blocks a tool call.
-import { execFileSync } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
 
 const TIMEOUT_MS = 3000;
 
+/** Loaded on first use: node:child_process costs about 2 ms to load, and most tool calls never need git. */
+function childProcess(): typeof ChildProcess {
+  return process.getBuiltinModule('node:child_process');
+}
+
 function git(dir: string, args: string[]): string | null {
   try {
-    return execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', timeout: TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true }).trim();
+    return childProcess().execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', timeout: TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true }).trim();
   } catch {
     return null;
   }
