@@ -26,6 +26,7 @@ guardTable('skill-delegation-enforcer', {
     { name: 'exempt actions (add, analyze) need no orchestrator', state: state(), payload: skillResult('isdlc', 'analyze "login flow"'), expect: 'allow', then: noMarker },
     { name: 'add, with flags before it', state: state(), payload: typed('isdlc', '--quiet add "dark mode"'), expect: 'allow', then: noMarker },
     { name: 'other skills are not ours', state: state(), payload: skillResult('pdf', 'report.pdf'), expect: 'allow', then: noMarker },
+    { name: 'no state file: no marker, and no state file is made', payload: skillResult('isdlc', 'feature "x"'), expect: 'allow', then: ({ state: s, decision }) => { expect(s).toEqual({}); expect(decision.context).toBeUndefined(); } },
     { name: 'other slash commands are not ours', state: state(), payload: typed('shpecho', 'EXPANDED'), expect: 'allow', then: noMarker },
   ],
   invalid: [],

@@ -8,11 +8,12 @@ export const skillDelegationEnforcer = defineGuard({
   id: 'skill-delegation-enforcer',
   description: 'When /isdlc or /discover is loaded, records that its orchestrator must be delegated to, and tells the model.',
   on: { PostToolUse: ['skill'], UserPromptExpansion: true },
-  check({ event, now, note, update, log }) {
+  check({ event, state, now, note, update, log }) {
     const skill = event.expansion?.command ?? (typeof event.tool?.input['skill'] === 'string' ? event.tool.input['skill'] : '');
     const args = event.expansion?.args ?? (typeof event.tool?.input['args'] === 'string' ? event.tool.input['args'] : '');
     const agent = requiredAgent(skill, args);
-    if (!agent) return;
+    // Without a state file isdlc is not set up for this project (or this monorepo project): nothing to hold.
+    if (!agent || !state) return;
     const marker: PendingDelegation = { skill: skillName(skill), required_agent: agent, invoked_at: now.toISOString(), args, ...(event.sessionId ? { session_id: event.sessionId } : {}), reminders: 0 };
     update((draft) => {
       draft.pending_delegation = marker;

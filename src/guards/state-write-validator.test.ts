@@ -149,6 +149,14 @@ guardTable('state-write-validator', {
     },
     { name: 'writing a gate result by hand', state: onDisk(), payload: writeCall(P, STATE, changed((s) => (s['phases']['06-implementation'].gate_validation = { status: 'passed' }))), expect: 'deny', reasonIncludes: ['gate_validation', 'isdlc phase complete'] },
     { name: 'switching enforcement off', state: onDisk(), payload: editCall(P, STATE, '"enabled": true', '"enabled": false'), expect: 'deny', reasonIncludes: ['iteration_enforcement'] },
+    {
+      name: 'a delegation written into the log by hand (the gate reads it as evidence)',
+      state: onDisk(),
+      payload: writeCall(P, STATE, changed((s) => s['skill_usage_log'].push({ timestamp: '2026-11-25T11:00:00Z', agent: 'software-developer', agent_phase: '06-implementation' }))),
+      expect: 'deny',
+      reasonIncludes: ['skill_usage_log', 'isdlc logs every delegation it sees'],
+    },
+    { name: "clearing the delegation marker by hand", state: { ...onDisk(), pending_delegation: { skill: 'isdlc', required_agent: 'sdlc-orchestrator', invoked_at: '2026-11-25T11:00:00Z', args: '' } }, payload: writeCall(P, STATE, JSON.stringify({ ...onDisk(), pending_delegation: null })), expect: 'deny', reasonIncludes: ['pending_delegation'] },
     { name: 'moving state_version on', state: onDisk(), payload: writeCall(P, STATE, changed((s) => (s['state_version'] = 9))), expect: 'deny', reasonIncludes: ['state_version would change from 5 to 9', 'keep it at 5'] },
     {
       name: 'completing a phase by hand (skipping its gate)',

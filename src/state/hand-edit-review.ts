@@ -47,6 +47,9 @@ const PROTECTED_TOP: { field: string; instead: string }[] = [
   { field: 'skill_enforcement', instead: 'the user changes enforcement settings themselves' },
   { field: 'code_review', instead: 'the user changes the review setting themselves' },
   { field: 'recovery_action', instead: 'a redo at a supervised review (`isdlc phase review redo`)' },
+  { field: 'skill_usage_log', instead: 'delegate to the agent; isdlc logs every delegation it sees' },
+  { field: 'pending_delegation', instead: 'delegate to the orchestrator the command asked for; isdlc clears the marker then' },
+  { field: 'pending_escalations', instead: '`isdlc escalations --clear`' },
 ];
 
 const PHASE_TRACKERS = ['status', 'started', 'completed', 'gate_passed', 'timing'];
