@@ -6,6 +6,7 @@ import { LockTimeoutError } from '../state/lock.js';
 import { WorkflowError } from '../workflow/start.js';
 import { registerInstallCommands } from './install-commands.js';
 import { registerPhaseCommands } from './phase-commands.js';
+import { registerPromptCommands } from './prompt-commands.js';
 import { io, UsageError } from './shared.js';
 import { registerToolCommands } from './tool-commands.js';
 import { registerWorkflowCommands } from './workflow-commands.js';
@@ -20,6 +21,7 @@ function buildProgram(): Command {
   registerInstallCommands(program);
   registerWorkflowCommands(program);
   registerPhaseCommands(program);
+  registerPromptCommands(program);
   registerToolCommands(program);
   return program;
 }

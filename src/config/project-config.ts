@@ -153,12 +153,17 @@ export class ProjectConfig {
   }
 
   get constitution(): Constitution {
+    return this.loadedConstitution().value;
+  }
+
+  /** The constitution with where it came from (`bundled` when the project has none of its own). */
+  loadedConstitution(): Loaded<Constitution> {
     let loaded = this.cache.get('constitution') as Loaded<Constitution> | undefined;
     if (!loaded) {
       loaded = loadConstitution(this.root, this.projectId);
       this.cache.set('constitution', loaded);
     }
-    return loaded.value;
+    return loaded;
   }
 
   /** Problems met by what has been loaded so far. */

@@ -80,6 +80,9 @@ export function dispatch(input: DispatchInput): DispatchResult {
       tellUser(text) {
         verdict.userMessages.push(text);
       },
+      rewriteInput(input) {
+        verdict.updatedInput = input;
+      },
       update(mutate) {
         updates.push(mutate);
       },

@@ -21,6 +21,8 @@ export interface GuardContext {
   note(text: string): void;
   /** A line for the human. */
   tellUser(text: string): void;
+  /** PreToolUse: run the tool with this input instead (the whole input; the last guard to set it wins). */
+  rewriteInput(input: Record<string, unknown>): void;
   /** Change state: applied under the lock to the newest state on disk, after all guards ran. */
   update(mutate: (draft: IsdlcState) => void): void;
   /** A detail for the activity log. */

@@ -7,6 +7,8 @@ export interface Verdict {
   notes: string[];
   /** Lines for the human at the keyboard. */
   userMessages: string[];
+  /** PreToolUse: the tool's whole input, as it should run instead (applied only when nothing denied). */
+  updatedInput?: Record<string, unknown>;
 }
 
 export function emptyVerdict(): Verdict {

@@ -4,6 +4,7 @@ import type { Guard } from '../engine/guard.js';
 import { branchGuard } from './branch-guard.js';
 import { constitutionValidator } from './constitution-validator.js';
 import { gateBlocker } from './gate-blocker.js';
+import { gateRequirementsInjector } from './gate-requirements-injector.js';
 import { humanOnlyCommands } from './human-only-commands.js';
 import { iterationCorridor } from './iteration-corridor.js';
 import { phaseLoopController } from './phase-loop-controller.js';
@@ -23,4 +24,5 @@ export const TOOL_CALL_GUARDS: readonly Guard[] = Object.freeze([
   humanOnlyCommands,
   branchGuard,
   stateWriteValidator,
+  gateRequirementsInjector,
 ]);

@@ -3,6 +3,7 @@
 import type { Guard } from '../engine/guard.js';
 import { delegationGate } from './delegation-gate.js';
 import { menuTracker } from './menu-tracker.js';
+import { sessionContext } from './session-context.js';
 import { skillDelegationEnforcer } from './skill-delegation-enforcer.js';
 
-export const TURN_GUARDS: readonly Guard[] = Object.freeze([menuTracker, skillDelegationEnforcer, delegationGate]);
+export const TURN_GUARDS: readonly Guard[] = Object.freeze([menuTracker, skillDelegationEnforcer, delegationGate, sessionContext]);

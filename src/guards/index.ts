@@ -7,6 +7,7 @@ import { constitutionValidator } from './constitution-validator.js';
 import { delegationGate } from './delegation-gate.js';
 import { discoverMenuGuard } from './discover-menu-guard.js';
 import { gateBlocker } from './gate-blocker.js';
+import { gateRequirementsInjector } from './gate-requirements-injector.js';
 import { humanOnlyCommands } from './human-only-commands.js';
 import { iterationCorridor } from './iteration-corridor.js';
 import { logSkillUsage } from './log-skill-usage.js';
@@ -15,6 +16,7 @@ import { phaseLoopController } from './phase-loop-controller.js';
 import { phaseSequenceGuard } from './phase-sequence-guard.js';
 import { planSurfacer } from './plan-surfacer.js';
 import { reviewReminder } from './review-reminder.js';
+import { sessionContext } from './session-context.js';
 import { skillDelegationEnforcer } from './skill-delegation-enforcer.js';
 import { skillValidator } from './skill-validator.js';
 import { stateWriteValidator } from './state-write-validator.js';
@@ -35,6 +37,8 @@ export const GUARDS: readonly Guard[] = Object.freeze([
   humanOnlyCommands,
   branchGuard,
   stateWriteValidator,
+  // a delegation nothing denied gets its gate requirements
+  gateRequirementsInjector,
   // after a tool, on a prompt, at a stop
   logSkillUsage,
   menuTracker,
@@ -45,4 +49,5 @@ export const GUARDS: readonly Guard[] = Object.freeze([
   reviewReminder,
   workflowCompletionEnforcer,
   delegationGate,
+  sessionContext,
 ]);

@@ -193,8 +193,8 @@ const CONTEXT_EVENTS = new Set<HookEventName>([
 
 /**
  * The JSON Claude Code honours for a verdict, or '' for a plain allow. Never `continue: false`
- * (that halts the whole agent and tells only the user), and never `permissionDecision: "allow"`
- * (that would skip the user's own permission rules).
+ * (that halts the whole agent and tells only the user), and `permissionDecision: "allow"` only to carry
+ * a rewritten input, which Claude Code ignores without it.
  */
 export function renderClaudeCodeVerdict(eventName: HookEventName, verdict: Verdict): string {
   const out: Record<string, unknown> = {};
@@ -210,6 +210,11 @@ export function renderClaudeCodeVerdict(eventName: HookEventName, verdict: Verdi
       out['decision'] = 'block';
       out['reason'] = reason;
     }
+  } else if (verdict.updatedInput && eventName === 'PreToolUse') {
+    // Claude Code applies updatedInput only beside an allow. Deny and ask rules still apply after a hook's
+    // allow, so the user's own permission rules keep their say; this is the one place isdlc says allow.
+    specific['permissionDecision'] = 'allow';
+    specific['updatedInput'] = verdict.updatedInput;
   }
   if (context && CONTEXT_EVENTS.has(eventName)) specific['additionalContext'] = capText(context);
   if (Object.keys(specific).length > 0) out['hookSpecificOutput'] = { hookEventName: eventName, ...specific };

@@ -35,6 +35,7 @@ export const REGISTRATIONS: readonly { event: string; matcher?: string; timeout:
   { event: 'SubagentStop', timeout: 30 },
   { event: 'UserPromptSubmit', timeout: 10 },
   { event: 'UserPromptExpansion', timeout: 10 },
+  { event: 'SessionStart', matcher: 'resume|compact', timeout: 10 },
 ]);
 
 export function ourHookCommand(form: HookForm, timeout: number): HookCommand {

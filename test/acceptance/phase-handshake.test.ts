@@ -376,11 +376,18 @@ describe('seed 003 TS-014 and TS-015: people decide at phase boundaries', () => 
 });
 
 describe('racing commands on one project', () => {
+  /** Resolves with the exit code; what the process said on stderr is kept for the failure message. */
+  const said: string[] = [];
   function runAsync(dir: string, args: string[]): Promise<number> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: cleanEnv(), stdio: 'ignore' });
+      const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: cleanEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       child.on('error', reject);
-      child.on('exit', (code) => resolve(code ?? -1));
+      child.on('close', (code) => {
+        said.push(`${args.join(' ')} → ${code}: ${stderr.trim()}`);
+        resolve(code ?? -1);
+      });
     });
   }
 
@@ -392,19 +399,20 @@ describe('racing commands on one project', () => {
     for (let round = 0; round < 12 && stateOf(dir)['active_workflow'].current_phase_index < phases.length; round += 1) {
       const before = stateOf(dir);
       const codes = await Promise.all(Array.from({ length: 8 }, (_, i) => runAsync(dir, i % 2 === 0 ? ['phase', 'activate'] : ['phase', 'complete', '--summary', `round ${round}`])));
-      expect(codes.every((code) => code === 0 || code === 1), `exit codes ${codes.join(',')}`).toBe(true);
+      expect(codes.every((code) => code === 0 || code === 1), said.join('\n')).toBe(true);
       const wins = codes.filter((code) => code === 0).length;
       succeeded += wins;
       const after = stateOf(dir);
       // Every command that reported success wrote exactly once, on top of every other one.
-      expect(after['state_version'] - before['state_version']).toBe(wins);
+      expect(after['state_version'] - before['state_version'], said.join('\n')).toBe(wins);
       expect(after['history'].length - before['history'].length).toBe(wins);
       expectTrackersAgree(after);
     }
     const final = stateOf(dir);
     expect(final['active_workflow'].current_phase_index).toBe(phases.length);
     expect(phases.every((phase) => final['phases'][phase].status === 'completed')).toBe(true);
-    expect(succeeded).toBeGreaterThanOrEqual(phases.length * 2);
+    // Every phase completed once and activated at least once, bar the first (in progress from the start).
+    expect(succeeded).toBeGreaterThanOrEqual(phases.length * 2 - 1);
     // Every activation past the first of a phase was counted as a retry, none lost.
     const activations = final['history'].filter((h: State) => /ctivated phase/.test(h['action'])).length;
     // (The first phase is in progress from the start, so a complete may beat every activate to it.)

@@ -33,7 +33,9 @@ export function registeredCommands(project: string, event: string, tool?: string
 
 export function runRegisteredHook(project: string, payload: Record<string, unknown>, env: Record<string, string> = {}): Run {
   const event = String(payload['hook_event_name']);
-  const tool = typeof payload['tool_name'] === 'string' ? payload['tool_name'] : undefined;
+  // Matchers match the tool name, and for SessionStart what started the session.
+  const subject = event === 'SessionStart' ? payload['source'] : payload['tool_name'];
+  const tool = typeof subject === 'string' ? subject : undefined;
   const ours = registeredCommands(project, event, tool).filter((hook) => JSON.stringify(hook).includes('.isdlc/bin/isdlc.cjs'));
   if (ours.length !== 1) throw new Error(`expected one isdlc hook for ${event} ${tool ?? ''}, found ${ours.length}`);
   const hook = ours[0]!;

@@ -49,6 +49,7 @@ describe('merge', () => {
       'SubagentStop',
       'UserPromptSubmit',
       'UserPromptExpansion',
+      'SessionStart resume|compact',
     ]);
   });
 

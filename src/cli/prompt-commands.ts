@@ -1,0 +1,45 @@
+// gate-requirements and delegation-prompt: what a phase agent is told when it is delegated to, printed
+// for the orchestrating agent (seed 001 FR-06) and for people who want to see it.
+import type { Command } from 'commander';
+import { ProjectConfig } from '../config/project-config.js';
+import { normalizePhaseKey } from '../config/phase-keys.js';
+import { buildDelegationPrompt } from '../gates/delegation-prompt.js';
+import { buildGateRequirementsBlock } from '../gates/requirements-block.js';
+import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
+import { StateStore } from '../state/store.js';
+import { dirOption, io, projectLocation, projectOption, UsageError, type LocationOptions } from './shared.js';
+
+export function registerPromptCommands(program: Command): void {
+  program
+    .command('gate-requirements')
+    .description("print a phase's GATE REQUIREMENTS block (nothing when it cannot be built)")
+    .requiredOption('--phase <key>', 'the phase key, e.g. 06-implementation')
+    .requiredOption('--artifact-folder <name>', 'the workflow artifact folder, for the artifact paths')
+    .option('--workflow <type>', 'the workflow type, for its overrides and modifiers')
+    .addOption(dirOption())
+    .addOption(projectOption())
+    .action((options: LocationOptions & { phase: string; artifactFolder: string; workflow?: string }) => {
+      const location = projectLocation(options);
+      const block = buildGateRequirementsBlock({
+        phaseKey: options.phase,
+        artifactFolder: options.artifactFolder,
+        config: new ProjectConfig(location.root, location.projectId),
+        ...(options.workflow ? { workflowType: options.workflow } : {}),
+      });
+      if (block) io.out(`${block}\n`);
+    });
+
+  program
+    .command('delegation-prompt')
+    .description("print the prompt to delegate a phase of the active workflow with: its context, its gate requirements, the gate to validate")
+    .option('--phase <key>', 'the phase (default: the current one)')
+    .addOption(dirOption())
+    .addOption(projectOption())
+    .action((options: LocationOptions & { phase?: string }) => {
+      const location = projectLocation(options);
+      const state = new StateStore(location.stateFile).read().state;
+      if (!activeWorkflowOf(state)) throw new UsageError('no active workflow: start one with `isdlc workflow start <type>`');
+      const phase = options.phase ? normalizePhaseKey(options.phase) : currentPhaseOf(state)!;
+      io.out(`${buildDelegationPrompt({ state: state!, config: new ProjectConfig(location.root, location.projectId), phase, now: new Date() })}\n`);
+    });
+}

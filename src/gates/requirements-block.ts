@@ -1,0 +1,145 @@
+// Seed 001 (REQ-0024): the GATE REQUIREMENTS block a phase agent is given when it is delegated to, so it
+// knows what its gate will check before a guard has to tell it. Built from the same config the guards
+// read (the one resolver), and never an error: anything wrong gives "" and the delegation goes on
+// without the block (NFR-01).
+import { resolveArtifactPath } from '../config/artifacts.js';
+import { describeArticle, type Constitution } from '../config/constitution.js';
+import { normalizePhaseKey } from '../config/phase-keys.js';
+import { BUNDLED, ProjectConfig } from '../config/project-config.js';
+import { effectivePhaseRequirements } from '../config/requirements.js';
+import type { PhaseRequirements } from '../config/schemas.js';
+
+export const BLOCK_TITLE = 'GATE REQUIREMENTS';
+
+export interface BlockInput {
+  phaseKey: string;
+  artifactFolder: string;
+  workflowType?: string;
+  projectRoot?: string;
+  /** The project's config, when the caller has it loaded already (the hook does). */
+  config?: ProjectConfig;
+}
+
+type Json = Record<string, unknown>;
+const obj = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
+
+/** `{artifact_folder}` filled in; any other `{variable}` left as written; a folder that would leave the project leaves the template as it is. */
+function resolvePath(template: string, folder: string): string {
+  return resolveArtifactPath(template, folder) ?? template;
+}
+
+function coverageOf(tests: Json): string | null {
+  const wanted = obj(tests['success_criteria'])['min_coverage_percent'];
+  if (typeof wanted === 'number') return `${wanted}%`;
+  const standard = obj(wanted)['standard'];
+  return typeof standard === 'number' ? `${standard}%` : null;
+}
+
+function list(items: string[]): string {
+  return `[${items.join(', ')}]`;
+}
+
+function requirementLines(requirements: PhaseRequirements, articles: string[], artifacts: string[]): string[] {
+  const lines: string[] = ['  Iteration Requirements:'];
+  const rule = (name: string, value: unknown, detail: () => string[]): void => {
+    const enabled = obj(value)['enabled'] === true;
+    const when = typeof obj(value)['when'] === 'string' ? ` (when ${String(obj(value)['when']).replace(/_/g, ' ')})` : '';
+    lines.push(`    - ${name}: ${enabled ? `enabled${when}` : 'disabled'}`);
+    if (enabled) for (const line of detail()) lines.push(`      ${line}`);
+  };
+  const tests = obj(requirements.test_iteration);
+  rule('test_iteration', tests, () => {
+    const parts = [`max_iterations: ${String(tests['max_iterations'] ?? 10)}`, `circuit_breaker: ${String(tests['circuit_breaker_threshold'] ?? 3)}`];
+    const coverage = coverageOf(tests);
+    if (coverage) parts.push(`coverage: ${coverage}`);
+    return [parts.join(', ')];
+  });
+  const constitutional = obj(requirements.constitutional_validation);
+  rule('constitutional_validation', constitutional, () => [`max_iterations: ${String(constitutional['max_iterations'] ?? 5)}, articles: ${list(articles)}`]);
+  rule('artifact_validation', requirements.artifact_validation, () => [`required paths: ${list(artifacts)}`]);
+  const elicitation = obj(requirements.interactive_elicitation);
+  rule('interactive_elicitation', elicitation, () => [`min_menu_interactions: ${String(elicitation['min_menu_interactions'] ?? 1)}`]);
+  rule('agent_delegation', requirements.agent_delegation_validation, () => ['the phase agent itself must do the work (its delegation is checked)']);
+  const atdd = obj(requirements['atdd_validation']);
+  rule('atdd_validation', atdd, () => [`requires: ${list(Array.isArray(atdd['requires']) ? atdd['requires'].map(String) : [])}`]);
+  return lines;
+}
+
+function modifierLines(modifiers: Json): string[] {
+  const lines: string[] = [];
+  for (const [key, value] of Object.entries(modifiers)) {
+    if (key.startsWith('_when_')) {
+      lines.push(`    when ${key.slice('_when_'.length).replace(/_/g, ' ')}:`);
+      for (const [inner, innerValue] of Object.entries(obj(value))) lines.push(`      ${inner}: ${JSON.stringify(innerValue)}`);
+    } else if (!key.startsWith('_')) {
+      lines.push(`    ${key}: ${JSON.stringify(value)}`);
+    }
+  }
+  return lines;
+}
+
+function agentModifiers(config: ProjectConfig, workflowType: string | undefined, phase: string): Json {
+  if (!workflowType) return {};
+  try {
+    const workflow = obj(obj(config.workflows.workflows)[workflowType]);
+    return obj(obj(workflow['agent_modifiers'])[phase]);
+  } catch {
+    return {}; // AC-04-03: a workflows file that cannot be read only costs the overrides
+  }
+}
+
+function artifactTemplates(config: ProjectConfig, phase: string, requirements: PhaseRequirements): string[] {
+  if (requirements.artifact_validation?.enabled !== true) return [];
+  let fromPaths: string[] = [];
+  try {
+    const entry = obj(config.artifactPaths.phases)[phase];
+    fromPaths = Array.isArray(obj(entry)['paths']) ? (obj(entry)['paths'] as unknown[]).filter((p): p is string => typeof p === 'string') : [];
+  } catch {
+    fromPaths = []; // AC-01-06: without artifact-paths the block goes on without its paths
+  }
+  return [...new Set([...fromPaths, ...(requirements.artifact_validation.paths ?? [])])];
+}
+
+/** The project's own constitution; without one the articles are named by their IDs (AC-03-04). */
+function constitutionFor(config: ProjectConfig): Constitution | null {
+  try {
+    const loaded = config.loadedConstitution();
+    return loaded.from === BUNDLED ? null : loaded.value;
+  } catch {
+    return null;
+  }
+}
+
+function build(input: BlockInput): string {
+  const phase = normalizePhaseKey(input.phaseKey);
+  if (!phase || typeof input.artifactFolder !== 'string') return '';
+  const config = input.config ?? new ProjectConfig(input.projectRoot ?? process.cwd());
+  const loaded = config.get('iteration-requirements');
+  // A project file that is there but cannot be used: its author meant something else than the defaults.
+  if (loaded.problem) return '';
+  const phases = obj(loaded.value.phase_requirements);
+  if (!(phase in phases) || !phases[phase] || typeof phases[phase] !== 'object') return '';
+  const requirements = effectivePhaseRequirements(loaded.value, phase, input.workflowType) ?? {};
+  const constitution = constitutionFor(config);
+  const ids = requirements.constitutional_validation?.enabled ? (requirements.constitutional_validation.articles ?? []).map(String) : [];
+  const articles = ids.map((id) => describeArticle(constitution, id));
+  const artifacts = artifactTemplates(config, phase, requirements).map((template) => resolvePath(template, input.artifactFolder));
+  const modifiers = modifierLines(agentModifiers(config, input.workflowType, phase));
+  const section = (title: string, lines: string[]): string[] => [`  ${title}:`, ...(lines.length > 0 ? lines : ['    (none)'])];
+  return [
+    `${BLOCK_TITLE} (Phase: ${phase}):`,
+    ...requirementLines(requirements, articles, artifacts),
+    ...section('Required Artifacts', artifacts.map((path) => `    - ${path}`)),
+    ...section('Constitutional Articles', articles.map((article) => `    - ${article}`)),
+    ...section('Workflow Overrides', modifiers),
+  ].join('\n');
+}
+
+/** The block for a phase, or "" when it cannot be built (never throws). */
+export function buildGateRequirementsBlock(input: BlockInput): string {
+  try {
+    return build(input);
+  } catch {
+    return '';
+  }
+}
