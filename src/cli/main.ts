@@ -52,3 +52,4 @@ export async function main(argv: string[]): Promise<number> {
 // isdlc as a library, for scripts and for the tests that drive the bundled code from other processes.
 export { StateStore, StateConflictError } from '../state/store.js';
 export { runHook } from '../engine/run-hook.js';
+export { buildGateRequirementsBlock } from '../gates/requirements-block.js';
