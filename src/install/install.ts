@@ -5,7 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
-import { bundledConstitutionText } from '../config/project-config.js';
+import { bundledConstitutionText, ProjectConfig } from '../config/project-config.js';
+import { AGENT_DIR, agentFiles, COMMAND_FILE } from './agent-files.js';
 import { ISDLC_DIR, readMonorepoConfig } from '../state/locate.js';
 import { StateStore } from '../state/store.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
@@ -148,6 +149,13 @@ export function initProject(root: string, options: InitOptions): ChangeLine[] {
     if (source === target) continue; // init run from the installed copy itself
     put(relative(root, target), readFileSync(source), 'replace');
   }
+  // The agent-facing files: brought up to date while they are as isdlc wrote them; a file the user wrote
+  // or edited is theirs and stays.
+  for (const [rel, content] of Object.entries(agentFiles(new ProjectConfig(root)))) {
+    const path = join(root, rel);
+    const ours = previous?.files[rel] && existsSync(path) && previous.files[rel]!.sha256 === sha256(readFileSync(path));
+    put(rel, content, ours ? 'replace' : 'if-absent');
+  }
   put(`${ISDLC_DIR}/.gitignore`, GITIGNORE, 'if-absent');
   put(`${ISDLC_DIR}/config/README.md`, CONFIG_README, 'if-absent');
   if (!existsSync(join(root, ISDLC_DIR, 'constitution.md'))) put(CONSTITUTION_FILE, bundledConstitutionText(), 'if-absent');
@@ -251,6 +259,8 @@ export function uninstallProject(root: string, options: UninstallOptions): Chang
     removeIfEmpty(binDir);
   }
   for (const rel of [`${ISDLC_DIR}/.gitignore`, `${ISDLC_DIR}/config/README.md`]) if (record?.files[rel]) removeOwned(rel);
+  for (const rel of Object.keys(record?.files ?? {})) if (rel === COMMAND_FILE || rel.startsWith(`${AGENT_DIR}/`)) removeOwned(rel);
+  for (const dir of [dirname(COMMAND_FILE), AGENT_DIR, '.claude']) removeIfEmpty(join(root, dir));
   removeIfEmpty(join(root, ISDLC_DIR, 'config'));
 
   if (options.purge) {

@@ -128,3 +128,39 @@ describe('isdlc uninstall', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 });
+
+describe('the orchestration files (seed 001 FR-06, seed 003 STEP 3, seed 004 §2.3)', () => {
+  it('init installs the /isdlc phase loop and one agent per phase owner, with iteration frontmatter where tests iterate', () => {
+    const dir = tempDir();
+    expect(cli(['init', dir]).status).toBe(0);
+    const loop = readFileSync(join(dir, '.claude/commands/isdlc.md'), 'utf8');
+    for (const step of ['workflow start', 'phase activate', 'delegation-prompt', 'gate check', 'phase complete', 'workflow finalize', '3c-prime', '3e']) expect(loop, step).toContain(step);
+    // AC-06-05: the delegation step says what to do when the block is missing (fail-open).
+    expect(loop).toMatch(/no GATE REQUIREMENTS block[\s\S]*delegate without it/);
+    expect(loop).toContain('Never write `.isdlc/state.json`');
+    const agents = readdirSync(join(dir, '.claude/agents')).sort();
+    expect(agents).toEqual(expect.arrayContaining(['sdlc-orchestrator.md', 'requirements-analyst.md', 'software-developer.md', 'quality-loop-engineer.md', 'qa-engineer.md']));
+    const developer = readFileSync(join(dir, '.claude/agents/software-developer.md'), 'utf8');
+    expect(developer).toMatch(/^---\nname: software-developer\ndescription: .*\niteration:\n {2}enabled: true\n {2}maxIterations: 10\n/);
+    expect(developer).toContain('<promise>COMPLETE</promise>');
+    const analyst = readFileSync(join(dir, '.claude/agents/requirements-analyst.md'), 'utf8');
+    expect(analyst).not.toContain('iteration:');
+    expect(analyst).toContain('docs/requirements/{artifact_folder}/requirements-spec.md');
+    expect(readFileSync(join(dir, '.claude/agents/quick-scan-agent.md'), 'utf8')).not.toContain('constitution record');
+  });
+
+  it("never overwrites the user's own agent file or one they edited; uninstall removes only untouched ones", () => {
+    const dir = tempDir();
+    writeFile(join(dir, '.claude/agents/qa-engineer.md'), '---\nname: qa-engineer\n---\nOur own reviewer.\n');
+    expect(cli(['init', dir]).status).toBe(0);
+    expect(readFileSync(join(dir, '.claude/agents/qa-engineer.md'), 'utf8')).toContain('Our own reviewer.');
+    writeFile(join(dir, '.claude/agents/software-developer.md'), 'Edited by the team.\n');
+    const again = cli(['init', dir]);
+    expect(again.stdout).toMatch(/kept\s+\.claude\/agents\/software-developer\.md/);
+    expect(readFileSync(join(dir, '.claude/agents/software-developer.md'), 'utf8')).toBe('Edited by the team.\n');
+    const run = cli(['uninstall', dir]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(readdirSync(join(dir, '.claude/agents')).sort()).toEqual(['qa-engineer.md', 'software-developer.md']);
+    expect(existsSync(join(dir, '.claude/commands'))).toBe(false);
+  });
+});

@@ -1,0 +1,121 @@
+// The agent-facing files `isdlc init` installs (seed 001 FR-06, seed 003 STEP 3a-3e, seed 004 §2.3):
+// the /isdlc command that runs the phase loop with isdlc's commands, and one definition per phase agent
+// of the skills manifest. Generated from the project's config so names, phases and limits cannot drift
+// from what the guards enforce.
+import { artifactTemplatesFor } from '../config/artifacts.js';
+import { knownPhaseKeys } from '../config/phases.js';
+import type { ProjectConfig } from '../config/project-config.js';
+import { effectivePhaseRequirements } from '../config/requirements.js';
+import { phaseAgent } from '../detect/agents.js';
+
+const ISDLC = 'node .isdlc/bin/isdlc.cjs';
+
+export const COMMAND_FILE = '.claude/commands/isdlc.md';
+export const AGENT_DIR = '.claude/agents';
+
+const PHASE_LOOP = `---
+description: Run an isdlc workflow (feature, fix, test-run, test-generate, upgrade) phase by phase, through its gates
+argument-hint: <workflow type> "<what it is for>"
+---
+# /isdlc: the phase loop
+
+Arguments: $ARGUMENTS
+
+You coordinate; the phase agents do the work; isdlc keeps the record. Workflow state changes only through
+the commands below, run with the Bash tool as \`${ISDLC} ...\`. Never write \`.isdlc/state.json\`
+yourself: isdlc refuses such edits, and a refused step costs a retry.
+
+## STEP 1: initialise
+Delegate to the **sdlc-orchestrator** agent first (Agent tool, subagent_type "sdlc-orchestrator") with the
+arguments above. It starts the workflow (\`isdlc workflow start <type> --description "..."\`) or reports
+the one already active. Do not do the requested work yourself.
+
+## STEP 2: read where the workflow stands
+\`isdlc status\` shows the phases, the current one, its gate and the next step.
+
+## STEP 3: for each phase, in order
+- **3a.** \`isdlc status\`. When every phase is completed, go to STEP 4.
+- **3b.** \`isdlc escalations\`. If any are open, show them to the user and ask them to choose: retry
+  (\`isdlc escalations --clear\`, then go on), skip (the user runs \`isdlc phase skip --reason "..."\` in their
+  own terminal) or cancel (\`isdlc workflow cancel --reason "..."\`).
+- **3c.** A supervised workflow may be waiting for the user's review of the last phase: show them the
+  phase summary and ask for continue (they run \`isdlc phase review continue\` themselves), review or redo
+  (\`isdlc phase review redo --note "..."\`).
+- **3c-prime.** \`isdlc phase activate\` — before any delegation. It names the phase's agent.
+- **3d.** \`isdlc delegation-prompt\` prints the prompt for the phase: artifact folder, modifiers, gate
+  requirements. Delegate to the phase's agent with that prompt and the user's request, unchanged. When
+  the prompt has no GATE REQUIREMENTS block (isdlc could not read its config), delegate without it: the
+  guards still check the gate, and isdlc adds the block itself when it can.
+- **3e.** When the agent reports back, \`isdlc gate check\`. If the gate is open:
+  \`isdlc phase complete --summary "<one line on what the phase produced>"\`. If it is closed, send the
+  agent back with the unmet requirements; after repeated failures isdlc escalates to the user.
+
+## STEP 4: finish
+\`isdlc workflow finalize\` archives the workflow with its phase snapshots and metrics. Tell the user
+what was done, phase by phase.
+`;
+
+const ORCHESTRATOR = `---
+name: sdlc-orchestrator
+description: Starts and finishes isdlc workflows; use it first whenever /isdlc is run.
+---
+You start and finish isdlc workflows. You do not do the phases' work.
+
+- To start: check \`${ISDLC} status\`. With no active workflow, run
+  \`${ISDLC} workflow start <type> --description "<what the user asked for>"\` (add \`--branch <name>\`
+  when the work happens on a branch of its own, \`--supervised\` when the user wants to review each phase).
+  Report the phases and the first one.
+- To finish: \`${ISDLC} workflow finalize\` once every phase is completed; report the metrics it prints.
+- Never edit \`.isdlc/state.json\`; every change goes through the isdlc commands.
+`;
+
+function list(items: string[]): string {
+  return items.map((item) => `- ${item}`).join('\n');
+}
+
+/** Seed 004 §2.3: agents whose phase iterates on tests carry the iteration metadata. */
+function iterationFrontmatter(maxIterations: number): string {
+  return [
+    'iteration:',
+    '  enabled: true',
+    `  maxIterations: ${maxIterations}`,
+    '  completionPromises:',
+    '    - "<promise>COMPLETE</promise>"',
+    '    - "<promise>BLOCKED</promise>"',
+    '  validationRules:',
+    '    - tests_pass',
+  ].join('\n');
+}
+
+function phaseAgentFile(config: ProjectConfig, agent: string, phases: string[]): string {
+  const testing = phases
+    .map((phase) => effectivePhaseRequirements(config.iterationRequirements, phase)?.test_iteration)
+    .find((tests) => tests?.enabled === true);
+  const artifacts = phases.flatMap((phase) => artifactTemplatesFor(config.artifactPaths, phase));
+  const constitutional = phases.some((phase) => effectivePhaseRequirements(config.iterationRequirements, phase)?.constitutional_validation?.enabled === true);
+  const work = [
+    'Your delegation prompt names the artifact folder and ends with the GATE REQUIREMENTS of your phase: plan your work to meet every one of them the first time.',
+    ...(artifacts.length > 0 ? [`Write what the gate expects: ${artifacts.map((path) => `\`${path}\``).join(', ')} ({artifact_folder} is in your prompt).`] : []),
+    ...(testing ? ['Run the tests in the foreground with their output visible; isdlc records each run and tells you where you stand.'] : []),
+    ...(constitutional ? [`Record each constitutional article you check: \`${ISDLC} constitution record --article ID --result compliant|violation --note "..."\`.`] : []),
+    `Before you report back, run \`${ISDLC} gate check\` and say what it shows.`,
+    'Never edit `.isdlc/state.json` and never commit before the workflow\'s last phase; isdlc refuses both.',
+  ];
+  const front = [`name: ${agent}`, `description: isdlc phase agent for ${phases.join(', ')}.`, ...(testing ? [iterationFrontmatter(testing.max_iterations ?? 10)] : [])];
+  const promises = testing
+    ? '\n\nWhen the work is done and the tests pass, end with `<promise>COMPLETE</promise>`; when something outside your reach stops you, end with `<promise>BLOCKED</promise>` and the reason.'
+    : '';
+  return `---\n${front.join('\n')}\n---\nYou are the ${agent} of an isdlc workflow, working in phase ${phases.join(' / ')}.\n\n${list(work)}${promises}\n`;
+}
+
+/** Every file to install, by path relative to the project root. */
+export function agentFiles(config: ProjectConfig): Record<string, string> {
+  const files: Record<string, string> = { [COMMAND_FILE]: PHASE_LOOP, [`${AGENT_DIR}/sdlc-orchestrator.md`]: ORCHESTRATOR };
+  const phasesOf = new Map<string, string[]>();
+  for (const phase of knownPhaseKeys(config)) {
+    const agent = phaseAgent(config.manifest, phase);
+    if (agent && /^[a-z0-9-]+$/.test(agent)) phasesOf.set(agent, [...(phasesOf.get(agent) ?? []), phase]);
+  }
+  for (const [agent, phases] of phasesOf) files[`${AGENT_DIR}/${agent}.md`] = phaseAgentFile(config, agent, phases);
+  return files;
+}
