@@ -2,12 +2,15 @@
 // knows what its gate will check before a guard has to tell it. Built from the same config the guards
 // read (the one resolver), and never an error: anything wrong gives "" and the delegation goes on
 // without the block (NFR-01).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { resolveArtifactPath } from '../config/artifacts.js';
 import { describeArticle, type Constitution } from '../config/constitution.js';
 import { normalizePhaseKey } from '../config/phase-keys.js';
 import { BUNDLED, ProjectConfig } from '../config/project-config.js';
 import { effectivePhaseRequirements } from '../config/requirements.js';
 import type { PhaseRequirements } from '../config/schemas.js';
+import { ISDLC_DIR } from '../state/locate.js';
 
 export const BLOCK_TITLE = 'GATE REQUIREMENTS';
 
@@ -113,7 +116,10 @@ function constitutionFor(config: ProjectConfig): Constitution | null {
 function build(input: BlockInput): string {
   const phase = normalizePhaseKey(input.phaseKey);
   if (!phase || typeof input.artifactFolder !== 'string') return '';
-  const config = input.config ?? new ProjectConfig(input.projectRoot ?? process.cwd());
+  const root = input.projectRoot ?? process.cwd();
+  // No isdlc set up there: no config of the project's at all, so nothing to tell (NFR-01 "missing").
+  if (!input.config && !existsSync(join(root, ISDLC_DIR))) return '';
+  const config = input.config ?? new ProjectConfig(root);
   const loaded = config.get('iteration-requirements');
   // A project file that is there but cannot be used: its author meant something else than the defaults.
   if (loaded.problem) return '';

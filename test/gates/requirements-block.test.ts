@@ -154,7 +154,10 @@ describe('NFR-01: every error gives ""', () => {
     });
     expect(block(dir, '06-implementation')).toBe('');
   });
-  it('no project file at all: the bundled requirements apply, as they do for the guards (NFR-03)', () => {
+  it('missing config: a folder that is not an isdlc project at all', () => {
+    expect(block(tempDir('isdlc-nfr-'), '06-implementation')).toBe('');
+  });
+  it('no project file of its own: the bundled requirements apply, as they do for the guards (NFR-03)', () => {
     const dir = tempDir('isdlc-nfr-');
     mkdirSync(join(dir, '.isdlc'));
     expect(block(dir, '06-implementation')).toContain('- test_iteration: enabled');
