@@ -11,6 +11,7 @@ import { BUNDLED, ProjectConfig } from '../config/project-config.js';
 import { effectivePhaseRequirements } from '../config/requirements.js';
 import type { PhaseRequirements } from '../config/schemas.js';
 import { ISDLC_DIR } from '../state/locate.js';
+import type { ActiveWorkflow } from '../state/schema.js';
 
 export const BLOCK_TITLE = 'GATE REQUIREMENTS';
 
@@ -148,4 +149,14 @@ export function buildGateRequirementsBlock(input: BlockInput): string {
   } catch {
     return '';
   }
+}
+
+/** The block for a phase of the active workflow (its artifact folder and type). */
+export function blockForWorkflow(config: ProjectConfig, workflow: ActiveWorkflow, phase: string): string {
+  return buildGateRequirementsBlock({
+    phaseKey: phase,
+    artifactFolder: typeof workflow.artifact_folder === 'string' ? workflow.artifact_folder : '',
+    config,
+    ...(typeof workflow.type === 'string' ? { workflowType: workflow.type } : {}),
+  });
 }

@@ -4,7 +4,7 @@
 import { delegationFor } from '../detect/phase-delegation.js';
 import { defineGuard } from '../engine/guard.js';
 import { injectionEnabled } from '../gates/injection-settings.js';
-import { BLOCK_TITLE, buildGateRequirementsBlock } from '../gates/requirements-block.js';
+import { BLOCK_TITLE, blockForWorkflow } from '../gates/requirements-block.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
 import { phaseStatusOf } from '../state/phase-records.js';
 
@@ -21,12 +21,7 @@ export const gateRequirementsInjector = defineGuard({
     const delegation = delegationFor(event, config, current);
     if (!delegation.isDelegation || delegation.targetPhase !== current || phaseStatusOf(state, current) !== 'in_progress') return;
     if (!injectionEnabled(config, 'delegation_prompt')) return;
-    const block = buildGateRequirementsBlock({
-      phaseKey: current,
-      artifactFolder: typeof workflow.artifact_folder === 'string' ? workflow.artifact_folder : '',
-      config,
-      ...(typeof workflow.type === 'string' ? { workflowType: workflow.type } : {}),
-    });
+    const block = blockForWorkflow(config, workflow, current);
     if (!block) return;
     rewriteInput({ ...input, prompt: `${prompt.replace(/\s+$/, '')}\n\n${block}` });
     log({ injected: current });

@@ -2,7 +2,7 @@
 // phase it is in and that phase's gate requirements (beyond seed 001; can be turned off in config).
 import { defineGuard } from '../engine/guard.js';
 import { injectionEnabled } from '../gates/injection-settings.js';
-import { buildGateRequirementsBlock } from '../gates/requirements-block.js';
+import { blockForWorkflow } from '../gates/requirements-block.js';
 import { activeWorkflowOf, currentPhaseOf, workflowPhasesOf } from '../state/current-phase.js';
 import { phaseStatusOf } from '../state/phase-records.js';
 
@@ -18,12 +18,7 @@ export const sessionContext = defineGuard({
     const phases = workflowPhasesOf(state);
     const status = String(phaseStatusOf(state, current) ?? 'pending');
     const next = status === 'in_progress' ? 'carry on with it; `isdlc phase complete` once its gate is open' : '`isdlc phase activate` starts the next phase';
-    const block = buildGateRequirementsBlock({
-      phaseKey: current,
-      artifactFolder: typeof workflow.artifact_folder === 'string' ? workflow.artifact_folder : '',
-      config,
-      ...(typeof workflow.type === 'string' ? { workflowType: workflow.type } : {}),
-    });
+    const block = blockForWorkflow(config, workflow, current);
     note(
       `isdlc: this session continues a ${String(workflow.type ?? '')} workflow (${phases.join(' → ')}). The current phase is ${current}, ${status.replace('_', ' ')}: ${next}. ` +
         '`isdlc status` shows the rest.' +
