@@ -42,6 +42,10 @@ the one already active. Do not do the requested work yourself.
   phase summary and ask for continue (they run \`isdlc phase review continue\` themselves), review or redo
   (\`isdlc phase review redo --note "..."\`).
 - **3c-prime.** \`isdlc phase activate\` — before any delegation. It names the phase's agent.
+- **3c-plan.** From implementation on, isdlc wants the task plan \`docs/isdlc/tasks.md\`: one
+  \`## Phase NN: Name\` section per phase with \`- [ ] T0001 task | traces: FR-01\` lines, and under each
+  implementation task its \`  files:\` and \`  blocked_by: [T....]\` lines. Write it at the end of the test
+  strategy phase if it is missing.
 - **3d.** \`isdlc delegation-prompt\` prints the prompt for the phase: artifact folder, modifiers, gate
   requirements. Delegate to the phase's agent with that prompt and the user's request, unchanged. When
   the prompt has no GATE REQUIREMENTS block (isdlc could not read its config), delegate without it: the
@@ -99,7 +103,7 @@ function phaseAgentFile(config: ProjectConfig, agent: string, phases: string[]):
     ...(testing ? ['Run the tests in the foreground with their output visible; isdlc records each run and tells you where you stand.'] : []),
     ...(constitutional ? [`Record each constitutional article you check: \`${ISDLC} constitution record --article ID --result compliant|violation --note "..."\`.`] : []),
     `Before you report back, run \`${ISDLC} gate check\` and say what it shows.`,
-    'Never edit `.isdlc/state.json` and never commit before the workflow\'s last phase; isdlc refuses both.',
+    'Never edit `.isdlc/state.json` (isdlc refuses it); leave commits to the end of the workflow.',
   ];
   const front = [`name: ${agent}`, `description: isdlc phase agent for ${phases.join(', ')}.`, ...(testing ? [iterationFrontmatter(testing.max_iterations ?? 10)] : [])];
   const promises = testing

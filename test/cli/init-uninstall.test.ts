@@ -134,7 +134,7 @@ describe('the orchestration files (seed 001 FR-06, seed 003 STEP 3, seed 004 §2
     const dir = tempDir();
     expect(cli(['init', dir]).status).toBe(0);
     const loop = readFileSync(join(dir, '.claude/commands/isdlc.md'), 'utf8');
-    for (const step of ['workflow start', 'phase activate', 'delegation-prompt', 'gate check', 'phase complete', 'workflow finalize', '3c-prime', '3e']) expect(loop, step).toContain(step);
+    for (const step of ['workflow start', 'phase activate', 'delegation-prompt', 'gate check', 'phase complete', 'workflow finalize', '3c-prime', '3e', 'docs/isdlc/tasks.md']) expect(loop, step).toContain(step);
     // AC-06-05: the delegation step says what to do when the block is missing (fail-open).
     expect(loop).toMatch(/no GATE REQUIREMENTS block[\s\S]*delegate without it/);
     expect(loop).toContain('Never write `.isdlc/state.json`');
