@@ -1,17 +1,18 @@
 // Bundles isdlc into dist/: isdlc.cjs (the executable, a few lines), hook-tool-call.cjs,
 // hook-tool-result.cjs and hook-turn.cjs (`isdlc hook` for each kind of event, the hot path), cli.cjs
-// (every other command) and yaml.cjs (the YAML parser, loaded only for YAML config).
+// (every other command), yaml.cjs (the YAML parser, loaded only for YAML config) and shell-quote.cjs (the
+// shell parser, loaded only for a command line that names a state file or a commit).
 import { build } from 'esbuild';
 import { chmodSync, readFileSync, rmSync } from 'node:fs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 /** Modules that ship as their own file in dist/ and are required from there at run time. */
-const SIBLINGS = { yaml: './yaml.cjs', './cli.cjs': './cli.cjs' };
+const SIBLINGS = { yaml: './yaml.cjs', 'shell-quote': './shell-quote.cjs', './cli.cjs': './cli.cjs' };
 const siblingFiles = {
   name: 'sibling-files',
   setup(b) {
-    b.onResolve({ filter: /^(yaml|\.\/cli\.cjs)$/ }, (args) => ({ path: SIBLINGS[args.path], external: true }));
+    b.onResolve({ filter: /^(yaml|shell-quote|\.\/cli\.cjs)$/ }, (args) => ({ path: SIBLINGS[args.path], external: true }));
   },
 };
 
@@ -46,6 +47,11 @@ await Promise.all([
     ...common,
     stdin: { contents: "module.exports = require('yaml');", resolveDir: process.cwd(), loader: 'js' },
     outfile: 'dist/yaml.cjs',
+  }),
+  build({
+    ...common,
+    stdin: { contents: "module.exports = require('shell-quote');", resolveDir: process.cwd(), loader: 'js' },
+    outfile: 'dist/shell-quote.cjs',
   }),
 ]);
 chmodSync('dist/isdlc.cjs', 0o755);

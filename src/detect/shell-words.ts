@@ -2,7 +2,8 @@
 // `VAR=value`, `sudo`, `env` and the like dropped) and the files it redirects into, including the
 // commands inside `bash -c "..."`. Parsed with shell-quote, so text inside a quoted argument is an
 // argument, never a command.
-import { parse, type ParseEntry } from 'shell-quote';
+import type * as ShellQuote from 'shell-quote';
+import type { ParseEntry } from 'shell-quote';
 
 export interface SimpleCommand {
   /** The command name as written, lowercased, without a path or `.exe`. */
@@ -39,6 +40,14 @@ function simpleCommand(segment: ParseEntry[]): SimpleCommand | null {
   while (start < words.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[start]!) || PREFIX_COMMANDS.has(words[start]!))) start += 1;
   if (start >= words.length) return redirects.length > 0 ? { name: '', args: [], redirects } : null;
   return { name: commandName(words[start]!), args: words.slice(start + 1), redirects };
+}
+
+let shellQuote: typeof ShellQuote | undefined;
+
+/** The parser ships as its own file, loaded on first use: most command lines never need it. */
+function parse(line: string, env: (name: string) => string): ParseEntry[] {
+  shellQuote ??= require('shell-quote') as typeof ShellQuote;
+  return shellQuote.parse(line, env);
 }
 
 function collect(line: string, found: SimpleCommand[], depth: number, powershell: boolean): void {

@@ -14,7 +14,7 @@ import { readTextIfPresent } from '../util/read-text.js';
 import { initialState } from '../state/initial-state.js';
 import { mergeOurSettings, removeOurSettings, type HookForm, type Settings } from './settings.js';
 
-export const BIN_FILES = ['isdlc.cjs', 'hook-tool-call.cjs', 'hook-tool-result.cjs', 'hook-turn.cjs', 'cli.cjs', 'yaml.cjs'] as const;
+export const BIN_FILES = ['isdlc.cjs', 'hook-tool-call.cjs', 'hook-tool-result.cjs', 'hook-turn.cjs', 'cli.cjs', 'yaml.cjs', 'shell-quote.cjs'] as const;
 export const SETTINGS_FILE = '.claude/settings.json';
 export const INSTALL_RECORD = '.isdlc/install.json';
 export const CONSTITUTION_FILE = 'docs/isdlc/constitution.md';
