@@ -9,6 +9,7 @@ import { phaseOf, phaseStatusOf } from '../state/phase-records.js';
 import type { ActiveWorkflow, IsdlcState } from '../state/schema.js';
 import { supervisedReviewOf } from '../workflow/review.js';
 import type { StateSnapshot } from '../state/store.js';
+import { finiteNumber as num } from '../util/json.js';
 
 export interface StatusReport {
   project: string;
@@ -43,10 +44,6 @@ export interface PhaseLine {
   retries: number;
   summary: string | null;
   skipped: boolean;
-}
-
-function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
 function phaseLine(state: IsdlcState, config: ProjectConfig, key: string): PhaseLine {

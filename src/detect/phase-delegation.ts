@@ -5,6 +5,8 @@ import { knownPhaseKeys } from '../config/phases.js';
 import type { ProjectConfig } from '../config/project-config.js';
 import type { SkillsManifest } from '../config/schemas.js';
 import type { HookEvent } from '../engine/event.js';
+import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
+import type { ActiveWorkflow, IsdlcState } from '../state/schema.js';
 import { agentPhases, normalizeAgentName, PHASELESS_MARKERS } from './agents.js';
 import { isSetupCommand } from './setup-commands.js';
 
@@ -40,7 +42,23 @@ function mentions(text: string, word: string): boolean {
   return new RegExp(`(?<![\\w-])${escapeRegExp(word)}(?![\\w-])`, 'i').test(text);
 }
 
+/**
+ * Several guards judge the same subagent call in one hook run: the answer is kept per event, for the
+ * manifest and current phase it was given (one project's config per run, so its known phases agree).
+ */
+const judged = new WeakMap<HookEvent, { manifest: SkillsManifest; currentPhase: string | null | undefined; result: PhaseDelegation }[]>();
+
 export function detectPhaseDelegation(event: HookEvent, context: DelegationContext): PhaseDelegation {
+  const seen = judged.get(event) ?? [];
+  const known = seen.find((entry) => entry.manifest === context.manifest && entry.currentPhase === context.currentPhase);
+  if (known) return known.result;
+  const result = judge(event, context);
+  seen.push({ manifest: context.manifest, currentPhase: context.currentPhase, result });
+  judged.set(event, seen);
+  return result;
+}
+
+function judge(event: HookEvent, context: DelegationContext): PhaseDelegation {
   if (event.tool?.kind !== 'agent') return NOT_A_DELEGATION;
   const input = event.tool.input;
   const subagentType = typeof input['subagent_type'] === 'string' ? input['subagent_type'] : '';
@@ -79,4 +97,21 @@ export function detectPhaseDelegation(event: HookEvent, context: DelegationConte
 /** detectPhaseDelegation with the project's manifest and phases, as the guards judge a subagent call. */
 export function delegationFor(event: HookEvent, config: ProjectConfig, currentPhase: string | null): PhaseDelegation {
   return detectPhaseDelegation(event, { manifest: config.manifest, knownPhases: () => knownPhaseKeys(config), currentPhase });
+}
+
+/** A phase delegation made while a workflow is active: the workflow, its current phase, and the target. */
+export interface WorkflowDelegation {
+  workflow: ActiveWorkflow;
+  current: string;
+  target: string;
+  agentName: string | null;
+}
+
+export function workflowDelegationOf(event: HookEvent, state: IsdlcState | null, config: ProjectConfig): WorkflowDelegation | null {
+  const workflow = activeWorkflowOf(state);
+  const current = currentPhaseOf(state);
+  if (!workflow || !current) return null;
+  const delegation = delegationFor(event, config, current);
+  if (!delegation.isDelegation || !delegation.targetPhase) return null;
+  return { workflow, current, target: delegation.targetPhase, agentName: delegation.agentName };
 }

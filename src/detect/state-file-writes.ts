@@ -2,6 +2,7 @@
 // in a monorepo, with either path separator. Shell command lines are read as the commands they run
 // (shell-words), so a path inside an echoed string or a read does not count, and a redirection, an
 // in-place edit or a copy onto the file does.
+import { isAbsolute, resolve } from 'node:path';
 import { simpleCommands, type SimpleCommand } from './shell-words.js';
 
 const STATE_FILE = /(?:^|[\\/])\.isdlc[\\/](?:projects[\\/][^\\/]+[\\/])?state\.json$/;
@@ -9,6 +10,12 @@ const STATE_FILE_IN_TEXT = /[^\s"'(]*\.isdlc[\\/](?:projects[\\/][^\\/\s"']+[\\/
 
 export function isStateFilePath(path: unknown): path is string {
   return typeof path === 'string' && STATE_FILE.test(path.trim());
+}
+
+/** Where a file a tool names is on this machine: relative to the tool's working folder, backslashes read as `/` off Windows. */
+export function toolFilePath(path: string, cwd: string): string {
+  const native = process.platform === 'win32' ? path : path.replace(/\\/g, '/');
+  return isAbsolute(native) ? native : resolve(cwd, native);
 }
 
 export interface ShellStateWrite {

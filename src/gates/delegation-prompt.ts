@@ -5,12 +5,11 @@
 import type { ProjectConfig } from '../config/project-config.js';
 import { activeWorkflowOf } from '../state/current-phase.js';
 import type { IsdlcState } from '../state/schema.js';
+import { asRecord as obj, type JsonRecord as Json } from '../util/json.js';
 import { buildGateRequirementsBlock } from './requirements-block.js';
 
 export const DISCOVERY_STALE_MS = 24 * 3600_000;
 
-type Json = Record<string, unknown>;
-const obj = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
 
 /** The phase's agent modifiers as they apply: the ATDD ones only in ATDD mode. */
 function modifiersFor(config: ProjectConfig, workflow: Json, phase: string): Json {

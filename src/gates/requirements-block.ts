@@ -12,6 +12,7 @@ import { effectivePhaseRequirements } from '../config/requirements.js';
 import type { PhaseRequirements } from '../config/schemas.js';
 import { ISDLC_DIR } from '../state/locate.js';
 import type { ActiveWorkflow } from '../state/schema.js';
+import { asRecord as obj, type JsonRecord as Json } from '../util/json.js';
 
 export const BLOCK_TITLE = 'GATE REQUIREMENTS';
 
@@ -24,8 +25,6 @@ export interface BlockInput {
   config?: ProjectConfig;
 }
 
-type Json = Record<string, unknown>;
-const obj = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
 
 /** `{artifact_folder}` filled in; any other `{variable}` left as written; a folder that would leave the project leaves the template as it is. */
 function resolvePath(template: string, folder: string): string {

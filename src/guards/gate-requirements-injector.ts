@@ -1,11 +1,10 @@
 // Beyond seed 001: the GATE REQUIREMENTS block reaches a phase agent even when the orchestrating model
 // forgot to include it. Runs last among the tool-call guards, so only a delegation nothing denied is
 // touched; the prompt is kept as written and the block appended once.
-import { delegationFor } from '../detect/phase-delegation.js';
+import { workflowDelegationOf } from '../detect/phase-delegation.js';
 import { defineGuard } from '../engine/guard.js';
 import { injectionEnabled } from '../gates/injection-settings.js';
 import { BLOCK_TITLE, blockForWorkflow } from '../gates/requirements-block.js';
-import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
 import { phaseStatusOf } from '../state/phase-records.js';
 
 export const gateRequirementsInjector = defineGuard({
@@ -13,13 +12,12 @@ export const gateRequirementsInjector = defineGuard({
   description: "Appends the phase's GATE REQUIREMENTS block to a phase delegation prompt that lacks it.",
   on: { PreToolUse: ['agent'] },
   check({ event, state, config, rewriteInput, note, log }) {
-    const workflow = activeWorkflowOf(state);
-    const current = currentPhaseOf(state);
     const input = event.tool!.input;
     const prompt = input['prompt'];
-    if (!workflow || !current || typeof prompt !== 'string' || prompt.includes(`${BLOCK_TITLE} (Phase:`)) return;
-    const delegation = delegationFor(event, config, current);
-    if (!delegation.isDelegation || delegation.targetPhase !== current || phaseStatusOf(state, current) !== 'in_progress') return;
+    if (typeof prompt !== 'string' || prompt.includes(`${BLOCK_TITLE} (Phase:`)) return;
+    const found = workflowDelegationOf(event, state, config);
+    if (!found || found.target !== found.current || phaseStatusOf(state, found.current) !== 'in_progress') return;
+    const { workflow, current } = found;
     if (!injectionEnabled(config, 'delegation_prompt')) return;
     const block = blockForWorkflow(config, workflow, current);
     if (!block) return;

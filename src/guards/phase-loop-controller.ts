@@ -2,9 +2,9 @@
 // activated (`isdlc phase activate`, STEP 3c-prime), so every tracker already names it when the agent
 // starts. Sub-agents of the phase in progress pass (BUG-0013); delegations to other phases are the
 // phase-sequence-guard's to judge.
-import { delegationFor } from '../detect/phase-delegation.js';
+import { workflowDelegationOf } from '../detect/phase-delegation.js';
 import { defineGuard } from '../engine/guard.js';
-import { activeWorkflowOf, currentPhaseOf, workflowPhasesOf } from '../state/current-phase.js';
+import { workflowPhasesOf } from '../state/current-phase.js';
 import { phaseStatusOf } from '../state/phase-records.js';
 import { reviewBlocking } from '../workflow/review.js';
 
@@ -15,21 +15,18 @@ export const phaseLoopController = defineGuard({
   description: "Denies delegating to a phase's agent before the phase is activated (`isdlc phase activate`); sub-agents of the phase in progress pass.",
   on: { PreToolUse: ['agent'] },
   check({ event, state, config, deny, log }) {
-    const workflow = activeWorkflowOf(state);
-    const current = currentPhaseOf(state);
-    if (!workflow || !current) return;
-    const delegation = delegationFor(event, config, current);
-    if (!delegation.isDelegation || !delegation.targetPhase) return;
-    const target = delegation.targetPhase;
+    const found = workflowDelegationOf(event, state, config);
+    if (!found) return;
+    const { workflow, current, target, agentName } = found;
     const status = phaseStatusOf(state, target);
     if (status === 'in_progress') {
-      if (target === current) log({ outcome: 'same-phase', phase: target, agent: delegation.agentName });
+      if (target === current) log({ outcome: 'same-phase', phase: target, agent: agentName });
       return;
     }
     const phases = workflowPhasesOf(state);
     const index = typeof workflow.current_phase_index === 'number' ? workflow.current_phase_index : phases.indexOf(current);
     const reached = phases[index] ?? null;
-    const who = delegation.agentName ? ` to ${delegation.agentName}` : '';
+    const who = agentName ? ` to ${agentName}` : '';
     const review = reviewBlocking(workflow);
     if (target === reached) {
       deny(

@@ -1,28 +1,24 @@
 // Seed 002 FR-03: a phase agent may be delegated to only while its phase is the current one.
 import { phaseAgent } from '../detect/agents.js';
-import { delegationFor } from '../detect/phase-delegation.js';
+import { workflowDelegationOf } from '../detect/phase-delegation.js';
 import { defineGuard } from '../engine/guard.js';
-import { activeWorkflowOf, currentPhaseOf, workflowPhasesOf } from '../state/current-phase.js';
+import { workflowPhasesOf } from '../state/current-phase.js';
 
 export const phaseSequenceGuard = defineGuard({
   id: 'phase-sequence-guard',
   description: 'Denies delegating to a phase agent whose phase is not the current phase of the active workflow.',
   on: { PreToolUse: ['agent'] },
   check({ event, state, config, deny, log }) {
-    const workflow = activeWorkflowOf(state);
-    const current = currentPhaseOf(state);
-    if (!workflow || !current) return;
-
-    const delegation = delegationFor(event, config, current);
-    if (!delegation.isDelegation || !delegation.targetPhase) return;
-    const target = delegation.targetPhase;
+    const found = workflowDelegationOf(event, state, config);
+    if (!found) return;
+    const { workflow, current, target, agentName } = found;
     if (target === current) {
-      log({ outcome: 'same-phase', phase: current, agent: delegation.agentName });
+      log({ outcome: 'same-phase', phase: current, agent: agentName });
       return;
     }
 
     const phases = workflowPhasesOf(state);
-    const who = delegation.agentName ? `to ${delegation.agentName} ` : '';
+    const who = agentName ? `to ${agentName} ` : '';
     const type = typeof workflow.type === 'string' ? `${workflow.type} ` : '';
     const order = phases.length > 0 ? ` Its phases run in this order: ${phases.join(' → ')}.` : '';
     const currentAgent = phaseAgent(config.manifest, current);

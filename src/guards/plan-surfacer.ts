@@ -3,9 +3,9 @@
 // and implementation is delegated, what is wrong with its format comes back as a note.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { delegationFor } from '../detect/phase-delegation.js';
+import { workflowDelegationOf } from '../detect/phase-delegation.js';
 import { defineGuard } from '../engine/guard.js';
-import { activeWorkflowOf, currentPhaseOf, workflowPhasesOf } from '../state/current-phase.js';
+import { workflowPhasesOf } from '../state/current-phase.js';
 import { findTasksFile, planProblems, tasksPathCandidates } from '../plan/tasks-file.js';
 
 /** The phases that come before a plan exists (the plan is generated at the end of them). */
@@ -16,13 +16,11 @@ export const planSurfacer = defineGuard({
   description: 'Denies delegating a phase after the early ones while the task plan (tasks.md) is missing; notes format problems of the plan at implementation.',
   on: { PreToolUse: ['agent'] },
   check({ event, state, config, location, deny, note, log }) {
-    const current = currentPhaseOf(state);
-    if (!activeWorkflowOf(state) || !current) return;
-    const delegation = delegationFor(event, config, current);
-    const target = delegation.targetPhase;
-    if (!delegation.isDelegation || !target || EARLY_PHASES.has(target)) return;
+    const found = workflowDelegationOf(event, state, config);
+    if (!found || EARLY_PHASES.has(found.target)) return;
+    const { workflow, current, target } = found;
     // An out-of-order delegation is phase-sequence-guard's to explain; the plan matters for the phase at hand.
-    const reached = workflowPhasesOf(state)[activeWorkflowOf(state)?.current_phase_index ?? -1];
+    const reached = workflowPhasesOf(state)[workflow.current_phase_index ?? -1];
     if (target !== current && target !== reached) return;
     const plan = findTasksFile(location);
     if (!plan) {

@@ -3,19 +3,13 @@
 // a phase (V8), or changes what isdlc's commands and watchers own. A shell command that writes a state
 // file cannot be judged that way and is refused outright. The file on disk is never touched here.
 import { readFileSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
-import { isStateFilePath, shellStateWrites } from '../detect/state-file-writes.js';
+import { isStateFilePath, shellStateWrites, toolFilePath } from '../detect/state-file-writes.js';
 import { defineGuard } from '../engine/guard.js';
 import type { HookEvent } from '../engine/event.js';
 import { reviewStateEdit, type EditFinding } from '../state/hand-edit-review.js';
 import type { IsdlcState } from '../state/schema.js';
 
 const PREFIX = 'isdlc state-write-validator:';
-
-function fileOnDisk(path: string, event: HookEvent, root: string): string {
-  const native = process.platform === 'win32' ? path : path.replace(/\\/g, '/');
-  return isAbsolute(native) ? native : resolve(event.cwd ?? root, native);
-}
 
 function readText(file: string): string | null {
   try {
@@ -72,7 +66,7 @@ export const stateWriteValidator = defineGuard({
     }
     const path = tool.input['file_path'] ?? tool.input['path'];
     if (!isStateFilePath(path)) return;
-    const file = fileOnDisk(path, event, location.root);
+    const file = toolFilePath(path, event.cwd ?? location.root);
     const diskText = readText(file);
     if (diskText === null) {
       if (tool.kind === 'write') deny(`${PREFIX} ${path} does not exist; state files are created by \`isdlc init\` and changed by isdlc's commands, not written by hand.`);

@@ -1,7 +1,6 @@
 // Seed 003 IR-010 AC-010e: after an agent archives a workflow by editing state itself, the archived
 // entry gets the phase snapshots and metrics `isdlc workflow finalize` would have written.
-import { resolve } from 'node:path';
-import { isStateFilePath } from '../detect/state-file-writes.js';
+import { isStateFilePath, toolFilePath } from '../detect/state-file-writes.js';
 import { defineGuard } from '../engine/guard.js';
 import { archiveNeedingRepair, repairArchivedWorkflow } from '../workflow/repair-history.js';
 
@@ -12,8 +11,7 @@ export const workflowCompletionEnforcer = defineGuard({
   check({ event, state, location, now, update, note, log }) {
     const path = event.tool?.input['file_path'];
     if (!isStateFilePath(path)) return;
-    const native = process.platform === 'win32' ? path : path.replace(/\\/g, '/');
-    if (resolve(event.cwd ?? location.root, native) !== location.stateFile) return;
+    if (toolFilePath(path, event.cwd ?? location.root) !== location.stateFile) return;
     const entry = archiveNeedingRepair(state, now);
     if (!entry) return;
     update((draft) => void repairArchivedWorkflow(draft, now));

@@ -3,6 +3,7 @@
 // a stale copy (V7), a regression (V8), a change to recorded evidence or to the phase trackers is
 // refused. Inconsistencies already present (V1-V3, V9) are reported, not refused.
 import { normalizePhaseKey } from '../config/phase-keys.js';
+import { asRecord as obj } from '../util/json.js';
 import type { IsdlcState, PhaseState } from './schema.js';
 
 export interface EditFinding {
@@ -31,7 +32,6 @@ function canonical(value: Json): string {
 }
 
 const same = (a: Json, b: Json): boolean => canonical(a) === canonical(b);
-const obj = (value: Json): Record<string, Json> => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, Json>) : {});
 const versionOf = (state: IsdlcState): number | undefined => (typeof state.state_version === 'number' ? state.state_version : undefined);
 
 /** Evidence the watchers record and the commands decide on; never an agent's to write. */

@@ -6,7 +6,8 @@ import type { ProjectConfig } from '../config/project-config.js';
 import { describeUnmet, evaluateGate, type GateEvaluation } from '../gates/evaluate.js';
 import { phaseStatusOf } from '../state/phase-records.js';
 import type { IsdlcState } from '../state/schema.js';
-import { addHistory, cursorOf, minutesBetween, setPhaseStatus, timingOf, type Cursor } from './cursor.js';
+import { minutesBetween } from '../util/minutes.js';
+import { addHistory, cursorOf, setPhaseStatus, timingOf, type Cursor } from './cursor.js';
 import { requestReview } from './review.js';
 import { WorkflowError } from './start.js';
 

@@ -61,12 +61,6 @@ export function timingOf(record: PhaseState): Record<string, unknown> {
   return (record.timing ??= {});
 }
 
-export function minutesBetween(from: unknown, to: Date): number | undefined {
-  const start = typeof from === 'string' ? Date.parse(from) : NaN;
-  if (!Number.isFinite(start)) return undefined;
-  return Math.max(0, Math.round((to.getTime() - start) / 6000) / 10);
-}
-
 export function addHistory(draft: IsdlcState, now: Date, action: string): void {
   (draft.history ??= []).push({ timestamp: now.toISOString(), agent: 'isdlc', action });
 }

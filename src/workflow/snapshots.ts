@@ -2,6 +2,8 @@
 // phase, taken before pruning removes the detail, and the workflow's metrics.
 import { phaseOf, phaseStatusOf } from '../state/phase-records.js';
 import type { IsdlcState, PhaseState } from '../state/schema.js';
+import { finiteNumber as num } from '../util/json.js';
+import { minutesBetween } from '../util/minutes.js';
 
 export interface PhaseSnapshot {
   key: string;
@@ -28,7 +30,6 @@ export interface WorkflowMetrics {
   wall_clock_minutes?: number;
 }
 
-const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
 export function snapshotOf(key: string, record: PhaseState | undefined, workflowStatus: unknown): PhaseSnapshot {
@@ -67,7 +68,7 @@ export function workflowMetrics(snapshots: PhaseSnapshot[], startedAt: unknown, 
     test_iterations_total: snapshots.reduce((sum, s) => sum + (s.test_iterations ?? 0), 0),
     phase_minutes_total: Math.round(snapshots.reduce((sum, s) => sum + (s.wall_clock_minutes ?? 0), 0) * 10) / 10,
   };
-  const start = typeof startedAt === 'string' ? Date.parse(startedAt) : NaN;
-  if (Number.isFinite(start)) metrics.wall_clock_minutes = Math.max(0, Math.round((endedAt.getTime() - start) / 6000) / 10);
+  const minutes = minutesBetween(startedAt, endedAt);
+  if (minutes !== undefined) metrics.wall_clock_minutes = minutes;
   return metrics;
 }
