@@ -16,7 +16,7 @@ if (isHook && (args.includes('--warm-cache') || args.includes('--check'))) {
 } else if (isHook) {
   const input = readHookInput();
   (globalThis as { __isdlcHookInput?: unknown }).__isdlcHookInput = input;
-  const eventArg = args.find((arg, i) => args[i - 1] === '--event') ?? args.find((arg) => arg.startsWith('--event='))?.slice(8);
+  const eventArg = args.find((_, i) => args[i - 1] === '--event') ?? args.find((arg) => arg.startsWith('--event='))?.slice(8);
   const family = familyOf(eventArg ?? ('bytes' in input ? peekEventName(input.bytes) : undefined));
   runWithCodeCache(join(__dirname, bundleFile(family)), require);
 } else {
