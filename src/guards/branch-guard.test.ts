@@ -1,13 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { guardTable } from '../../test/helpers/guard-table.js';
 import { bashCall } from '../../test/helpers/payloads.js';
+import { git } from '../../test/helpers/project.js';
 import { workflowState } from '../../test/helpers/states.js';
 
 const BRANCH = 'feature/REQ-0001-csv-export';
-
-function git(dir: string, ...args: string[]): void {
-  execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd: dir, stdio: 'ignore' });
-}
 
 /** A real repository with one commit and the workflow branch; `on` is checked out. */
 function repo(on: string, branches: string[] = [BRANCH]) {

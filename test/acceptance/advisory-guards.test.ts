@@ -1,19 +1,14 @@
 // Seed 002 FR-01..FR-07 and the bookkeeping guards, through the hook command `isdlc init` registered,
 // with payloads shaped like the recorded ones; the Stop loop that cannot happen; and a corpus of
 // everyday tool calls that no guard may deny.
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { activate, isdlc, send, stateOf, type State } from '../helpers/handshake.js';
+import { activate, isdlc, send, stateOf, useNoRequirements, type State } from '../helpers/handshake.js';
 import { agentCall, agentResult, bashCall, bashFailed, bashPassed, editCall, runnerOutput, skillCall, stop, userPrompt, writeCall } from '../helpers/payloads.js';
-import { cli, fixture, initedProject, tempDir, writeFile, writeJson, writePlan } from '../helpers/project.js';
+import { cli, fixture, git, initedProject, tempDir, writeFile, writeJson, writePlan } from '../helpers/project.js';
 
 const BRANCH = 'feature/REQ-0001-csv-export';
-
-function git(dir: string, ...args: string[]): void {
-  execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd: dir, stdio: 'ignore' });
-}
 
 /** A project as a user has it: a git repository, isdlc set up, a feature workflow on its own branch. */
 function projectOnBranch(): string {
@@ -29,12 +24,7 @@ function projectOnBranch(): string {
 
 /** Moves the workflow to `phase` the way the orchestrator does, with the gates out of the way. */
 function reach(dir: string, phase: string): void {
-  const requirements = JSON.parse(cli(['config', 'show', 'iteration-requirements', '--bundled'], { cwd: dir }).stdout) as State;
-  for (const value of Object.values(requirements['phase_requirements']) as State[]) {
-    for (const rule of Object.values(value)) if (rule && typeof rule === 'object' && 'enabled' in rule) rule['enabled'] = false;
-  }
-  requirements['workflow_overrides'] = {};
-  writeJson(join(dir, '.isdlc/config/iteration-requirements.json'), requirements);
+  useNoRequirements(dir);
   while (stateOf(dir)['active_workflow'].current_phase !== phase) {
     if (stateOf(dir)['phases'][stateOf(dir)['active_workflow'].current_phase].status === 'in_progress') isdlc(dir, ['phase', 'complete', '--summary', 'done']);
     activate(dir);

@@ -147,3 +147,9 @@ export function decisionOf(run: Run): Decision {
 export function writePlan(project: string, name = 'valid-v2.md', path = 'docs/isdlc/tasks.md'): void {
   writeFile(join(project, path), readFileSync(join(FIXTURES, 'plans', name), 'utf8'));
 }
+
+/** `git ARGS` in `dir`, with an identity of its own (the machine may have none). */
+export function git(dir: string, ...args: string[]): void {
+  const run = spawnSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd: dir, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`git ${args.join(' ')} failed in ${dir}: ${run.stderr}`);
+}
