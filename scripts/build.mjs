@@ -1,18 +1,26 @@
 // Bundles isdlc into dist/: isdlc.cjs (the executable, a few lines), hook-tool-call.cjs,
 // hook-tool-result.cjs and hook-turn.cjs (`isdlc hook` for each kind of event, the hot path), cli.cjs
 // (every other command), yaml.cjs (the YAML parser, loaded only for YAML config) and shell-quote.cjs (the
-// shell parser, loaded only for a command line that names a state file or a commit).
+// shell parser, loaded only for a command line that names a state file or a commit), loop.cjs (the
+// iteration loop: SQLite store, rules, Stop answer; loaded only where a loop is at work) with the SQLite
+// driver's compiled binding beside it, and mcp.cjs (the MCP server, loaded only by `isdlc mcp`).
 import { build } from 'esbuild';
-import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 /** Modules that ship as their own file in dist/ and are required from there at run time. */
-const SIBLINGS = { yaml: './yaml.cjs', 'shell-quote': './shell-quote.cjs', './cli.cjs': './cli.cjs' };
+const SIBLINGS = { yaml: './yaml.cjs', 'shell-quote': './shell-quote.cjs', './cli.cjs': './cli.cjs', './mcp.cjs': './mcp.cjs' };
 const siblingFiles = {
   name: 'sibling-files',
   setup(b) {
-    b.onResolve({ filter: /^(yaml|shell-quote|\.\/cli\.cjs)$/ }, (args) => ({ path: SIBLINGS[args.path], external: true }));
+    b.onResolve({ filter: /^(yaml|shell-quote|\.\/cli\.cjs|\.\/mcp\.cjs)$/ }, (args) => ({ path: SIBLINGS[args.path], external: true }));
+    // src/loop/load.ts requires the loop's API: in a build that is the loop bundle beside the caller.
+    b.onResolve({ filter: /^\.\/api\.js$/ }, (args) =>
+      args.importer.endsWith(join('src', 'loop', 'load.ts')) ? { path: './loop.cjs', external: true } : undefined,
+    );
   },
 };
 
@@ -43,6 +51,8 @@ await Promise.all([
     build({ ...common, entryPoints: [`src/entry/hook-${family}.ts`], outfile: `dist/hook-${family}.cjs`, plugins: [siblingFiles] }),
   ),
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.cjs', plugins: [siblingFiles] }),
+  build({ ...common, entryPoints: ['src/entry/loop.ts'], outfile: 'dist/loop.cjs', plugins: [siblingFiles] }),
+  build({ ...common, entryPoints: ['src/mcp/server.ts'], outfile: 'dist/mcp.cjs', plugins: [siblingFiles] }),
   build({
     ...common,
     stdin: { contents: "module.exports = require('yaml');", resolveDir: process.cwd(), loader: 'js' },
@@ -55,3 +65,6 @@ await Promise.all([
   }),
 ]);
 chmodSync('dist/isdlc.cjs', 0o755);
+// better-sqlite3's compiled binding, built by `npm ci` for this platform and Node version.
+const require = createRequire(import.meta.url);
+copyFileSync(join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node'), 'dist/better_sqlite3.node');

@@ -1,0 +1,74 @@
+// Opens `.isdlc/loop.db`: WAL, a busy timeout, and the schema brought up to date exactly once even when
+// several processes open a new database at the same moment (the migration runs inside one exclusive
+// transaction and re-reads the version there, so the losers of the race find the work done).
+import type BetterSqlite3 from 'better-sqlite3';
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { MIGRATIONS } from './migrations.js';
+
+export type Db = BetterSqlite3.Database;
+
+export const LOOP_DB = 'loop.db';
+const BUSY_TIMEOUT_MS = 10_000;
+
+/** The compiled SQLite binding: beside the bundle (`.isdlc/bin/` or `dist/`), else wherever npm put it. */
+function nativeBinding(): string | undefined {
+  if (typeof __dirname !== 'string') return undefined;
+  const sibling = join(__dirname, 'better_sqlite3.node');
+  return existsSync(sibling) ? sibling : undefined;
+}
+
+export class LoopDbError extends Error {}
+
+export function openLoopDb(file: string, options: { readonly?: boolean } = {}): Db {
+  if (!options.readonly) mkdirSync(dirname(file), { recursive: true });
+  let db: Db;
+  try {
+    const binding = nativeBinding();
+    db = new Database(file, { ...(binding ? { nativeBinding: binding } : {}), ...(options.readonly ? { readonly: true, fileMustExist: true } : {}), timeout: BUSY_TIMEOUT_MS });
+  } catch (error) {
+    const message = (error as Error).message;
+    if (/\.node|binding|ELF|dlopen|NODE_MODULE_VERSION/i.test(message)) {
+      throw new LoopDbError(
+        `the SQLite module could not be loaded on this machine (${message.split('\n')[0]}). ` +
+          'Run `isdlc init` here to install a build for this platform and Node version.',
+      );
+    }
+    throw error;
+  }
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  if (options.readonly) return db;
+  // Switching to WAL takes a lock of its own; the busy timeout covers the race of first opens.
+  if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+  return db;
+}
+
+export function schemaVersion(db: Db): number {
+  return Number(db.pragma('user_version', { simple: true }));
+}
+
+function migrate(db: Db): void {
+  if (schemaVersion(db) >= MIGRATIONS.length) return;
+  db.exec('BEGIN EXCLUSIVE');
+  try {
+    const from = schemaVersion(db);
+    if (from > MIGRATIONS.length) {
+      throw new LoopDbError(`loop.db has schema version ${from}, newer than this isdlc knows (${MIGRATIONS.length}): upgrade isdlc`);
+    }
+    for (let version = from; version < MIGRATIONS.length; version += 1) db.exec(MIGRATIONS[version]!);
+    db.pragma(`user_version = ${MIGRATIONS.length}`);
+    db.exec('COMMIT');
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+/** Runs `work` as one `BEGIN IMMEDIATE` transaction: the write lock is taken before anything is read. */
+export function immediate<T>(db: Db, work: () => T): T {
+  return db.transaction(work).immediate();
+}

@@ -1,0 +1,26 @@
+// A `file_exists` rule: a path under the project root is there (a file or a directory), or, with
+// `mustExist: false`, is not.
+import type { FileExistsRule, RuleResult, ValidationContext } from '../types.js';
+import { resolveInsideRoot, statIfPresent } from './inside-root.js';
+
+export async function runFileExistsRule(rule: FileExistsRule, ctx: ValidationContext): Promise<RuleResult> {
+  const started = Date.now();
+  const result = (passed: boolean, errored: boolean, message: string): RuleResult => ({
+    name: rule.name,
+    type: 'file_exists',
+    passed,
+    errored,
+    message: `${rule.name}: ${message}`,
+    durationMs: Date.now() - started,
+  });
+
+  const resolved = resolveInsideRoot(ctx.root, rule.path);
+  if (!resolved.ok) return result(false, true, `cannot check: ${resolved.reason}`);
+  const exists = statIfPresent(resolved.path) !== undefined;
+  if (rule.mustExist) {
+    return exists ? result(true, false, `${rule.path} exists`) : result(false, false, `${rule.path} is missing (it must exist)`);
+  }
+  return exists
+    ? result(false, false, `${rule.path} exists (it must not)`)
+    : result(true, false, `${rule.path} is absent, as required`);
+}

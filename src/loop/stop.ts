@@ -1,0 +1,58 @@
+// The Stop / SubagentStop answer for a loop (the seed's "stop hook", made real): find the live loop bound
+// to this session (and subagent), validate, and either let the turn end or keep the agent working. A
+// session never answers for another session's loop, so a loop left behind by a crash traps nobody.
+import { continueReason, endMessage, progressMessage } from './messages.js';
+import { detectPromise, promiseTexts } from './promise.js';
+import { LoopStore, LoopStoreError } from './store.js';
+import { validateInChild } from './validate-in-child.js';
+
+export interface StopInput {
+  isdlcDir: string;
+  root: string;
+  sessionId: string;
+  /** Set for SubagentStop: the subagent that is finishing. */
+  agentId?: string | undefined;
+  lastMessage: string;
+  /** Epoch milliseconds by which the answer must be ready. */
+  deadline: number;
+}
+
+export type StopAnswer =
+  | { kind: 'none' }
+  | { kind: 'block'; reason: string; userMessage: string; loopId: string; iteration: number }
+  | { kind: 'end'; userMessage: string; loopId: string; status: string };
+
+export function answerStop(input: StopInput): StopAnswer {
+  const store = LoopStore.open(input.isdlcDir);
+  try {
+    const loop = store.loopBoundTo(input.sessionId, input.agentId);
+    if (!loop) return { kind: 'none' };
+    const task = store.task(loop.taskId);
+    const report = validateInChild({
+      rules: loop.config.validationRules,
+      context: { root: input.root, agentOutput: input.lastMessage },
+      deadline: input.deadline,
+    });
+    const promise = detectPromise(input.lastMessage, promiseTexts(loop.config.completionPromises));
+    let outcome;
+    try {
+      outcome = store.recordValidation(loop.id, { report, promise, by: 'hook', advanceOnContinue: true });
+    } catch (error) {
+      // Ended meanwhile (a person cancelled it, a tool completed it): nothing left to hold the turn for.
+      if (error instanceof LoopStoreError) return { kind: 'none' };
+      throw error;
+    }
+    if (outcome.decision.signal === 'CONTINUE') {
+      return {
+        kind: 'block',
+        reason: continueReason(outcome.loop, task, outcome.decision, report, loop.iteration),
+        userMessage: progressMessage(outcome.loop, report, loop.iteration),
+        loopId: loop.id,
+        iteration: outcome.loop.iteration,
+      };
+    }
+    return { kind: 'end', userMessage: endMessage(outcome.loop, store.task(loop.taskId)), loopId: loop.id, status: outcome.loop.status };
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,119 @@
+// The loop store's transitions and refusals, on a real SQLite file.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { KEPT_CHECKPOINTS, LoopStore } from './store.js';
+import type { ValidationReport } from './types.js';
+
+const passing: ValidationReport = { results: [], totalRules: 0, passedRules: 0, failedRules: 0, erroredRules: 0, overallPassed: true, score: 100 };
+const failing: ValidationReport = {
+  results: [{ name: 'tests', type: 'command', passed: false, errored: false, message: 'tests: `npm test` exited 1 (expected 0)' }],
+  totalRules: 1,
+  passedRules: 0,
+  failedRules: 1,
+  erroredRules: 0,
+  overallPassed: false,
+  score: 0,
+};
+const COMPLETE = { signal: 'COMPLETE' as const, promise: '<promise>COMPLETE</promise>' };
+
+function fresh(): LoopStore {
+  return LoopStore.open(join(mkdtempSync(join(tmpdir(), 'isdlc-store-')), '.isdlc'));
+}
+
+function started(store: LoopStore, config: Record<string, unknown> = {}) {
+  const task = store.createTask({ title: 'Make it work' });
+  return { task, loop: store.startLoop({ taskId: task.id, config }) };
+}
+
+describe('LoopStore', () => {
+  it('starts a loop at iteration 1 with every default applied and the task in progress', () => {
+    const store = fresh();
+    const { task, loop } = started(store);
+    expect(loop).toMatchObject({ status: 'active', iteration: 1, consecutiveFailures: 0, sessionId: null });
+    expect(loop.config).toMatchObject({ maxIterations: 10, circuitBreakerThreshold: 3, completionPromises: ['<promise>COMPLETE</promise>', '<promise>BLOCKED</promise>'] });
+    expect(store.task(task.id).status).toBe('in_progress');
+    expect(store.resumePoint(task.id)).toMatchObject({ iterationNumber: 1, trigger: 'iteration_start' });
+  });
+
+  it('refuses a second live loop on one task, and a loop on a completed task', () => {
+    const store = fresh();
+    const { task } = started(store);
+    expect(() => store.startLoop({ taskId: task.id, config: {} })).toThrow(/already has a running loop/);
+    store.recordValidation(store.loopOfTask(task.id)!.id, { report: passing, promise: COMPLETE, by: 'tool' });
+    expect(() => store.startLoop({ taskId: task.id, config: {} })).toThrow(/is completed/);
+  });
+
+  it('refuses limits that are not finite', () => {
+    const store = fresh();
+    const task = store.createTask({ title: 't' });
+    expect(() => store.startLoop({ taskId: task.id, config: { maxIterations: 0 } })).toThrow(/maxIterations/);
+    expect(() => store.startLoop({ taskId: task.id, config: { maxIterations: 1000 } })).toThrow(/maxIterations/);
+  });
+
+  it('iteration_next needs a validated, live iteration and stops at the last one', () => {
+    const store = fresh();
+    const { task, loop } = started(store, { maxIterations: 2, circuitBreakerThreshold: 5 });
+    expect(() => store.next(task.id)).toThrow(/not been validated/);
+    store.recordValidation(loop.id, { report: failing, by: 'tool' });
+    expect(store.next(task.id, 'tried the obvious fix')).toMatchObject({ iteration: 2 });
+    expect(store.history(loop.id)[0]).toMatchObject({ notes: 'tried the obvious fix', passed: false, signal: 'CONTINUE' });
+    const outcome = store.recordValidation(loop.id, { report: failing, by: 'tool' });
+    expect(outcome.decision.signal).toBe('ESCALATE');
+    expect(() => store.next(task.id)).toThrow(/has ended \(escalated/);
+  });
+
+  it('completes only through a passing validation', () => {
+    const store = fresh();
+    const { task, loop } = started(store);
+    expect(() => store.complete(task.id)).toThrow(/not been validated/);
+    store.recordValidation(loop.id, { report: failing, by: 'tool' });
+    expect(() => store.complete(task.id)).toThrow(/failed, so the loop cannot complete: tests: `npm test` exited 1/);
+    expect(() => store.updateTask(task.id, { status: 'completed' })).toThrow(/completes through iteration_complete/);
+    store.recordValidation(loop.id, { report: passing, by: 'tool' });
+    expect(store.complete(task.id).status).toBe('completed');
+    expect(store.task(task.id).status).toBe('completed');
+    expect(store.complete(task.id).status).toBe('completed'); // reported again, unchanged
+  });
+
+  it('ends the live loop when a person marks the task blocked or cancelled', () => {
+    const store = fresh();
+    const { task, loop } = started(store);
+    expect(() => store.updateTask(task.id, { status: 'blocked' })).toThrow(/needs blockedReason/);
+    store.updateTask(task.id, { status: 'blocked', blockedReason: 'waiting for the API key' });
+    expect(store.loop(loop.id)).toMatchObject({ status: 'blocked', endReason: 'task marked blocked: waiting for the API key' });
+  });
+
+  it('binds an unclaimed loop once, never a loop of another session, and one loop per session and agent', () => {
+    const store = fresh();
+    const { loop } = started(store);
+    expect(store.bind(loop.id, { sessionId: 's1' }).bound).toBe(true);
+    expect(store.bind(loop.id, { sessionId: 's2' })).toMatchObject({ bound: false, problem: expect.stringMatching(/another session/) });
+    expect(store.loopBoundTo('s1', undefined)?.id).toBe(loop.id);
+    expect(store.loopBoundTo('s1', 'a1')).toBeUndefined();
+    const second = started(store).loop;
+    expect(store.bind(second.id, { sessionId: 's1' })).toMatchObject({ bound: false, problem: expect.stringMatching(/already runs loop/) });
+    expect(store.bind(second.id, { sessionId: 's1', agentId: 'a1' }).bound).toBe(true);
+  });
+
+  it('prunes old manual checkpoints but never those of a live loop', () => {
+    const store = fresh();
+    const { task, loop } = started(store, { maxIterations: 50, circuitBreakerThreshold: 50 });
+    for (let i = 0; i < 5; i += 1) store.recordValidation(loop.id, { report: failing, by: 'hook', advanceOnContinue: true });
+    for (let i = 0; i < KEPT_CHECKPOINTS + 10; i += 1) store.createCheckpoint(task.id, { agentContext: { step: i } });
+    const rows = store.db.prepare('SELECT loop_id, trigger FROM checkpoints WHERE task_id = ?').all(task.id) as { loop_id: string | null; trigger: string }[];
+    expect(rows.filter((row) => row.trigger === 'manual')).toHaveLength(KEPT_CHECKPOINTS);
+    expect(rows.filter((row) => row.trigger !== 'manual')).toHaveLength(6); // start + 5 iterations
+    expect(store.history(loop.id).every((record) => record.checkpointId !== null)).toBe(true);
+    expect(store.resumePoint(task.id).agentContext).toEqual({ step: KEPT_CHECKPOINTS + 9 });
+  });
+
+  it('keeps agent context across iterations (seed §4.2)', () => {
+    const store = fresh();
+    const { task, loop } = started(store);
+    store.createCheckpoint(task.id, { agentContext: { filesModified: ['src/auth.ts'] } });
+    store.recordValidation(loop.id, { report: failing, by: 'hook', advanceOnContinue: true });
+    expect(store.resumePoint(task.id)).toMatchObject({ iterationNumber: 2, agentContext: { filesModified: ['src/auth.ts'] } });
+  });
+});
