@@ -5,6 +5,7 @@ import { StateConflictError } from '../state/store.js';
 import { LockTimeoutError } from '../state/lock.js';
 import { WorkflowError } from '../workflow/start.js';
 import { registerInstallCommands } from './install-commands.js';
+import { LoopCommandError, registerLoopCommands } from './loop-commands.js';
 import { registerPhaseCommands } from './phase-commands.js';
 import { registerPromptCommands } from './prompt-commands.js';
 import { io, UsageError } from './shared.js';
@@ -23,6 +24,7 @@ function buildProgram(): Command {
   registerPhaseCommands(program);
   registerPromptCommands(program);
   registerToolCommands(program);
+  registerLoopCommands(program);
   return program;
 }
 
@@ -36,7 +38,7 @@ export async function main(argv: string[]): Promise<number> {
       io.err(`isdlc: ${error.message}\n`);
       return 2;
     }
-    if (error instanceof InstallError || error instanceof WorkflowError || error instanceof StateConflictError || error instanceof LockTimeoutError) {
+    if (error instanceof InstallError || error instanceof LoopCommandError || error instanceof WorkflowError || error instanceof StateConflictError || error instanceof LockTimeoutError) {
       io.err(`isdlc: ${error.message}\n`);
       return 1;
     }

@@ -3,6 +3,7 @@
 import type { Guard } from '../engine/guard.js';
 import { discoverMenuGuard } from './discover-menu-guard.js';
 import { logSkillUsage } from './log-skill-usage.js';
+import { loopBinder } from './loop-binder.js';
 import { menuTracker } from './menu-tracker.js';
 import { reviewReminder } from './review-reminder.js';
 import { skillDelegationEnforcer } from './skill-delegation-enforcer.js';
@@ -19,4 +20,5 @@ export const TOOL_RESULT_GUARDS: readonly Guard[] = Object.freeze([
   testWatcher,
   reviewReminder,
   workflowCompletionEnforcer,
+  loopBinder,
 ]);

@@ -2,8 +2,9 @@
 // ...), in the registry's order (index.ts; a test keeps them equal). Built into their own hook bundle.
 import type { Guard } from '../engine/guard.js';
 import { delegationGate } from './delegation-gate.js';
+import { iterationLoop } from './iteration-loop.js';
 import { menuTracker } from './menu-tracker.js';
 import { sessionContext } from './session-context.js';
 import { skillDelegationEnforcer } from './skill-delegation-enforcer.js';
 
-export const TURN_GUARDS: readonly Guard[] = Object.freeze([menuTracker, skillDelegationEnforcer, delegationGate, sessionContext]);
+export const TURN_GUARDS: readonly Guard[] = Object.freeze([menuTracker, skillDelegationEnforcer, delegationGate, iterationLoop, sessionContext]);

@@ -10,7 +10,9 @@ import { gateBlocker } from './gate-blocker.js';
 import { gateRequirementsInjector } from './gate-requirements-injector.js';
 import { humanOnlyCommands } from './human-only-commands.js';
 import { iterationCorridor } from './iteration-corridor.js';
+import { iterationLoop } from './iteration-loop.js';
 import { logSkillUsage } from './log-skill-usage.js';
+import { loopBinder } from './loop-binder.js';
 import { menuTracker } from './menu-tracker.js';
 import { phaseLoopController } from './phase-loop-controller.js';
 import { phaseSequenceGuard } from './phase-sequence-guard.js';
@@ -48,6 +50,8 @@ export const GUARDS: readonly Guard[] = Object.freeze([
   testWatcher,
   reviewReminder,
   workflowCompletionEnforcer,
+  loopBinder,
   delegationGate,
+  iterationLoop,
   sessionContext,
 ]);

@@ -100,7 +100,12 @@ function phaseAgentFile(config: ProjectConfig, agent: string, phases: string[]):
   const work = [
     'Your delegation prompt names the artifact folder and ends with the GATE REQUIREMENTS of your phase: plan your work to meet every one of them the first time.',
     ...(artifacts.length > 0 ? [`Write what the gate expects: ${artifacts.map((path) => `\`${path}\``).join(', ')} ({artifact_folder} is in your prompt).`] : []),
-    ...(testing ? ['Run the tests in the foreground with their output visible; isdlc records each run and tells you where you stand.'] : []),
+    ...(testing
+      ? [
+          `Hold yourself to an iteration loop before you change code: \`${ISDLC} loop start --agent ${agent} "<the task in one line>"\`. From then on your turn ends only when its rules pass and your final message declares completion (or you declare BLOCKED); each time it does not, you are told what still fails.`,
+          'Run the tests in the foreground with their output visible; isdlc records each run and tells you where you stand.',
+        ]
+      : []),
     ...(constitutional ? [`Record each constitutional article you check: \`${ISDLC} constitution record --article ID --result compliant|violation --note "..."\`.`] : []),
     `Before you report back, run \`${ISDLC} gate check\` and say what it shows.`,
     'Never edit `.isdlc/state.json` (isdlc refuses it); leave commits to the end of the workflow.',

@@ -10,11 +10,23 @@ import { AGENT_DIR, agentFiles, COMMAND_FILE } from './agent-files.js';
 import { ISDLC_DIR, readMonorepoConfig } from '../state/locate.js';
 import { StateStore } from '../state/store.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
+import { MCP_FILE, mergeOurMcpServer, removeOurMcpServer } from './mcp-json.js';
 import { readTextIfPresent } from '../util/read-text.js';
 import { initialState } from '../state/initial-state.js';
 import { mergeOurSettings, removeOurSettings, type HookForm, type Settings } from './settings.js';
 
-export const BIN_FILES = ['isdlc.cjs', 'hook-tool-call.cjs', 'hook-tool-result.cjs', 'hook-turn.cjs', 'cli.cjs', 'yaml.cjs', 'shell-quote.cjs'] as const;
+export const BIN_FILES = [
+  'isdlc.cjs',
+  'hook-tool-call.cjs',
+  'hook-tool-result.cjs',
+  'hook-turn.cjs',
+  'cli.cjs',
+  'yaml.cjs',
+  'shell-quote.cjs',
+  'loop.cjs',
+  'mcp.cjs',
+  'better_sqlite3.node',
+] as const;
 export const SETTINGS_FILE = '.claude/settings.json';
 export const INSTALL_RECORD = '.isdlc/install.json';
 export const CONSTITUTION_FILE = 'docs/isdlc/constitution.md';
@@ -25,6 +37,9 @@ hook-activity.log.1
 *.lock
 .*.tmp
 bin/*.cache
+bin/*.node
+loop.db
+loop.db-*
 `;
 
 const CONFIG_README = `# isdlc configuration
@@ -51,6 +66,8 @@ export interface InstallRecord {
   /** Containers in settings.json that did not exist before init. */
   settings_created: string[];
   settings_file_created: boolean;
+  /** `.mcp.json` did not exist before init. */
+  mcp_file_created?: boolean;
 }
 
 export type Change = 'created' | 'updated' | 'unchanged' | 'kept' | 'removed' | 'skipped';
@@ -81,6 +98,23 @@ function readSettings(root: string): { settings: Settings; existed: boolean } {
     throw new InstallError(`${file} does not hold a JSON object. Fix it first; isdlc changed nothing.`);
   }
   return { settings: parsed as Settings, existed: true };
+}
+
+/** The project's `.mcp.json`, or an empty one; a file we cannot merge into stops init before any change. */
+function readMcpConfig(root: string): { config: Record<string, unknown>; existed: boolean } {
+  const file = join(root, MCP_FILE);
+  const text = readTextIfPresent(file);
+  if (text === undefined) return { config: {}, existed: false };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new InstallError(`${file} is not valid JSON (${(error as Error).message}). Fix it first; isdlc changed nothing.`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new InstallError(`${file} does not hold a JSON object. Fix it first; isdlc changed nothing.`);
+  }
+  return { config: parsed as Record<string, unknown>, existed: true };
 }
 
 function serialise(value: unknown): string {
@@ -115,6 +149,13 @@ export function initProject(root: string, options: InitOptions): ChangeLine[] {
   // Settings first: if the user's file cannot be merged, stop before touching anything.
   const { settings, existed: settingsExisted } = readSettings(root);
   const merged = mergeOurSettings(settings, options.hookForm);
+  const mcp = readMcpConfig(root);
+  let mcpMerged: ReturnType<typeof mergeOurMcpServer>;
+  try {
+    mcpMerged = mergeOurMcpServer(mcp.config);
+  } catch (error) {
+    throw new InstallError(`${join(root, MCP_FILE)}: ${(error as Error).message}. Fix it first; isdlc changed nothing.`);
+  }
 
   const now = (options.now ?? new Date()).toISOString();
   const previous = readRecord(root);
@@ -125,6 +166,7 @@ export function initProject(root: string, options: InitOptions): ChangeLine[] {
     files: { ...(previous?.files ?? {}) },
     settings_created: [...new Set([...(previous?.settings_created ?? []), ...merged.created])],
     settings_file_created: previous?.settings_file_created ?? !settingsExisted,
+    mcp_file_created: previous?.mcp_file_created ?? !mcp.existed,
   };
   const changes: ChangeLine[] = [];
 
@@ -138,7 +180,7 @@ export function initProject(root: string, options: InitOptions): ChangeLine[] {
       return;
     }
     mkdirSync(dirname(path), { recursive: true });
-    writeFileAtomic(path, wanted.toString('utf8'));
+    writeFileAtomic(path, wanted);
     if (own) record.files[rel] = { sha256: sha256(wanted) };
     changes.push({ path: rel, change: existing ? 'updated' : 'created' });
   };
@@ -179,6 +221,14 @@ export function initProject(root: string, options: InitOptions): ChangeLine[] {
     mkdirSync(dirname(settingsPath), { recursive: true });
     writeFileAtomic(settingsPath, settingsText);
     changes.push({ path: SETTINGS_FILE, change: settingsExisted ? 'updated' : 'created', note: 'isdlc hooks and permission merged in' });
+  }
+
+  const mcpText = serialise(mcpMerged.config);
+  if (mcpMerged.conflict) changes.push({ path: MCP_FILE, change: 'kept', note: mcpMerged.conflict });
+  else if (readTextIfPresent(join(root, MCP_FILE)) === mcpText) changes.push({ path: MCP_FILE, change: 'unchanged' });
+  else {
+    writeFileAtomic(join(root, MCP_FILE), mcpText);
+    changes.push({ path: MCP_FILE, change: mcp.existed ? 'updated' : 'created', note: 'the isdlc MCP server (loop tools) added' });
   }
 
   warmHookCache(join(root, ISDLC_DIR, 'bin', 'isdlc.cjs'));
@@ -237,6 +287,21 @@ export function uninstallProject(root: string, options: UninstallOptions): Chang
     } else if (serialise(cleaned) !== readTextIfPresent(settingsPath)) {
       writeFileAtomic(settingsPath, serialise(cleaned));
       changes.push({ path: SETTINGS_FILE, change: 'updated', note: 'isdlc hooks and permission taken out' });
+    }
+  }
+
+  const mcpPath = join(root, MCP_FILE);
+  if (existsSync(mcpPath)) {
+    const { config } = readMcpConfig(root);
+    const cleaned = removeOurMcpServer(config);
+    const servers = cleaned['mcpServers'];
+    const empty = Object.keys(cleaned).length === 1 && typeof servers === 'object' && servers !== null && Object.keys(servers).length === 0;
+    if (record?.mcp_file_created && empty) {
+      rmSync(mcpPath);
+      changes.push({ path: MCP_FILE, change: 'removed', note: 'isdlc created it and nothing else was in it' });
+    } else if (cleaned !== config) {
+      writeFileAtomic(mcpPath, serialise(cleaned));
+      changes.push({ path: MCP_FILE, change: 'updated', note: 'the isdlc MCP server taken out' });
     }
   }
 

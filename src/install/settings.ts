@@ -2,8 +2,11 @@
 // permission rules are never reordered, rewritten or removed; ours are recognisable by the command they
 // run (`.isdlc/bin/isdlc.cjs hook`) and are added once.
 
+import { STOP_HOOK_TIMEOUT_SECONDS } from '../loop/timing.js';
+
 export const BIN_RELATIVE = '.isdlc/bin/isdlc.cjs';
-export const PERMISSION_RULES: readonly string[] = Object.freeze([`Bash(node ${BIN_RELATIVE}:*)`]);
+// The isdlc command line, and the loop's MCP tools (server `isdlc` in .mcp.json), without a prompt each time.
+export const PERMISSION_RULES: readonly string[] = Object.freeze([`Bash(node ${BIN_RELATIVE}:*)`, 'mcp__isdlc']);
 
 export type HookForm = 'exec' | 'shell';
 
@@ -29,10 +32,12 @@ export const REGISTRATIONS: readonly { event: string; matcher?: string; timeout:
   { event: 'PreToolUse', matcher: 'Skill', timeout: 10 },
   { event: 'PreToolUse', matcher: 'Bash|PowerShell', timeout: 10 },
   { event: 'PreToolUse', matcher: 'Write|Edit|NotebookEdit', timeout: 10 },
-  { event: 'PostToolUse', matcher: 'Agent|Task|Skill|Bash|PowerShell|Write|Edit|NotebookEdit', timeout: 30 },
+  // mcp__isdlc__iteration_start: its output binds the new loop to the session (guards/loop-binder.ts).
+  { event: 'PostToolUse', matcher: 'Agent|Task|Skill|Bash|PowerShell|Write|Edit|NotebookEdit|mcp__isdlc__iteration_start', timeout: 30 },
   { event: 'PostToolUseFailure', matcher: 'Agent|Task|Skill|Bash|PowerShell|Write|Edit|NotebookEdit', timeout: 30 },
-  { event: 'Stop', timeout: 30 },
-  { event: 'SubagentStop', timeout: 30 },
+  // A running loop's rules (a test suite, a build) run inside the Stop hook.
+  { event: 'Stop', timeout: STOP_HOOK_TIMEOUT_SECONDS },
+  { event: 'SubagentStop', timeout: STOP_HOOK_TIMEOUT_SECONDS },
   { event: 'UserPromptSubmit', timeout: 10 },
   { event: 'UserPromptExpansion', timeout: 10 },
   { event: 'SessionStart', matcher: 'resume|compact', timeout: 10 },

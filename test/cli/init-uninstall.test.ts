@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, readJson, tempDir, writeFile, writeJson } from '../helpers/project.js';
+import { cli, readJson, REPO, tempDir, writeFile, writeJson } from '../helpers/project.js';
 
 const USER_SETTINGS = {
   model: 'sonnet',
@@ -41,7 +41,7 @@ describe('isdlc init', () => {
     expect(run.status, run.stderr).toBe(0);
     const settings = readJson<typeof USER_SETTINGS & { hooks: Record<string, unknown[]> }>(join(dir, '.claude/settings.json'));
     expect(settings.model).toBe('sonnet');
-    expect(settings.permissions.allow).toEqual(['Bash(npm run lint:*)', 'Bash(node .isdlc/bin/isdlc.cjs:*)']);
+    expect(settings.permissions.allow).toEqual(['Bash(npm run lint:*)', 'Bash(node .isdlc/bin/isdlc.cjs:*)', 'mcp__isdlc']);
     expect(settings.permissions.deny).toEqual(['Read(./secrets/**)']);
     expect(settings.hooks.PreToolUse![0]).toEqual(USER_SETTINGS.hooks.PreToolUse[0]);
     expect(JSON.stringify(settings.hooks)).toContain('.isdlc/bin/isdlc.cjs');
@@ -86,6 +86,53 @@ describe('isdlc init', () => {
     const run = cli(['init', join(tempDir(), 'missing')]);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('is not a directory');
+  });
+
+  it("registers the MCP server in .mcp.json beside the user's servers, and uninstall takes out only ours", () => {
+    const dir = userProject();
+    const theirs = { mcpServers: { github: { command: 'gh-mcp', args: ['--stdio'] } }, note: 'kept' };
+    writeJson(join(dir, '.mcp.json'), theirs);
+    expect(cli(['init', dir]).status).toBe(0);
+    const merged = readJson<{ mcpServers: Record<string, { command: string; args: string[] }> }>(join(dir, '.mcp.json'));
+    expect(merged.mcpServers['github']).toEqual(theirs.mcpServers.github);
+    expect(merged.mcpServers['isdlc']).toEqual({ type: 'stdio', command: 'node', args: ['${CLAUDE_PROJECT_DIR:-.}/.isdlc/bin/isdlc.cjs', 'mcp'] });
+    expect(cli(['uninstall', dir]).status).toBe(0);
+    expect(readJson(join(dir, '.mcp.json'))).toEqual(theirs);
+  });
+
+  it('creates .mcp.json when there is none and removes it again; a server of the same name the user wrote stays', () => {
+    const dir = tempDir();
+    expect(cli(['init', dir]).status).toBe(0);
+    expect(existsSync(join(dir, '.mcp.json'))).toBe(true);
+    expect(cli(['uninstall', dir]).status).toBe(0);
+    expect(existsSync(join(dir, '.mcp.json'))).toBe(false);
+
+    const other = tempDir();
+    const theirs = { mcpServers: { isdlc: { command: 'my-own-isdlc' } } };
+    writeJson(join(other, '.mcp.json'), theirs);
+    const run = cli(['init', other, '--json']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toContainEqual(expect.objectContaining({ path: '.mcp.json', change: 'kept' }));
+    expect(readJson(join(other, '.mcp.json'))).toEqual(theirs);
+    expect(cli(['uninstall', other]).status).toBe(0);
+    expect(readJson(join(other, '.mcp.json'))).toEqual(theirs);
+  });
+
+  it('refuses a .mcp.json that is not valid JSON, and changes nothing', () => {
+    const dir = tempDir();
+    writeFile(join(dir, '.mcp.json'), '{ "mcpServers": ');
+    const before = snapshot(dir);
+    const run = cli(['init', dir]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('.mcp.json is not valid JSON');
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('copies the SQLite binding byte for byte', () => {
+    const dir = tempDir();
+    expect(cli(['init', dir]).status).toBe(0);
+    const source = readFileSync(join(REPO, 'dist', 'better_sqlite3.node'));
+    expect(readFileSync(join(dir, '.isdlc/bin/better_sqlite3.node')).equals(source)).toBe(true);
   });
 
   it('creates the state of each project in a monorepo', () => {

@@ -1,0 +1,197 @@
+// `isdlc loop start|status|cancel|claim` and `isdlc mcp`: iteration loops from the command line, and the
+// MCP server that gives agents the loop's tools.
+import { Option, type Command } from 'commander';
+import { agentIterationDefaults, AgentDefaultsError } from '../loop/agent-defaults.js';
+import { loadLoop } from '../loop/load.js';
+import type { Loop, LoopStore } from '../loop/api.js';
+import { dirOption, io, json, projectLocation, UsageError, type LocationOptions } from './shared.js';
+
+interface StartOptions extends LocationOptions {
+  agent?: string;
+  maxIterations?: string;
+  circuitBreaker?: string;
+  rule?: string[];
+  promise?: string;
+  session?: string;
+  json?: boolean;
+}
+
+function positiveInteger(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new UsageError(`${flag} needs a whole number of at least 1, not "${text}"`);
+  return Number(text);
+}
+
+/** Runs `work` on the project's loop store, turning the store's refusals into one-line errors. */
+function withStore<T>(options: LocationOptions, work: (store: LoopStore) => T): T {
+  const loop = loadLoop();
+  const location = projectLocation(options);
+  let store: LoopStore;
+  try {
+    store = loop.LoopStore.open(location.isdlcDir);
+  } catch (error) {
+    if (error instanceof loop.LoopDbError) throw new UsageError(error.message);
+    throw error;
+  }
+  try {
+    return work(store);
+  } catch (error) {
+    if (error instanceof loop.LoopStoreError || error instanceof loop.LoopConfigError) throw new LoopCommandError(error.message);
+    throw error;
+  } finally {
+    store.close();
+  }
+}
+
+/** The loop store refused: exit 1 with its reason. */
+export class LoopCommandError extends Error {}
+
+function titleOf(prompt: string): string {
+  const first = prompt.trim().split('\n')[0]!.trim();
+  return first.length <= 80 ? first : `${first.slice(0, 77)}...`;
+}
+
+function describeLoop(store: LoopStore, loop: Loop): string {
+  const task = store.task(loop.taskId);
+  const lines = [
+    `${loop.id}  ${loop.status.padEnd(9)}  iteration ${loop.iteration} of ${loop.config.maxIterations}  task ${task.id} "${task.title}"`,
+    `  bound to: ${loop.sessionId ? `session ${loop.sessionId}${loop.agentId ? `, subagent ${loop.agentId}${loop.agentType ? ` (${loop.agentType})` : ''}` : ''}` : 'no session yet (the agent claims it with `isdlc loop claim`)'}`,
+    `  rules: ${loop.config.validationRules.map((rule) => rule.name).join(', ') || 'none (the promise alone ends it)'}; circuit breaker after ${loop.config.circuitBreakerThreshold} failed iterations in a row`,
+  ];
+  for (const record of store.history(loop.id)) {
+    if (record.validatedAt === null) continue;
+    lines.push(`  ${String(record.iteration).padStart(3)}: ${record.passed ? 'passed' : 'failed'}  score ${record.score}  ${record.signal ?? ''}  (${record.validatedBy})`);
+  }
+  if (loop.endReason) lines.push(`  ended: ${loop.endReason}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function registerLoopCommands(program: Command): void {
+  const loop = program.command('loop').description('iteration loops: an agent works until validation passes with a completion promise (seed 004)');
+
+  loop
+    .command('start')
+    .description('start a loop on a new task; the session that runs this command (or `loop claim`) is held to it')
+    .argument('<prompt...>', 'the task, repeated to the agent at every iteration')
+    .option('--agent <name>', "take defaults from .claude/agents/<name>.md's iteration: frontmatter")
+    .option('--max-iterations <n>', 'at most this many iterations (default 10, or the agent\'s; at most 100)')
+    .option('--circuit-breaker <n>', 'hand the loop to a person after this many failed iterations in a row (default 3)')
+    .addOption(new Option('--rule <command>', 'a command that must exit 0 (repeatable; replaces the agent\'s rules)').argParser((value: string, previous: string[] = []) => [...previous, value]))
+    .option('--promise <text>', 'the completion promise text (default COMPLETE): the agent ends with <promise>TEXT</promise>')
+    .option('--session <id>', 'bind to this Claude Code session id now, instead of on the next claim')
+    .addOption(dirOption())
+    .option('--json', 'print the loop as JSON')
+    .action((words: string[], options: StartOptions) => {
+      const prompt = words.join(' ').trim();
+      if (prompt === '') throw new UsageError('say what the task is: isdlc loop start "make the login tests pass"');
+      const location = projectLocation(options);
+      let defaults: ReturnType<typeof agentIterationDefaults> | undefined;
+      if (options.agent) {
+        try {
+          defaults = agentIterationDefaults(location.root, options.agent);
+        } catch (error) {
+          if (error instanceof AgentDefaultsError) throw new UsageError(error.message);
+          throw error;
+        }
+      }
+      const config: Record<string, unknown> = { prompt };
+      const max = positiveInteger(options.maxIterations, '--max-iterations') ?? defaults?.maxIterations;
+      if (max !== undefined) config['maxIterations'] = max;
+      const breaker = positiveInteger(options.circuitBreaker, '--circuit-breaker');
+      if (breaker !== undefined) config['circuitBreakerThreshold'] = breaker;
+      const rules = options.rule?.length ? options.rule.map((command) => ({ type: 'command', command })) : defaults?.validationRules;
+      if (rules) config['validationRules'] = rules;
+      if (options.promise) config['completionPromises'] = [`<promise>${options.promise.trim()}</promise>`, '<promise>BLOCKED</promise>'];
+      else if (defaults?.completionPromises) config['completionPromises'] = defaults.completionPromises;
+
+      const api = loadLoop();
+      withStore({ ...options, dir: location.root }, (store) => {
+        const task = store.createTask({ title: titleOf(prompt), description: prompt, assignedAgent: options.agent });
+        let started: Loop;
+        try {
+          started = store.startLoop({ taskId: task.id, config, sessionId: options.session, agentType: options.agent });
+        } catch (error) {
+          store.updateTask(task.id, { status: 'cancelled', notes: `loop not started: ${(error as Error).message}` });
+          throw error;
+        }
+        if (options.json) {
+          io.out(json({ loop: started, task: store.task(task.id), marker: started.sessionId ? undefined : api.markerFor(started.id) }));
+          return;
+        }
+        io.out(describeLoop(store, started));
+        if (started.config.validationRules.length === 0) io.out('  note: no rules, so only the completion promise decides; add --rule "npm test" to check the work.\n');
+        if (!started.sessionId) {
+          io.out(
+            `The Claude Code session that ran this command now owns the loop; from a terminal, have the agent run \`isdlc loop claim ${started.id}\`.\n` +
+              `${api.markerFor(started.id)}\n`,
+          );
+        }
+      });
+    });
+
+  loop
+    .command('claim')
+    .description('print the marker that binds a loop nobody owns to the Claude Code session running this command')
+    .argument('<loop-id>')
+    .addOption(dirOption())
+    .action((loopId: string, options: LocationOptions) => {
+      const api = loadLoop();
+      withStore(options, (store) => {
+        const found = store.loop(loopId);
+        if (found.status !== 'active') throw new LoopCommandError(`loop ${found.id} has ended (${found.status})`);
+        if (found.sessionId) throw new LoopCommandError(`loop ${found.id} already belongs to session ${found.sessionId}`);
+        io.out(`${api.markerFor(found.id)}\n`);
+      });
+    });
+
+  loop
+    .command('status')
+    .description('the running loops and the latest ended ones, with their iteration history')
+    .option('--all', 'also list ended loops (the latest 20)')
+    .addOption(dirOption())
+    .option('--json', 'print as JSON')
+    .action((options: LocationOptions & { all?: boolean; json?: boolean }) => {
+      withStore(options, (store) => {
+        const loops = store.loops({ activeOnly: !options.all });
+        if (options.json) {
+          io.out(json(loops.map((item) => ({ ...item, task: store.task(item.taskId), history: store.history(item.id) }))));
+          return;
+        }
+        if (loops.length === 0) {
+          io.out(options.all ? 'No loops yet.\n' : 'No loop is running (`isdlc loop status --all` lists ended ones).\n');
+          return;
+        }
+        for (const item of loops) io.out(describeLoop(store, item));
+      });
+    });
+
+  loop
+    .command('cancel')
+    .description('end a running loop now (its task is marked cancelled); the agent\'s next stop is no longer held')
+    .argument('[loop-id]', 'which loop (needed when more than one runs)')
+    .option('--reason <text>', 'why, for the record', 'cancelled by a person')
+    .addOption(dirOption())
+    .action((loopId: string | undefined, options: LocationOptions & { reason: string }) => {
+      withStore(options, (store) => {
+        let target = loopId;
+        if (!target) {
+          const running = store.loops({ activeOnly: true });
+          if (running.length === 0) throw new LoopCommandError('no loop is running');
+          if (running.length > 1) throw new UsageError(`${running.length} loops are running (${running.map((item) => item.id).join(', ')}): name the one to cancel`);
+          target = running[0]!.id;
+        }
+        const ended = store.cancel(target, options.reason);
+        io.out(`Cancelled loop ${ended.id} at iteration ${ended.iteration} of ${ended.config.maxIterations}.\n`);
+      });
+    });
+
+  program
+    .command('mcp')
+    .description('serve the loop tools over MCP on stdio (what .mcp.json starts; init registers it)')
+    .addOption(dirOption())
+    .action(async (options: LocationOptions) => {
+      const location = projectLocation(options);
+      const server = require('./mcp.cjs') as typeof import('../mcp/server.js');
+      await server.serveMcp({ root: location.root, version: __ISDLC_VERSION__ });
+    });
+}

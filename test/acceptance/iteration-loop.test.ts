@@ -1,0 +1,242 @@
+// Issue 7, "Done when" 1: iteration loops through the hook command `init` registered, with real `npm test`
+// runs in a real project. The agent starts the loop in its shell, the PostToolUse hook of that call binds
+// the loop to the session, and every Stop is validated.
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, decisionOf, FIXTURES, initedProject, writeFile, writeJson, type Run } from '../helpers/project.js';
+import { bashPassed, stop } from '../helpers/payloads.js';
+import { runRegisteredHook } from '../helpers/registered-hook.js';
+
+type Payload = Record<string, unknown>;
+
+/** A project whose `npm test` passes once add() adds. */
+function projectWithTests(): string {
+  const project = initedProject('isdlc-loop-');
+  writeJson(join(project, 'package.json'), { name: 'sum', version: '1.0.0', private: true, scripts: { test: 'node test.js' } });
+  writeFile(
+    join(project, 'test.js'),
+    "const add = require('./add.js');\n" +
+      "if (add(1, 2) !== 3) { console.error('FAIL add(1, 2) should be 3, got ' + add(1, 2)); process.exit(1); }\n" +
+      "console.log('1 passing');\n",
+  );
+  brokenAdd(project);
+  return project;
+}
+const brokenAdd = (project: string): void => writeFile(join(project, 'add.js'), 'module.exports = (a, b) => a - b;\n');
+const fixedAdd = (project: string): void => writeFile(join(project, 'add.js'), 'module.exports = (a, b) => a + b;\n');
+
+/** The agent runs `isdlc loop start ...` in its shell; the hook sees that call's output. */
+function agentStartsLoop(project: string, args: string[], payloadExtra: Payload = {}): { start: Run; bind: ReturnType<typeof decisionOf> } {
+  const start = cli(['loop', 'start', ...args], { cwd: project, env: { CLAUDECODE: '1' } });
+  expect(start.status, start.stderr).toBe(0);
+  const command = `node .isdlc/bin/isdlc.cjs loop start ${args.map((arg) => (/\s/.test(arg) ? `"${arg}"` : arg)).join(' ')}`;
+  const bind = decisionOf(runRegisteredHook(project, { ...bashPassed(project, command, start.stdout), ...payloadExtra }));
+  return { start, bind };
+}
+
+function stopWith(project: string, message: string, extra: Payload = {}): ReturnType<typeof decisionOf> {
+  return decisionOf(runRegisteredHook(project, { ...stop(project, message), ...extra }));
+}
+
+interface LoopJson {
+  id: string;
+  status: string;
+  iteration: number;
+  stopBlocks: number;
+  sessionId: string | null;
+  task: { status: string; blockedReason: string | null };
+  history: { iteration: number; passed: boolean | null; signal: string | null; validatedBy: string | null }[];
+}
+
+function loops(project: string): LoopJson[] {
+  const run = cli(['loop', 'status', '--all', '--json', '--dir', project]);
+  expect(run.status, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as LoopJson[];
+}
+
+const SESSION = '5c59934b-3bd1-43ab-9506-a6a16f581034'; // the recorded Stop payload's session (post-bash.json differs)
+
+describe('a loop held by the registered Stop hook', () => {
+  it('blocks iteration 1 with the failing npm test, then ends on iteration 2 when the tests pass and COMPLETE is declared', () => {
+    const project = projectWithTests();
+    const { start, bind } = agentStartsLoop(project, ['--rule', 'npm test', '--max-iterations', '5', 'Make add() add'], { session_id: SESSION });
+    expect(start.stdout).toMatch(/\[isdlc-loop L-[0-9a-f]{10} awaiting-session\]/);
+    expect(bind.kind).toBe('allow');
+    expect(bind.context).toMatch(/is now bound to this session/);
+    expect(loops(project)[0]!.sessionId).toBe(SESSION);
+
+    const first = stopWith(project, 'I wrote add().');
+    expect(first.kind).toBe('block');
+    expect(first.reason).toMatch(/iteration 1 of 5 failed validation/);
+    expect(first.reason).toMatch(/npm test/);
+    expect(first.reason).toMatch(/FAIL add\(1, 2\) should be 3, got -1/);
+    expect(first.reason).toMatch(/<promise>COMPLETE<\/promise>/);
+    expect(first.reason).toMatch(/Make add\(\) add/);
+
+    fixedAdd(project);
+    const second = stopWith(project, 'add() now adds; the tests pass.\n\n<promise>COMPLETE</promise>', { stop_hook_active: true });
+    expect(second.kind).toBe('allow');
+    expect(second.systemMessage).toMatch(/completed at iteration 2 of 5/);
+
+    const [loop] = loops(project);
+    expect(loop!.status).toBe('completed');
+    expect(loop!.task.status).toBe('completed');
+    expect(loop!.history.map((row) => [row.iteration, row.passed, row.signal, row.validatedBy])).toEqual([
+      [1, false, 'CONTINUE', 'hook'],
+      [2, true, 'COMPLETE', 'hook'],
+    ]);
+    // Over: the next stop is not held.
+    expect(stopWith(project, 'Anything else?').kind).toBe('allow');
+  });
+
+  it('keeps working when COMPLETE is declared while a rule fails, and says the promise does not count yet', () => {
+    const project = projectWithTests();
+    agentStartsLoop(project, ['--rule', 'npm test', 'Make add() add'], { session_id: SESSION });
+    const answer = stopWith(project, 'All done!\n<promise>COMPLETE</promise>');
+    expect(answer.kind).toBe('block');
+    expect(answer.reason).toMatch(/does not count while a rule fails/);
+    expect(loops(project)[0]).toMatchObject({ status: 'active', iteration: 2 });
+  });
+
+  it('ends on BLOCKED and tells the person why', () => {
+    const project = projectWithTests();
+    agentStartsLoop(project, ['--rule', 'npm test', 'Make add() add'], { session_id: SESSION });
+    const answer = stopWith(project, 'I cannot decide the rounding rule.\n\n<promise>BLOCKED</promise>\nReason: the spec does not say how to round.');
+    expect(answer.kind).toBe('allow');
+    expect(answer.systemMessage).toMatch(/blocked and needs you/);
+    expect(answer.systemMessage).toMatch(/the spec does not say how to round/);
+    const [loop] = loops(project);
+    expect(loop).toMatchObject({ status: 'blocked', task: { status: 'blocked' } });
+  });
+
+  it('does not count a quoted or fenced promise, nor a bare COMPLETE', () => {
+    const project = projectWithTests();
+    fixedAdd(project);
+    agentStartsLoop(project, ['--rule', 'npm test', '--max-iterations', '9', 'Make add() add'], { session_id: SESSION });
+    for (const message of [
+      'When I am done I will write "<promise>COMPLETE</promise>".',
+      'The protocol says:\n```\n<promise>COMPLETE</promise>\n```',
+      'COMPLETE',
+      '> <promise>COMPLETE</promise>',
+      '<promise>complete</promise>',
+    ]) {
+      const answer = stopWith(project, message);
+      expect(answer.kind, message).toBe('block');
+      expect(answer.reason).toMatch(/passes every rule/);
+    }
+    expect(loops(project)[0]).toMatchObject({ status: 'active', iteration: 6 });
+    // Whitespace inside the tag is normalised.
+    expect(stopWith(project, 'Done.\n<promise>  COMPLETE </promise>').kind).toBe('allow');
+    expect(loops(project)[0]!.status).toBe('completed');
+  });
+
+  it('escalates at the last iteration, and never blocks more often than the loop has iterations', () => {
+    const project = projectWithTests();
+    agentStartsLoop(project, ['--rule', 'npm test', '--max-iterations', '3', '--circuit-breaker', '10', 'Make add() add'], { session_id: SESSION });
+    const answers = [1, 2, 3, 4, 5].map(() => stopWith(project, 'Still trying.', { stop_hook_active: true }));
+    expect(answers.map((answer) => answer.kind)).toEqual(['block', 'block', 'allow', 'allow', 'allow']);
+    expect(answers[2]!.systemMessage).toMatch(/handed to you/);
+    expect(answers[2]!.systemMessage).toMatch(/iteration 3 was the last of 3/);
+    expect(loops(project)[0]).toMatchObject({ status: 'escalated', stopBlocks: 2, task: { status: 'blocked' } });
+  });
+
+  it('trips the circuit breaker after three failed iterations in a row', () => {
+    const project = projectWithTests();
+    agentStartsLoop(project, ['--rule', 'npm test', 'Make add() add'], { session_id: SESSION });
+    const kinds = [1, 2, 3].map(() => stopWith(project, 'Trying again.'));
+    expect(kinds.map((answer) => answer.kind)).toEqual(['block', 'block', 'allow']);
+    expect(kinds[2]!.systemMessage).toMatch(/circuit breaker: validation failed 3 iterations in a row/);
+  });
+
+  it('escalates on a quality regression: scores falling over three iterations by more than 10 points', () => {
+    const project = projectWithTests();
+    fixedAdd(project);
+    writeFile(join(project, 'a.txt'), 'a');
+    writeFile(join(project, 'b.txt'), 'b');
+    const rules = ['--rule', 'npm test', '--rule', 'test -f a.txt', '--rule', 'test -f b.txt'];
+    agentStartsLoop(project, [...rules, '--circuit-breaker', '5', 'Keep everything green'], { session_id: SESSION });
+    expect(stopWith(project, 'Working.').kind).toBe('block'); // 100, no promise
+    brokenAdd(project);
+    expect(stopWith(project, 'Working.').kind).toBe('block'); // 66.7
+    rmSync(join(project, 'a.txt'));
+    const third = stopWith(project, 'Working.'); // 33.3
+    expect(third.kind).toBe('allow');
+    expect(third.systemMessage).toMatch(/quality regression/);
+  });
+
+  it('never holds another session, and holds nobody while the loop is unclaimed', () => {
+    const project = projectWithTests();
+    const start = cli(['loop', 'start', '--rule', 'npm test', 'Make add() add'], { cwd: project });
+    expect(start.status, start.stderr).toBe(0);
+    expect(stopWith(project, 'Hello.').kind).toBe('allow'); // unclaimed
+    const loopId = /L-[0-9a-f]{10}/.exec(start.stdout)![0];
+    const claim = cli(['loop', 'claim', loopId], { cwd: project, env: { CLAUDECODE: '1' } });
+    runRegisteredHook(project, { ...bashPassed(project, `node .isdlc/bin/isdlc.cjs loop claim ${loopId}`, claim.stdout), session_id: SESSION });
+    expect(stopWith(project, 'Hello.', { session_id: 'another-session' }).kind).toBe('allow');
+    expect(loops(project)[0]).toMatchObject({ iteration: 1 });
+    expect(stopWith(project, 'Hello.').kind).toBe('block');
+  });
+
+  it('holds a subagent that started the loop at its SubagentStop, not the main agent at its Stop', () => {
+    const project = projectWithTests();
+    const subagent = { session_id: SESSION, agent_id: 'a7154de3fc719065c', agent_type: 'software-developer' };
+    agentStartsLoop(project, ['--rule', 'npm test', 'Make add() add'], subagent);
+    expect(stopWith(project, 'Main agent done.').kind).toBe('allow');
+    const subStop = (message: string) =>
+      decisionOf(
+        runRegisteredHook(project, {
+          ...(JSON.parse(readFileSync(join(FIXTURES, 'payloads', 'subagent-stop.json'), 'utf8')) as Payload),
+          ...subagent,
+          cwd: project,
+          last_assistant_message: message,
+        }),
+      );
+    expect(subStop('Done.').kind).toBe('block');
+    fixedAdd(project);
+    expect(subStop('Fixed.\n<promise>COMPLETE</promise>').kind).toBe('allow');
+  });
+
+  it("takes its defaults from the agent's iteration: frontmatter with --agent, and flags override them", () => {
+    const project = projectWithTests();
+    const front = readFileSync(join(project, '.claude/agents/software-developer.md'), 'utf8');
+    const max = Number(/maxIterations: (\d+)/.exec(front)![1]);
+    const start = cli(['loop', 'start', '--agent', 'software-developer', '--json', 'Implement CSV export'], { cwd: project });
+    expect(start.status, start.stderr).toBe(0);
+    const { loop } = JSON.parse(start.stdout) as { loop: { config: { maxIterations: number; validationRules: { name: string; command: string }[] } } };
+    expect(loop.config.maxIterations).toBe(max);
+    expect(loop.config.validationRules).toMatchObject([{ name: 'tests_pass', command: 'npm test' }]);
+
+    const overridden = cli(['loop', 'start', '--agent', 'software-developer', '--max-iterations', '4', '--rule', 'npm run lint', '--json', 'Tidy up'], { cwd: project });
+    expect(JSON.parse(overridden.stdout).loop.config).toMatchObject({ maxIterations: 4, validationRules: [{ command: 'npm run lint' }] });
+
+    const unknown = cli(['loop', 'start', '--agent', 'nobody', 'Anything'], { cwd: project });
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('no agent definition .claude/agents/nobody.md');
+  });
+
+  it('refuses bad input with a clear line', () => {
+    const project = projectWithTests();
+    const cases: [string[], RegExp][] = [
+      [['loop', 'start', '--max-iterations', '0', 'X'], /--max-iterations needs a whole number of at least 1/],
+      [['loop', 'start', '--max-iterations', '500', 'X'], /maxIterations/],
+      [['loop', 'start', '--rule', '', 'X'], /rule/i],
+      [['loop', 'cancel'], /no loop is running/],
+      [['loop', 'claim', 'L-0000000000'], /no loop L-0000000000/],
+    ];
+    for (const [args, message] of cases) {
+      const run = cli([...args, '--dir', project]);
+      expect(run.status, args.join(' ')).not.toBe(0);
+      expect(run.stderr, args.join(' ')).toMatch(message);
+      expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    }
+  });
+
+  it('is ended by `isdlc loop cancel`, after which the stop is free', () => {
+    const project = projectWithTests();
+    agentStartsLoop(project, ['--rule', 'npm test', 'Make add() add'], { session_id: SESSION });
+    expect(cli(['loop', 'cancel', '--dir', project]).status).toBe(0);
+    expect(stopWith(project, 'Hello.').kind).toBe('allow');
+    expect(loops(project)[0]).toMatchObject({ status: 'cancelled' });
+  });
+});
