@@ -1,0 +1,49 @@
+// dist/mcp.cjs: `isdlc mcp`, the loop's tools for an agent over MCP stdio (seed 004 §1.3, Appendix A).
+// Everything is relative to the project root the CLI passes in, never to the working directory: the old
+// iteration-loop server read its schema relative to the cwd and failed whenever it was started elsewhere.
+// The loop store (SQLite) opens on the first tool call and closes with the connection.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { join, resolve } from 'node:path';
+import { loadLoop } from '../loop/load.js';
+import type { LoopStore } from '../loop/store.js';
+import { registerTools, type ToolContext } from './tools.js';
+
+export interface ServeMcpOptions {
+  /** The project root (the directory holding `.isdlc/`), resolved by the caller. */
+  root: string;
+  version: string;
+}
+
+/** Serves the tools over stdin/stdout; resolves when the client closes the connection. */
+export async function serveMcp(options: ServeMcpOptions): Promise<void> {
+  const root = resolve(options.root);
+  let store: LoopStore | undefined;
+  let closed = false;
+  const context: ToolContext = {
+    root,
+    loop: loadLoop,
+    store() {
+      if (closed) throw new Error('the MCP connection is closing');
+      store ??= loadLoop().LoopStore.open(join(root, '.isdlc'));
+      return store;
+    },
+  };
+
+  const server = new McpServer({ name: 'isdlc', version: options.version });
+  registerTools(server, context);
+
+  const transport = new StdioServerTransport();
+  const done = new Promise<void>((settle) => {
+    transport.onclose = () => {
+      closed = true;
+      store?.close();
+      store = undefined;
+      settle();
+    };
+  });
+  // The stdio transport does not notice the end of its input by itself: a client that goes away closes stdin.
+  process.stdin.once('end', () => void server.close());
+  await server.connect(transport);
+  await done;
+}
