@@ -3,6 +3,8 @@
 // machine), reported as a ratio.
 //
 //   node bench/hook-latency.mjs [--runs N] [--json]
+// (f) runs one rule process, `node -e ''`, inside the hook: its ratio minus 1 is that rule's own cost plus
+// the loop's overhead (bench/loop.mjs measures the overhead alone).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -98,7 +100,29 @@ function agentCall(dir, subagent) {
   });
 }
 
+function stopCall(dir, session) {
+  return JSON.stringify({
+    session_id: session,
+    transcript_path: '/root/.claude/projects/bench/stop.jsonl',
+    cwd: dir,
+    permission_mode: 'default',
+    hook_event_name: 'Stop',
+    stop_hook_active: false,
+    last_assistant_message: 'Done: the parser handles empty input now.',
+    background_tasks: [],
+    session_crons: [],
+  });
+}
+
+/** A project with a loop bound to session `S-loop`, whose one rule is `node -e ''` and never completes. */
+function projectWithLoop() {
+  const dir = project(false);
+  isdlc('loop', 'start', '--dir', dir, '--session', 'S-loop', '--max-iterations', '100', '--circuit-breaker', '100', '--rule', "node -e ''", 'Bench loop');
+  return dir;
+}
+
 const noWorkflow = project(false);
+const withLoop = projectWithLoop();
 const withWorkflow = project(true);
 const implementing = project(true, '06-implementation', 0);
 const implementingBig = project(true, '06-implementation');
@@ -111,6 +135,9 @@ const cases = [
   { name: '(b, deny) the same, delegating out of order', ...registered(withWorkflow, 'PreToolUse', 'Agent'), input: agentCall(withWorkflow, 'software-developer'), env: { CLAUDE_PROJECT_DIR: withWorkflow } },
   { name: '(c) PostToolUseFailure npm test, 1 MB of output', ...registered(implementing, 'PostToolUseFailure', 'Bash'), input: failedTestRun(implementing), env: { CLAUDE_PROJECT_DIR: implementing } },
   { name: '(c, 50 KB state) the same with (b)\'s state', ...registered(implementingBig, 'PostToolUseFailure', 'Bash'), input: failedTestRun(implementingBig), env: { CLAUDE_PROJECT_DIR: implementingBig } },
+  { name: '(d) Stop, no loop in the project', ...registered(noWorkflow, 'Stop'), input: stopCall(noWorkflow, 'S-other'), env: { CLAUDE_PROJECT_DIR: noWorkflow } },
+  { name: "(e) Stop, a loop in the project but another session's", ...registered(withLoop, 'Stop'), input: stopCall(withLoop, 'S-other'), env: { CLAUDE_PROJECT_DIR: withLoop } },
+  { name: "(f) Stop of the loop's session: validate `node -e ''`, block", ...registered(withLoop, 'Stop'), input: stopCall(withLoop, 'S-loop'), env: { CLAUDE_PROJECT_DIR: withLoop } },
 ];
 
 function once(c) {
@@ -151,4 +178,4 @@ else {
   for (const row of rows) process.stdout.write(`  ${row.case.padEnd(58)} ${row.median_ms.toFixed(1).padStart(7)} ms  ${row.ratio.toFixed(3)}×\n`);
   process.stdout.write(`GATE REQUIREMENTS block, in-process, config read cold each time: median ${block.median_ms} ms (first call ${block.first_ms} ms)\n`);
 }
-for (const dir of [noWorkflow, withWorkflow, implementing, implementingBig]) rmSync(dir, { recursive: true, force: true });
+for (const dir of [noWorkflow, withLoop, withWorkflow, implementing, implementingBig]) rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,88 @@
+// `npm run bench` (second part): the iteration loop in-process, through the built loop bundle.
+//   iteration_validate overhead: validating a loop whose one rule is `node -e ''` (rule schema, process
+//     group, output tail, promise detection, the SQLite transaction), minus spawning that same process
+//     alone and waiting for it; both measured interleaved in this run.
+//   checkpoint_create throughput: checkpoints per second on a real loop.db (WAL, one transaction each).
+//
+//   node bench/loop.mjs [--runs N] [--json]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const loop = createRequire(import.meta.url)(join(repo, 'dist/loop.cjs'));
+const args = process.argv.slice(2);
+const runs = Number(args[args.indexOf('--runs') + 1]) || 60;
+const asJson = args.includes('--json');
+
+const median = (values) => {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const ms = (started) => Number(process.hrtime.bigint() - started) / 1e6;
+
+const root = mkdtempSync(join(tmpdir(), 'isdlc-bench-loop-'));
+const store = loop.LoopStore.open(join(root, '.isdlc'));
+const task = store.createTask({ title: 'Bench loop' });
+const started = store.startLoop({
+  taskId: task.id,
+  config: { maxIterations: 100, circuitBreakerThreshold: 100, validationRules: [{ type: 'command', name: 'noop', command: [process.execPath, '-e', ''] }] },
+});
+
+function spawnAlone() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', ''], { cwd: root, stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+}
+
+async function validateOnce() {
+  const current = store.loop(started.id);
+  const report = await loop.validate(current.config.validationRules, { root, agentOutput: 'Done.' });
+  const promise = loop.detectPromise('Done.', loop.promiseTexts(current.config.completionPromises));
+  if (!report.overallPassed) throw new Error(`the rule failed: ${report.results[0].message}`);
+  return store.recordValidation(started.id, { report, promise, by: 'tool' });
+}
+
+for (let i = 0; i < 5; i += 1) {
+  await spawnAlone();
+  await validateOnce();
+}
+const alone = [];
+const validated = [];
+for (let i = 0; i < runs; i += 1) {
+  let t = process.hrtime.bigint();
+  await spawnAlone();
+  alone.push(ms(t));
+  t = process.hrtime.bigint();
+  await validateOnce();
+  validated.push(ms(t));
+}
+
+const CHECKPOINTS = 2000;
+const t = process.hrtime.bigint();
+for (let i = 0; i < CHECKPOINTS; i += 1) store.createCheckpoint(task.id, { trigger: 'manual', agentContext: { step: i, files: ['src/a.ts', 'src/b.ts'] } });
+const seconds = ms(t) / 1000;
+store.close();
+rmSync(root, { recursive: true, force: true });
+
+const result = {
+  runs,
+  rule_process_alone_ms: Number(median(alone).toFixed(2)),
+  iteration_validate_ms: Number(median(validated).toFixed(2)),
+  iteration_validate_overhead_ms: Number((median(validated) - median(alone)).toFixed(2)),
+  checkpoint_create_per_second: Math.round(CHECKPOINTS / seconds),
+};
+if (asJson) process.stdout.write(`${JSON.stringify(result)}\n`);
+else {
+  process.stdout.write(`iteration loop, in-process: median of ${runs} runs each, interleaved\n`);
+  process.stdout.write(`  rule process alone (\`node -e ''\`, spawn and wait)          ${result.rule_process_alone_ms.toFixed(2).padStart(7)} ms\n`);
+  process.stdout.write(`  iteration_validate with that one rule                       ${result.iteration_validate_ms.toFixed(2).padStart(7)} ms\n`);
+  process.stdout.write(`  iteration_validate overhead beyond the rule's process       ${result.iteration_validate_overhead_ms.toFixed(2).padStart(7)} ms\n`);
+  process.stdout.write(`  checkpoint_create: ${result.checkpoint_create_per_second} per second (${CHECKPOINTS} on a real loop.db, WAL)\n`);
+}
