@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { configProblems } from '../config/consistency.js';
 import { CONFIG_NAMES, ProjectConfig, loadConfig } from '../config/project-config.js';
 import { INSTALL_RECORD, SETTINGS_FILE } from '../install/install.js';
+import { isOurMcpServer, MCP_FILE, MCP_SERVER_NAME } from '../install/mcp-json.js';
 import { REGISTRATIONS, findOurHooks, type HookCommand, type Settings } from '../install/settings.js';
 import { activeWorkflowOf, workflowPhasesOf } from '../state/current-phase.js';
 import { ISDLC_DIR, locateState, readMonorepoConfig } from '../state/locate.js';
@@ -122,6 +123,37 @@ function checkGuardsLoad(root: string, findings: Finding[]): void {
   }
 }
 
+/** The loop bundle loads SQLite on this machine, the loop store reads, and the MCP server is registered. */
+function checkLoops(root: string, findings: Finding[]): void {
+  const bundle = join(root, ISDLC_DIR, 'bin', 'loop.cjs');
+  if (!existsSync(bundle)) {
+    findings.push({ severity: 'fail', what: `${bundle} is missing: iteration loops cannot run`, fix: `run \`isdlc init ${root}\`` });
+    return;
+  }
+  const run = spawnSync(process.execPath, [bundle, '--probe', join(root, ISDLC_DIR)], { encoding: 'utf8', timeout: 10_000 });
+  let report: { sqlite?: string; store?: string; live?: number; unclaimed?: number; problem?: string } = {};
+  try {
+    report = JSON.parse(run.stdout) as typeof report;
+  } catch {
+    report = { problem: (run.stderr || run.stdout || `exit ${run.status}`).trim().split('\n')[0]! };
+  }
+  if (report.problem) {
+    findings.push({ severity: 'fail', what: `iteration loops: ${report.problem}`, fix: `run \`isdlc init ${root}\` on this machine; a loop.db that cannot be read is left for you to move aside` });
+  } else {
+    const live = report.store === 'present' ? `; ${report.live} running${report.unclaimed ? `, ${report.unclaimed} not yet claimed by a session` : ''}` : '; no loop yet';
+    findings.push({ severity: 'ok', what: `iteration loops: SQLite ${report.sqlite} loads${live}` });
+  }
+  let mcp: unknown;
+  try {
+    mcp = JSON.parse(readFileSync(join(root, MCP_FILE), 'utf8'));
+  } catch {
+    mcp = undefined;
+  }
+  const servers = (mcp as { mcpServers?: Record<string, unknown> } | undefined)?.mcpServers;
+  if (servers && isOurMcpServer(servers[MCP_SERVER_NAME])) findings.push({ severity: 'ok', what: `${MCP_FILE} starts the isdlc MCP server (loop tools)` });
+  else findings.push({ severity: 'warn', what: `${MCP_FILE} does not register the isdlc MCP server: agents have no loop tools`, fix: `run \`isdlc init ${root}\`` });
+}
+
 function checkConfig(root: string, findings: Finding[]): ProjectConfig {
   for (const name of CONFIG_NAMES) {
     const loaded = loadConfig(root, name);
@@ -184,6 +216,7 @@ export function runDoctor(root: string): Finding[] {
   if (!existsSync(join(root, INSTALL_RECORD))) findings.push({ severity: 'warn', what: `${INSTALL_RECORD} is missing`, fix: `run \`isdlc init ${root}\`` });
   checkGuardsLoad(root, findings);
   checkSettings(root, findings);
+  checkLoops(root, findings);
   const config = checkConfig(root, findings);
   let monorepo;
   try {

@@ -30,7 +30,7 @@ function withStore<T>(options: LocationOptions, work: (store: LoopStore) => T): 
   try {
     store = loop.LoopStore.open(location.isdlcDir);
   } catch (error) {
-    if (error instanceof loop.LoopDbError) throw new UsageError(error.message);
+    if (error instanceof loop.LoopDbError) throw new LoopCommandError(error.message);
     throw error;
   }
   try {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect } from 'vitest';
 import { guardTable } from '../../test/helpers/guard-table.js';
 import { makeLoop, readLoop } from '../../test/helpers/loops.js';
@@ -48,6 +50,16 @@ guardTable('iteration-loop', {
       then: ({ decision, project }) => {
         expect(decision.systemMessage).toMatch(/handed to you/);
         expect(loopNow(project).status).toBe('escalated');
+      },
+    },
+    {
+      name: 'an unreadable loop.db holds nothing, is left byte for byte, and the person is told',
+      files: { '.isdlc/loop.db': 'not a database\n' },
+      payload: stop(P, 'Done.'),
+      expect: 'allow',
+      then: ({ decision, project }) => {
+        expect(decision.systemMessage).toMatch(/loop\.db is unreadable \(file is not a database\); isdlc leaves it as it is/);
+        expect(readFileSync(join(project, '.isdlc/loop.db'), 'utf8')).toBe('not a database\n');
       },
     },
     { name: "the main agent's Stop does not answer for a subagent's loop", setup: loopIn({ validationRules: [fails] }, { sessionId: String(SUB['session_id']), agentId: String(SUB['agent_id']) }), payload: { ...stop(P, 'Done.'), session_id: SUB['session_id'] }, expect: 'allow' },

@@ -14,14 +14,24 @@ export const iterationLoop = defineGuard({
   on: { Stop: true, SubagentStop: true },
   check({ event, location, deny, tellUser, log }) {
     if (!event.sessionId || !existsSync(join(location.isdlcDir, 'loop.db'))) return;
-    const answer = loadLoop().answerStop({
-      isdlcDir: location.isdlcDir,
-      root: location.root,
-      sessionId: event.sessionId,
-      agentId: event.name === 'SubagentStop' ? event.agentId : undefined,
-      lastMessage: event.stop?.lastMessage ?? '',
-      deadline: Date.now() + VALIDATION_BUDGET_MS,
-    });
+    const loop = loadLoop();
+    let answer: ReturnType<typeof loop.answerStop>;
+    try {
+      answer = loop.answerStop({
+        isdlcDir: location.isdlcDir,
+        root: location.root,
+        sessionId: event.sessionId,
+        agentId: event.name === 'SubagentStop' ? event.agentId : undefined,
+        lastMessage: event.stop?.lastMessage ?? '',
+        deadline: Date.now() + VALIDATION_BUDGET_MS,
+      });
+    } catch (error) {
+      if (!(error instanceof loop.LoopDbError)) throw error;
+      // A loop that cannot be read cannot hold the turn; the person must hear why.
+      log({ outcome: 'unreadable', problem: error.message });
+      tellUser(`isdlc: no loop can be checked at this stop: ${error.message}`);
+      return;
+    }
     if (answer.kind === 'none') return;
     if (answer.kind === 'block') {
       log({ loop: answer.loopId, outcome: 'continue', iteration: answer.iteration });

@@ -22,7 +22,7 @@ function nativeBinding(): string | undefined {
 export class LoopDbError extends Error {}
 
 export function openLoopDb(file: string, options: { readonly?: boolean } = {}): Db {
-  if (!options.readonly) mkdirSync(dirname(file), { recursive: true });
+  if (!options.readonly && file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   let db: Db;
   try {
     const binding = nativeBinding();
@@ -37,13 +37,26 @@ export function openLoopDb(file: string, options: { readonly?: boolean } = {}): 
     }
     throw error;
   }
-  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  if (options.readonly) return db;
-  // Switching to WAL takes a lock of its own; the busy timeout covers the race of first opens.
-  if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  migrate(db);
+  try {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    if (options.readonly) return db;
+    // Switching to WAL takes a lock of its own; the busy timeout covers the race of first opens.
+    if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+  } catch (error) {
+    db.close();
+    const code = (error as { code?: unknown }).code;
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+      // Never repaired or replaced here: the loops recorded in it are the user's data.
+      throw new LoopDbError(
+        `${file} is unreadable (${(error as Error).message}); isdlc leaves it as it is. Move it aside ` +
+          '(for example to loop.db.broken) to start with an empty loop store.',
+      );
+    }
+    throw error;
+  }
   return db;
 }
 

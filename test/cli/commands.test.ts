@@ -15,6 +15,21 @@ describe('isdlc doctor', () => {
     expect(run.stdout).toContain('PreToolUse [Agent|Task]: registered command runs and answers');
     expect(run.stdout).toMatch(/all \d+ guards load in the 3 hook bundles: .*phase-sequence-guard/);
     expect(run.stdout).toContain('config files agree');
+    expect(run.stdout).toMatch(/iteration loops: SQLite 3\.\d+\.\d+ loads; no loop yet/);
+    expect(run.stdout).toContain('.mcp.json starts the isdlc MCP server');
+  });
+
+  it('reports running loops, and an unreadable loop.db without touching it', () => {
+    const dir = initedProject();
+    expect(cli(['loop', 'start', '--dir', dir, '--rule', 'npm test', 'Fix the build']).status).toBe(0);
+    expect(cli(['doctor', dir]).stdout).toContain('1 running, 1 not yet claimed by a session');
+    rmSync(join(dir, '.isdlc/loop.db-wal'), { force: true });
+    rmSync(join(dir, '.isdlc/loop.db-shm'), { force: true });
+    writeFile(join(dir, '.isdlc/loop.db'), 'scribbled over');
+    const run = cli(['doctor', dir]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/iteration loops: .*loop\.db cannot be read: file is not a database/);
+    expect(readFileSync(join(dir, '.isdlc/loop.db'), 'utf8')).toBe('scribbled over');
   });
 
   it('fails, with a fix, when a registration is missing', () => {
