@@ -43,6 +43,8 @@ export const MIGRATIONS: readonly string[] = [
     loop_id TEXT REFERENCES loops(id),
     sequence INTEGER NOT NULL,
     trigger TEXT NOT NULL,
+    -- 'loop' for the loop's own checkpoints (start, each iteration, the end); 'agent' for checkpoint_create.
+    origin TEXT NOT NULL DEFAULT 'agent' CHECK (origin IN ('loop', 'agent')),
     task_status TEXT NOT NULL,
     task_notes TEXT,
     task_metadata TEXT,

@@ -101,10 +101,11 @@ describe('LoopStore', () => {
     const store = fresh();
     const { task, loop } = started(store, { maxIterations: 50, circuitBreakerThreshold: 50 });
     for (let i = 0; i < 5; i += 1) store.recordValidation(loop.id, { report: failing, by: 'hook', advanceOnContinue: true });
-    for (let i = 0; i < KEPT_CHECKPOINTS + 10; i += 1) store.createCheckpoint(task.id, { agentContext: { step: i } });
-    const rows = store.db.prepare('SELECT loop_id, trigger FROM checkpoints WHERE task_id = ?').all(task.id) as { loop_id: string | null; trigger: string }[];
-    expect(rows.filter((row) => row.trigger === 'manual')).toHaveLength(KEPT_CHECKPOINTS);
-    expect(rows.filter((row) => row.trigger !== 'manual')).toHaveLength(6); // start + 5 iterations
+    // An agent naming its checkpoints like the loop's own (the seed's example does) gains no protection.
+    for (let i = 0; i < KEPT_CHECKPOINTS + 10; i += 1) store.createCheckpoint(task.id, { trigger: 'auto_iteration', agentContext: { step: i } });
+    const rows = store.db.prepare('SELECT origin FROM checkpoints WHERE task_id = ?').all(task.id) as { origin: string }[];
+    expect(rows.filter((row) => row.origin === 'agent')).toHaveLength(KEPT_CHECKPOINTS);
+    expect(rows.filter((row) => row.origin === 'loop')).toHaveLength(6); // start + 5 iterations
     expect(store.history(loop.id).every((record) => record.checkpointId !== null)).toBe(true);
     expect(store.resumePoint(task.id).agentContext).toEqual({ step: KEPT_CHECKPOINTS + 9 });
   });

@@ -1,6 +1,7 @@
 // The loop store: tasks, loops, checkpoints, the iteration history, work products and an activity log in
 // `.isdlc/loop.db`. Every state transition is one `BEGIN IMMEDIATE` transaction that reads the loop,
 // checks it and writes it, so processes that advance one loop at the same time never lose an update.
+import type BetterSqlite3 from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { immediate, LOOP_DB, openLoopDb, type Db } from './db.js';
@@ -94,6 +95,7 @@ export class LoopStoreError extends Error {}
 export const KEPT_CHECKPOINTS = 20;
 
 type Row = Record<string, unknown>;
+type Statement = BetterSqlite3.Statement<unknown[], unknown>;
 
 function newId(prefix: string): string {
   return `${prefix}-${randomBytes(5).toString('hex')}`;
@@ -231,13 +233,25 @@ export class LoopStore {
     this.db.close();
   }
 
+  private readonly statements = new Map<string, Statement>();
+
+  /** A prepared statement, compiled once per store. */
+  private sql(text: string): Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare<unknown[], unknown>(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
   private stamp(): string {
     return this.now().toISOString();
   }
 
   private log(kind: string, taskId: string | null, loopId: string | null, detail: Record<string, unknown> = {}): void {
-    this.db
-      .prepare('INSERT INTO activity (at, task_id, loop_id, kind, detail) VALUES (?, ?, ?, ?, ?)')
+    this
+      .sql('INSERT INTO activity (at, task_id, loop_id, kind, detail) VALUES (?, ?, ?, ?, ?)')
       .run(this.stamp(), taskId, loopId, kind, JSON.stringify(detail));
   }
 
@@ -249,8 +263,8 @@ export class LoopStore {
     const id = newId('T');
     const at = this.stamp();
     immediate(this.db, () => {
-      this.db
-        .prepare('INSERT INTO tasks (id, title, description, assigned_agent, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      this
+        .sql('INSERT INTO tasks (id, title, description, assigned_agent, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
         .run(id, title, input.description ?? null, input.assignedAgent ?? null, JSON.stringify(input.metadata ?? {}), at, at);
       this.log('task_created', id, null, { title });
     });
@@ -258,7 +272,7 @@ export class LoopStore {
   }
 
   findTask(id: string): Task | undefined {
-    const row = this.db.prepare('SELECT * FROM tasks WHERE id = ?').get(id) as Row | undefined;
+    const row = this.sql('SELECT * FROM tasks WHERE id = ?').get(id) as Row | undefined;
     return row ? toTask(row) : undefined;
   }
 
@@ -289,8 +303,8 @@ export class LoopStore {
         throw new LoopStoreError('a blocked task needs blockedReason: say what a person has to decide or provide');
       }
       const at = this.stamp();
-      this.db
-        .prepare(
+      this
+        .sql(
           `UPDATE tasks SET status = coalesce(?, status), notes = coalesce(?, notes), blocked_reason = ?,
              metadata = coalesce(?, metadata), assigned_agent = coalesce(?, assigned_agent), updated_at = ? WHERE id = ?`,
         )
@@ -314,35 +328,35 @@ export class LoopStore {
   // ----- loops -----
 
   loop(id: string): Loop {
-    const row = this.db.prepare('SELECT * FROM loops WHERE id = ?').get(id) as Row | undefined;
+    const row = this.sql('SELECT * FROM loops WHERE id = ?').get(id) as Row | undefined;
     if (!row) throw new LoopStoreError(`no loop ${id}`);
     return toLoop(row);
   }
 
   private liveLoopOfTask(taskId: string): Loop | undefined {
-    const row = this.db.prepare("SELECT * FROM loops WHERE task_id = ? AND status = 'active'").get(taskId) as Row | undefined;
+    const row = this.sql("SELECT * FROM loops WHERE task_id = ? AND status = 'active'").get(taskId) as Row | undefined;
     return row ? toLoop(row) : undefined;
   }
 
   /** The task's live loop, else its latest one. */
   loopOfTask(taskId: string): Loop | undefined {
-    const row = this.db
-      .prepare("SELECT * FROM loops WHERE task_id = ? ORDER BY status = 'active' DESC, started_at DESC, rowid DESC LIMIT 1")
+    const row = this
+      .sql("SELECT * FROM loops WHERE task_id = ? ORDER BY status = 'active' DESC, started_at DESC, rowid DESC LIMIT 1")
       .get(taskId) as Row | undefined;
     return row ? toLoop(row) : undefined;
   }
 
   /** The live loop a Stop of this session (and subagent, when inside one) must answer for. */
   loopBoundTo(sessionId: string, agentId: string | undefined): Loop | undefined {
-    const row = this.db
-      .prepare("SELECT * FROM loops WHERE status = 'active' AND session_id = ? AND agent_id IS ? ORDER BY started_at DESC LIMIT 1")
+    const row = this
+      .sql("SELECT * FROM loops WHERE status = 'active' AND session_id = ? AND agent_id IS ? ORDER BY started_at DESC LIMIT 1")
       .get(sessionId, agentId ?? null) as Row | undefined;
     return row ? toLoop(row) : undefined;
   }
 
   loops(options: { activeOnly?: boolean; limit?: number } = {}): Loop[] {
-    const rows = this.db
-      .prepare(`SELECT * FROM loops ${options.activeOnly ? "WHERE status = 'active'" : ''} ORDER BY started_at DESC, rowid DESC LIMIT ?`)
+    const rows = this
+      .sql(`SELECT * FROM loops ${options.activeOnly ? "WHERE status = 'active'" : ''} ORDER BY started_at DESC, rowid DESC LIMIT ?`)
       .all(options.limit ?? 20) as Row[];
     return rows.map(toLoop);
   }
@@ -361,15 +375,15 @@ export class LoopStore {
       }
       if (input.sessionId) this.refuseSecondLoopInScope(input.sessionId, input.agentId);
       const at = this.stamp();
-      this.db
-        .prepare(
+      this
+        .sql(
           `INSERT INTO loops (id, task_id, status, config, session_id, agent_id, agent_type, started_at, updated_at)
            VALUES (?, ?, 'active', ?, ?, ?, ?, ?, ?)`,
         )
         .run(id, task.id, JSON.stringify(config), input.sessionId ?? null, input.agentId ?? null, input.agentType ?? null, at, at);
-      this.db.prepare("UPDATE tasks SET status = 'in_progress', blocked_reason = NULL, updated_at = ? WHERE id = ?").run(at, task.id);
+      this.sql("UPDATE tasks SET status = 'in_progress', blocked_reason = NULL, updated_at = ? WHERE id = ?").run(at, task.id);
       const checkpointId = this.insertCheckpoint(task.id, this.loop(id), { trigger: 'iteration_start', executionPhase: 'iteration', executionStep: 1 });
-      this.db.prepare('INSERT INTO iterations (loop_id, iteration, checkpoint_id, started_at) VALUES (?, 1, ?, ?)').run(id, checkpointId, at);
+      this.sql('INSERT INTO iterations (loop_id, iteration, checkpoint_id, started_at) VALUES (?, 1, ?, ?)').run(id, checkpointId, at);
       this.log('loop_started', task.id, id, { maxIterations: config.maxIterations, rules: config.validationRules.map((rule) => rule.name), sessionId: input.sessionId ?? null });
     });
     return this.loop(id);
@@ -391,8 +405,8 @@ export class LoopStore {
       if (loop.sessionId) return { bound: false, loop, problem: `loop ${loop.id} belongs to another session` };
       const other = this.loopBoundTo(binding.sessionId, binding.agentId);
       if (other) return { bound: false, loop, problem: `this session already runs loop ${other.id}; finish or cancel it before starting another` };
-      this.db
-        .prepare('UPDATE loops SET session_id = ?, agent_id = ?, agent_type = coalesce(?, agent_type), updated_at = ? WHERE id = ?')
+      this
+        .sql('UPDATE loops SET session_id = ?, agent_id = ?, agent_type = coalesce(?, agent_type), updated_at = ? WHERE id = ?')
         .run(binding.sessionId, binding.agentId ?? null, binding.agentType ?? null, this.stamp(), loop.id);
       this.log('loop_bound', loop.taskId, loop.id, { ...binding });
       return { bound: true, loop: this.loop(loop.id) };
@@ -400,11 +414,11 @@ export class LoopStore {
   }
 
   history(loopId: string): IterationRecord[] {
-    return (this.db.prepare('SELECT * FROM iterations WHERE loop_id = ? ORDER BY iteration').all(loopId) as Row[]).map(toIteration);
+    return (this.sql('SELECT * FROM iterations WHERE loop_id = ? ORDER BY iteration').all(loopId) as Row[]).map(toIteration);
   }
 
   private currentIteration(loop: Loop): IterationRecord {
-    const row = this.db.prepare('SELECT * FROM iterations WHERE loop_id = ? AND iteration = ?').get(loop.id, loop.iteration) as Row | undefined;
+    const row = this.sql('SELECT * FROM iterations WHERE loop_id = ? AND iteration = ?').get(loop.id, loop.iteration) as Row | undefined;
     if (!row) throw new LoopStoreError(`loop ${loop.id} has no record of iteration ${loop.iteration}`);
     return toIteration(row);
   }
@@ -440,8 +454,8 @@ export class LoopStore {
         promise: input.promise,
       });
       const at = this.stamp();
-      this.db
-        .prepare(
+      this
+        .sql(
           `UPDATE iterations SET validated_at = ?, validated_by = ?, passed = ?, score = ?, signal = ?, report = ?, promise = ?
            WHERE loop_id = ? AND iteration = ?`,
         )
@@ -455,8 +469,8 @@ export class LoopStore {
         lastFailureReason: input.report.results.find((result) => !result.passed)?.message ?? null,
         signal: decision.signal,
       };
-      this.db
-        .prepare('UPDATE checkpoints SET validation_state = ? WHERE id = (SELECT checkpoint_id FROM iterations WHERE loop_id = ? AND iteration = ?)')
+      this
+        .sql('UPDATE checkpoints SET validation_state = ? WHERE id = (SELECT checkpoint_id FROM iterations WHERE loop_id = ? AND iteration = ?)')
         .run(JSON.stringify(validationState), loop.id, loop.iteration);
       this.log('validated', loop.taskId, loop.id, { iteration: loop.iteration, by: input.by, passed: input.report.overallPassed, score: input.report.score, signal: decision.signal });
 
@@ -482,7 +496,7 @@ export class LoopStore {
       if (current.validatedAt === null) {
         throw new LoopStoreError(`iteration ${loop.iteration} has not been validated yet: call iteration_validate first`);
       }
-      if (notes) this.db.prepare('UPDATE iterations SET notes = ? WHERE loop_id = ? AND iteration = ?').run(notes, loop.id, loop.iteration);
+      if (notes) this.sql('UPDATE iterations SET notes = ? WHERE loop_id = ? AND iteration = ?').run(notes, loop.id, loop.iteration);
       const iteration = this.advanceWithin(loop, { failed: current.passed !== true, stopBlock: false });
       const after = this.loop(loop.id);
       return { loop: after, iteration, checkpointId: this.currentIteration(after).checkpointId ?? '' };
@@ -496,12 +510,12 @@ export class LoopStore {
     }
     const next = loop.iteration + 1;
     const at = this.stamp();
-    this.db
-      .prepare('UPDATE loops SET iteration = ?, consecutive_failures = ?, stop_blocks = stop_blocks + ?, updated_at = ? WHERE id = ?')
+    this
+      .sql('UPDATE loops SET iteration = ?, consecutive_failures = ?, stop_blocks = stop_blocks + ?, updated_at = ? WHERE id = ?')
       .run(next, how.failed ? loop.consecutiveFailures + 1 : 0, how.stopBlock ? 1 : 0, at, loop.id);
     const moved = this.loop(loop.id);
     const checkpointId = this.insertCheckpoint(loop.taskId, moved, { trigger: 'auto_iteration', executionPhase: 'iteration', executionStep: next });
-    this.db.prepare('INSERT INTO iterations (loop_id, iteration, checkpoint_id, started_at) VALUES (?, ?, ?, ?)').run(loop.id, next, checkpointId, at);
+    this.sql('INSERT INTO iterations (loop_id, iteration, checkpoint_id, started_at) VALUES (?, ?, ?, ?)').run(loop.id, next, checkpointId, at);
     this.log('iteration_next', loop.taskId, loop.id, { iteration: next });
     return next;
   }
@@ -525,7 +539,7 @@ export class LoopStore {
             : `the latest validation of iteration ${loop.iteration} failed, so the loop cannot complete: ${failing.join('; ')}`,
         );
       }
-      this.db.prepare("UPDATE iterations SET signal = 'COMPLETE', promise = coalesce(?, promise) WHERE loop_id = ? AND iteration = ?").run(promise ?? null, loop.id, loop.iteration);
+      this.sql("UPDATE iterations SET signal = 'COMPLETE', promise = coalesce(?, promise) WHERE loop_id = ? AND iteration = ?").run(promise ?? null, loop.id, loop.iteration);
       this.finishLoop(loop, 'completed', `completed through iteration_complete after ${loop.iteration} iteration(s)`);
       return this.loop(loop.id);
     });
@@ -536,7 +550,7 @@ export class LoopStore {
       const loop = this.loop(loopId);
       this.requireActive(loop, 'cancel');
       this.endLoop(loop, 'cancelled', reason);
-      this.db.prepare("UPDATE tasks SET status = 'cancelled', updated_at = ? WHERE id = ? AND status NOT IN ('completed')").run(this.stamp(), loop.taskId);
+      this.sql("UPDATE tasks SET status = 'cancelled', updated_at = ? WHERE id = ? AND status NOT IN ('completed')").run(this.stamp(), loop.taskId);
       return this.loop(loop.id);
     });
   }
@@ -545,14 +559,14 @@ export class LoopStore {
   private finishLoop(loop: Loop, status: 'completed' | 'blocked' | 'escalated', reason: string): void {
     this.endLoop(loop, status, reason);
     const taskStatus: TaskStatus = status === 'completed' ? 'completed' : 'blocked';
-    this.db
-      .prepare('UPDATE tasks SET status = ?, blocked_reason = ?, updated_at = ? WHERE id = ?')
+    this
+      .sql('UPDATE tasks SET status = ?, blocked_reason = ?, updated_at = ? WHERE id = ?')
       .run(taskStatus, taskStatus === 'blocked' ? reason : null, this.stamp(), loop.taskId);
   }
 
   private endLoop(loop: Loop, status: Exclude<LoopStatus, 'active'>, reason: string): void {
     const at = this.stamp();
-    this.db.prepare('UPDATE loops SET status = ?, end_reason = ?, ended_at = ?, updated_at = ? WHERE id = ?').run(status, reason, at, at, loop.id);
+    this.sql('UPDATE loops SET status = ?, end_reason = ?, ended_at = ?, updated_at = ? WHERE id = ?').run(status, reason, at, at, loop.id);
     this.insertCheckpoint(loop.taskId, this.loop(loop.id), { trigger: `loop_${status}`, executionPhase: 'iteration', executionStep: loop.iteration });
     this.log(`loop_${status}`, loop.taskId, loop.id, { iteration: loop.iteration, reason });
     this.pruneCheckpoints(loop.taskId);
@@ -560,19 +574,19 @@ export class LoopStore {
 
   // ----- checkpoints -----
 
-  private insertCheckpoint(taskId: string, loop: Loop | undefined, input: CheckpointInput): string {
+  private insertCheckpoint(taskId: string, loop: Loop | undefined, input: CheckpointInput, origin: 'loop' | 'agent' = 'loop'): string {
     const task = this.task(taskId);
     const id = newId('CP');
     const at = this.now();
-    const sequence = Number((this.db.prepare('SELECT coalesce(max(sequence), 0) + 1 AS next FROM checkpoints WHERE task_id = ?').get(taskId) as Row)['next']);
-    const previous = this.db.prepare('SELECT agent_context FROM checkpoints WHERE task_id = ? ORDER BY sequence DESC LIMIT 1').get(taskId) as Row | undefined;
+    const sequence = Number((this.sql('SELECT coalesce(max(sequence), 0) + 1 AS next FROM checkpoints WHERE task_id = ?').get(taskId) as Row)['next']);
+    const previous = this.sql('SELECT agent_context FROM checkpoints WHERE task_id = ? ORDER BY sequence DESC LIMIT 1').get(taskId) as Row | undefined;
     const agentContext = input.agentContext !== undefined ? JSON.stringify(input.agentContext) : (str(previous?.['agent_context']) ?? null);
-    this.db
-      .prepare(
-        `INSERT INTO checkpoints (id, task_id, loop_id, sequence, trigger, task_status, task_notes, task_metadata, blocked_reason,
+    this
+      .sql(
+        `INSERT INTO checkpoints (id, task_id, loop_id, sequence, trigger, origin, task_status, task_notes, task_metadata, blocked_reason,
            assigned_agent, execution_phase, execution_step, agent_context, draft_content, draft_type, created_at, expires_at,
            iteration_config, iteration_number, completion_promises)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         id,
@@ -580,6 +594,7 @@ export class LoopStore {
         loop?.id ?? null,
         sequence,
         input.trigger ?? 'manual',
+        origin,
         task.status,
         task.notes,
         JSON.stringify(task.metadata),
@@ -603,7 +618,7 @@ export class LoopStore {
   createCheckpoint(taskId: string, input: CheckpointInput): Checkpoint {
     const id = immediate(this.db, () => {
       const loop = this.liveLoopOfTask(taskId);
-      const created = this.insertCheckpoint(taskId, loop, input);
+      const created = this.insertCheckpoint(taskId, loop, input, 'agent');
       this.log('checkpoint_created', taskId, loop?.id ?? null, { id: created, trigger: input.trigger ?? 'manual' });
       this.pruneCheckpoints(taskId);
       return created;
@@ -612,7 +627,7 @@ export class LoopStore {
   }
 
   checkpoint(id: string): Checkpoint {
-    const row = this.db.prepare('SELECT * FROM checkpoints WHERE id = ?').get(id) as Row | undefined;
+    const row = this.sql('SELECT * FROM checkpoints WHERE id = ?').get(id) as Row | undefined;
     if (!row) throw new LoopStoreError(`no checkpoint ${id}`);
     return toCheckpoint(row);
   }
@@ -625,8 +640,8 @@ export class LoopStore {
       if (checkpoint.taskId !== taskId) throw new LoopStoreError(`checkpoint ${checkpointId} belongs to task ${checkpoint.taskId}, not ${taskId}`);
       return checkpoint;
     }
-    const row = this.db
-      .prepare('SELECT * FROM checkpoints WHERE task_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY sequence DESC LIMIT 1')
+    const row = this
+      .sql('SELECT * FROM checkpoints WHERE task_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY sequence DESC LIMIT 1')
       .get(taskId, this.stamp()) as Row | undefined;
     if (!row) throw new LoopStoreError(`task ${taskId} has no checkpoint to resume from`);
     return toCheckpoint(row);
@@ -639,22 +654,21 @@ export class LoopStore {
    */
   private pruneCheckpoints(taskId: string): void {
     const live = this.liveLoopOfTask(taskId)?.id ?? null;
-    const system = `(trigger IN ('iteration_start', 'auto_iteration') OR trigger LIKE 'loop\\_%' ESCAPE '\\')`;
-    const protectedRow = `(${system} AND loop_id IS ?)`;
-    this.db.prepare(`DELETE FROM checkpoints WHERE task_id = ? AND expires_at IS NOT NULL AND expires_at <= ? AND NOT ${protectedRow}`).run(taskId, this.stamp(), live);
-    this.db
-      .prepare(
-        `DELETE FROM checkpoints WHERE task_id = ? AND ${system} AND loop_id IS NOT ? AND sequence <
-           (SELECT max(sequence) FROM checkpoints last WHERE last.loop_id = checkpoints.loop_id AND ${system.replace(/trigger/g, 'last.trigger')})`,
+    const protectedRow = `(origin = 'loop' AND loop_id IS ?)`;
+    this.sql(`DELETE FROM checkpoints WHERE task_id = ? AND expires_at IS NOT NULL AND expires_at <= ? AND NOT ${protectedRow}`).run(taskId, this.stamp(), live);
+    this
+      .sql(
+        `DELETE FROM checkpoints WHERE task_id = ? AND origin = 'loop' AND loop_id IS NOT ? AND sequence <
+           (SELECT max(sequence) FROM checkpoints last WHERE last.loop_id = checkpoints.loop_id AND last.origin = 'loop')`,
       )
       .run(taskId, live);
-    this.db
-      .prepare(
-        `DELETE FROM checkpoints WHERE task_id = ? AND NOT ${system} AND id NOT IN
-           (SELECT id FROM checkpoints WHERE task_id = ? AND NOT ${system} ORDER BY sequence DESC LIMIT ?)`,
+    this
+      .sql(
+        `DELETE FROM checkpoints WHERE task_id = ? AND origin = 'agent' AND id NOT IN
+           (SELECT id FROM checkpoints WHERE task_id = ? AND origin = 'agent' ORDER BY sequence DESC LIMIT ?)`,
       )
       .run(taskId, taskId, KEPT_CHECKPOINTS);
-    this.db.prepare('UPDATE iterations SET checkpoint_id = NULL WHERE checkpoint_id IS NOT NULL AND checkpoint_id NOT IN (SELECT id FROM checkpoints)').run();
+    this.sql('UPDATE iterations SET checkpoint_id = NULL WHERE checkpoint_id IS NOT NULL AND checkpoint_id NOT IN (SELECT id FROM checkpoints)').run();
   }
 
   // ----- work products -----
@@ -663,8 +677,8 @@ export class LoopStore {
     const id = newId('WP');
     immediate(this.db, () => {
       this.task(input.taskId);
-      this.db
-        .prepare('INSERT INTO work_products (id, task_id, type, title, content, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      this
+        .sql('INSERT INTO work_products (id, task_id, type, title, content, created_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(id, input.taskId, input.type, input.title, input.content, this.stamp());
       this.log('work_product_stored', input.taskId, null, { id, type: input.type, title: input.title, chars: input.content.length });
     });
@@ -672,11 +686,11 @@ export class LoopStore {
   }
 
   workProductCount(taskId: string): number {
-    return Number((this.db.prepare('SELECT count(*) AS n FROM work_products WHERE task_id = ?').get(taskId) as Row)['n']);
+    return Number((this.sql('SELECT count(*) AS n FROM work_products WHERE task_id = ?').get(taskId) as Row)['n']);
   }
 
   workProducts(taskId: string): WorkProduct[] {
-    return (this.db.prepare('SELECT * FROM work_products WHERE task_id = ? ORDER BY created_at, rowid').all(taskId) as Row[]).map((row) => ({
+    return (this.sql('SELECT * FROM work_products WHERE task_id = ? ORDER BY created_at, rowid').all(taskId) as Row[]).map((row) => ({
       id: String(row['id']),
       taskId: String(row['task_id']),
       type: String(row['type']),
@@ -687,7 +701,7 @@ export class LoopStore {
   }
 
   activity(taskId: string, limit = 50): { at: string; kind: string; loopId: string | null; detail: unknown }[] {
-    return (this.db.prepare('SELECT * FROM activity WHERE task_id = ? ORDER BY seq DESC LIMIT ?').all(taskId, limit) as Row[])
+    return (this.sql('SELECT * FROM activity WHERE task_id = ? ORDER BY seq DESC LIMIT ?').all(taskId, limit) as Row[])
       .reverse()
       .map((row) => ({ at: String(row['at']), kind: String(row['kind']), loopId: str(row['loop_id']), detail: json(row['detail'], null) }));
   }
