@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, decisionOf, FIXTURES, initedProject, writeFile, writeJson, type Run } from '../helpers/project.js';
 import { bashPassed, stop } from '../helpers/payloads.js';
+import { makeLoop } from '../helpers/loops.js';
+import { goneWithin, isAlive } from '../helpers/processes.js';
 import { runRegisteredHook } from '../helpers/registered-hook.js';
 
 type Payload = Record<string, unknown>;
@@ -230,6 +232,20 @@ describe('a loop held by the registered Stop hook', () => {
       expect(run.stderr, args.join(' ')).toMatch(message);
       expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
     }
+  });
+
+  it.skipIf(process.platform === 'win32')('stops a hanging rule and everything it started at the rule timeout, and holds the turn', async () => {
+    const project = projectWithTests();
+    // A rule with its own timeout, as the MCP tools or an agent's frontmatter give it.
+    makeLoop(project, { sessionId: SESSION, config: { validationRules: [{ type: 'command', name: 'hangs', command: 'sleep 30 & echo $! > bg.pid; sleep 30', timeoutSeconds: 1 }] } });
+    const began = Date.now();
+    const answer = stopWith(project, 'Waiting.');
+    expect(Date.now() - began).toBeLessThan(15_000);
+    expect(answer.kind).toBe('block');
+    expect(answer.reason).toMatch(/hangs: `sleep 30 & .*` was still running at its timeout of 1 s and was stopped with every process it started/);
+    const background = Number(readFileSync(join(project, 'bg.pid'), 'utf8').trim());
+    expect(await goneWithin(background, 3_000)).toBe(true);
+    expect(isAlive(background)).toBe(false);
   });
 
   it('is ended by `isdlc loop cancel`, after which the stop is free', () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandRule, ValidationContext } from '../types.js';
 import { runCommandRule } from './command.js';
+import { goneWithin } from '../../../test/helpers/processes.js';
 
 const rule = (command: string | string[], fields: Partial<CommandRule> = {}): CommandRule => ({
   type: 'command',
@@ -14,30 +15,6 @@ const rule = (command: string | string[], fields: Partial<CommandRule> = {}): Co
   timeoutSeconds: 30,
   ...fields,
 });
-
-/** Alive and not a zombie (a killed process may wait a moment for a parent that never reaps it). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return process.platform !== 'linux';
-  }
-}
-
-async function goneWithin(pid: number, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (!isAlive(pid)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return !isAlive(pid);
-}
 
 const readPid = (root: string) => Number(readFileSync(join(root, 'child.pid'), 'utf8').trim());
 
