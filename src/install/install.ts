@@ -84,10 +84,10 @@ function sha256(content: string | Buffer): string {
   return createHash('sha256').update(content).digest('hex');
 }
 
-function readSettings(root: string): { settings: Settings; existed: boolean } {
-  const file = join(root, SETTINGS_FILE);
+/** A JSON object file of the user's, or an empty object; one we cannot merge into stops init before any change. */
+function readJsonObject(file: string): { value: Record<string, unknown>; existed: boolean } {
   const text = readTextIfPresent(file);
-  if (text === undefined) return { settings: {}, existed: false };
+  if (text === undefined) return { value: {}, existed: false };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -97,24 +97,17 @@ function readSettings(root: string): { settings: Settings; existed: boolean } {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new InstallError(`${file} does not hold a JSON object. Fix it first; isdlc changed nothing.`);
   }
-  return { settings: parsed as Settings, existed: true };
+  return { value: parsed as Record<string, unknown>, existed: true };
 }
 
-/** The project's `.mcp.json`, or an empty one; a file we cannot merge into stops init before any change. */
+function readSettings(root: string): { settings: Settings; existed: boolean } {
+  const { value, existed } = readJsonObject(join(root, SETTINGS_FILE));
+  return { settings: value as Settings, existed };
+}
+
 function readMcpConfig(root: string): { config: Record<string, unknown>; existed: boolean } {
-  const file = join(root, MCP_FILE);
-  const text = readTextIfPresent(file);
-  if (text === undefined) return { config: {}, existed: false };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new InstallError(`${file} is not valid JSON (${(error as Error).message}). Fix it first; isdlc changed nothing.`);
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new InstallError(`${file} does not hold a JSON object. Fix it first; isdlc changed nothing.`);
-  }
-  return { config: parsed as Record<string, unknown>, existed: true };
+  const { value, existed } = readJsonObject(join(root, MCP_FILE));
+  return { config: value, existed };
 }
 
 function serialise(value: unknown): string {

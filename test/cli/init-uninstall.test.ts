@@ -72,13 +72,16 @@ describe('isdlc init', () => {
     expect(readJson(join(dir, '.isdlc/state.json'))).toEqual({ state_version: 41, active_workflow: { type: 'fix' } });
   });
 
-  it('refuses settings.json that is not valid JSON, and changes nothing', () => {
+  it.each([
+    ['.claude/settings.json', '{ "hooks": { '],
+    ['.mcp.json', '{ "mcpServers": '],
+  ])('refuses a %s that is not valid JSON, and changes nothing', (file, content) => {
     const dir = tempDir();
-    writeFile(join(dir, '.claude/settings.json'), '{ "hooks": { ');
+    writeFile(join(dir, file), content);
     const before = snapshot(dir);
     const run = cli(['init', dir]);
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain('is not valid JSON');
+    expect(run.stderr).toContain(`${file} is not valid JSON`);
     expect(snapshot(dir)).toEqual(before);
   });
 
@@ -116,16 +119,6 @@ describe('isdlc init', () => {
     expect(readJson(join(other, '.mcp.json'))).toEqual(theirs);
     expect(cli(['uninstall', other]).status).toBe(0);
     expect(readJson(join(other, '.mcp.json'))).toEqual(theirs);
-  });
-
-  it('refuses a .mcp.json that is not valid JSON, and changes nothing', () => {
-    const dir = tempDir();
-    writeFile(join(dir, '.mcp.json'), '{ "mcpServers": ');
-    const before = snapshot(dir);
-    const run = cli(['init', dir]);
-    expect(run.status).toBe(1);
-    expect(run.stderr).toContain('.mcp.json is not valid JSON');
-    expect(snapshot(dir)).toEqual(before);
   });
 
   it('copies the SQLite binding byte for byte', () => {
