@@ -29,13 +29,16 @@ export interface Decision {
   prematureComplete: boolean;
 }
 
+const tag = (promise: DetectedPromise): string => `<promise>${promise.promise}</promise>`;
+
 export function decide(input: DecisionInput): Decision {
   const { report, promise } = input;
   const consecutiveFailures = report.overallPassed ? 0 : input.previousConsecutiveFailures + 1;
   const base = { consecutiveFailures, prematureComplete: false };
 
   if (promise?.signal === 'COMPLETE' && report.overallPassed) {
-    return { ...base, signal: 'COMPLETE', reasons: [`all ${report.totalRules} rule(s) pass and the agent declared ${promise.promise}`] };
+    const rules = report.totalRules === 0 ? 'no rules to check' : report.totalRules === 1 ? 'its rule passes' : `all ${report.totalRules} rules pass`;
+    return { ...base, signal: 'COMPLETE', reasons: [`${rules} and the agent declared ${tag(promise)}`] };
   }
 
   const limits: string[] = [];
@@ -56,7 +59,7 @@ export function decide(input: DecisionInput): Decision {
   if (limits.length > 0) return { ...base, signal: 'ESCALATE', reasons: limits };
 
   if (promise?.signal === 'BLOCKED') {
-    return { ...base, signal: 'BLOCKED', reasons: [`the agent declared ${promise.promise}${promise.reason ? `: ${promise.reason}` : ''}`] };
+    return { ...base, signal: 'BLOCKED', reasons: [`the agent declared ${tag(promise)}${promise.reason ? `: ${promise.reason}` : ''}`] };
   }
   const prematureComplete = promise?.signal === 'COMPLETE';
   return {
@@ -65,6 +68,6 @@ export function decide(input: DecisionInput): Decision {
     signal: 'CONTINUE',
     reasons: report.overallPassed
       ? ['every rule passes, but the final message carried no completion promise']
-      : [`${report.failedRules + report.erroredRules} of ${report.totalRules} rule(s) fail${prematureComplete ? ', so the completion promise does not count yet' : ''}`],
+      : [`${report.failedRules + report.erroredRules} of ${report.totalRules} rules fail${prematureComplete ? ', so the completion promise does not count yet' : ''}`],
   };
 }

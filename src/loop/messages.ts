@@ -17,7 +17,7 @@ export function completeTag(config: IterationConfig): string {
 
 function indentTail(tail: string | undefined): string[] {
   if (!tail) return [];
-  return tail.trimEnd().split('\n').slice(-TAIL_LINES).map((line) => `    ${line}`);
+  return tail.trim().split('\n').slice(-TAIL_LINES).map((line) => `    ${line}`);
 }
 
 export function failingLines(report: ValidationReport): string[] {
