@@ -3,7 +3,7 @@
 // (the old iteration-loop server failed whenever it was not started from its own package root).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, initedProject, tempDir, writeFile } from '../helpers/project.js';
@@ -209,5 +209,24 @@ describe('isdlc mcp over stdio', () => {
     // Still serving, and the refused start left no loop behind.
     const got = await ok('task_get', { id: task['id'] });
     expect(got).toMatchObject({ task: { id: task['id'], status: 'pending' }, loop: null, workProducts: 0 });
+  });
+});
+
+describe('the server as .mcp.json registers it', () => {
+  it('starts the way Claude Code starts it: CLAUDE_PROJECT_DIR expanded and given, no --dir, launched from elsewhere', async () => {
+    const dir = initedProject('isdlc-mcp-registered-');
+    const registered = (JSON.parse(readFileSync(join(dir, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers['isdlc']!;
+    const expand = (text: string): string => text.replace(/\$\{CLAUDE_PROJECT_DIR:-[^}]*\}/g, dir);
+    const env = Object.fromEntries(Object.entries(cleanEnv({ CLAUDE_PROJECT_DIR: dir })).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const transport = new StdioClientTransport({ command: registered.command === 'node' ? process.execPath : registered.command, args: registered.args.map(expand), cwd: tempDir('isdlc-mcp-launch-'), env, stderr: 'pipe' });
+    const other = new Client({ name: 'isdlc-test', version: '1.0.0' });
+    await other.connect(transport);
+    try {
+      const created = await other.callTool({ name: 'task_create', arguments: { title: 'Registered' } });
+      expect(created.isError).not.toBe(true);
+      expect(existsSync(join(dir, '.isdlc/loop.db'))).toBe(true);
+    } finally {
+      await other.close();
+    }
   });
 });
