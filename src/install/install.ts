@@ -186,13 +186,15 @@ export function initProject(root: string, options: InitOptions): ChangeLine[] {
   }
   // The agent-facing files: brought up to date while they are as isdlc wrote them; a file the user wrote
   // or edited is theirs and stays.
-  for (const [rel, content] of Object.entries(agentFiles(new ProjectConfig(root)))) {
+  const untouchedOurs = (rel: string): boolean => {
     const path = join(root, rel);
-    const ours = previous?.files[rel] && existsSync(path) && previous.files[rel]!.sha256 === sha256(readFileSync(path));
-    put(rel, content, ours ? 'replace' : 'if-absent');
+    return Boolean(previous?.files[rel] && existsSync(path) && previous.files[rel]!.sha256 === sha256(readFileSync(path)));
+  };
+  for (const [rel, content] of Object.entries(agentFiles(new ProjectConfig(root)))) put(rel, content, untouchedOurs(rel) ? 'replace' : 'if-absent');
+  // Brought up to date the same way (an older .gitignore does not know loop.db).
+  for (const [rel, content] of [[`${ISDLC_DIR}/.gitignore`, GITIGNORE], [`${ISDLC_DIR}/config/README.md`, CONFIG_README]] as const) {
+    put(rel, content, untouchedOurs(rel) ? 'replace' : 'if-absent');
   }
-  put(`${ISDLC_DIR}/.gitignore`, GITIGNORE, 'if-absent');
-  put(`${ISDLC_DIR}/config/README.md`, CONFIG_README, 'if-absent');
   if (!existsSync(join(root, ISDLC_DIR, 'constitution.md'))) put(CONSTITUTION_FILE, bundledConstitutionText(), 'if-absent');
 
   for (const stateFile of stateFilesFor(root)) {

@@ -121,6 +121,24 @@ describe('isdlc init', () => {
     expect(readJson(join(other, '.mcp.json'))).toEqual(theirs);
   });
 
+  it('brings its own untouched .isdlc/.gitignore up to date, so the loop store stays out of git; an edited one stays', () => {
+    const dir = tempDir();
+    expect(cli(['init', dir]).status).toBe(0);
+    const gitignore = join(dir, '.isdlc/.gitignore');
+    expect(readFileSync(gitignore, 'utf8')).toMatch(/^loop\.db$/m);
+    // As an older isdlc wrote it, recorded as ours.
+    const older = 'hook-activity.log\n*.lock\n';
+    writeFile(gitignore, older);
+    const record = readJson<{ files: Record<string, { sha256: string }> }>(join(dir, '.isdlc/install.json'));
+    record.files['.isdlc/.gitignore'] = { sha256: createHash('sha256').update(older).digest('hex') };
+    writeJson(join(dir, '.isdlc/install.json'), record);
+    expect(cli(['init', dir]).status).toBe(0);
+    expect(readFileSync(gitignore, 'utf8')).toMatch(/^bin\/\*\.node$/m);
+    writeFile(gitignore, 'mine\n');
+    expect(cli(['init', dir]).status).toBe(0);
+    expect(readFileSync(gitignore, 'utf8')).toBe('mine\n');
+  });
+
   it('copies the SQLite binding byte for byte', () => {
     const dir = tempDir();
     expect(cli(['init', dir]).status).toBe(0);
