@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander';
 import { agentIterationDefaults, AgentDefaultsError } from '../loop/agent-defaults.js';
 import { loadLoop } from '../loop/load.js';
 import type { Loop, LoopStore } from '../loop/api.js';
-import { dirOption, io, json, projectLocation, UsageError, type LocationOptions } from './shared.js';
+import { dirOption, io, json, projectLocation, refuseInsideAgent, UsageError, type LocationOptions } from './shared.js';
 
 interface StartOptions extends LocationOptions {
   agent?: string;
@@ -172,6 +172,7 @@ export function registerLoopCommands(program: Command): void {
     .option('--reason <text>', 'why, for the record', 'cancelled by a person')
     .addOption(dirOption())
     .action((loopId: string | undefined, options: LocationOptions & { reason: string }) => {
+      refuseInsideAgent('cancelling an iteration loop');
       withStore(options, (store) => {
         let target = loopId;
         if (!target) {

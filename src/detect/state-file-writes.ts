@@ -1,5 +1,6 @@
 // Which tool calls write an isdlc state file: `.isdlc/state.json`, or `.isdlc/projects/<id>/state.json`
-// in a monorepo, with either path separator. Shell command lines are read as the commands they run
+// in a monorepo, with either path separator; and which write the loop store (`.isdlc/loop.db` and its
+// WAL files), which only isdlc's own commands and tools may change. Shell command lines are read as the commands they run
 // (shell-words), so a path inside an echoed string or a read does not count, and a redirection, an
 // in-place edit or a copy onto the file does.
 import { isAbsolute, resolve } from 'node:path';
@@ -8,8 +9,20 @@ import { simpleCommands, type SimpleCommand } from './shell-words.js';
 const STATE_FILE = /(?:^|[\\/])\.isdlc[\\/](?:projects[\\/][^\\/]+[\\/])?state\.json$/;
 const STATE_FILE_IN_TEXT = /[^\s"'(]*\.isdlc[\\/](?:projects[\\/][^\\/\s"']+[\\/])?state\.json/;
 
+const LOOP_STORE = /(?:^|[\\/])\.isdlc[\\/]loop\.db(?:-wal|-shm|-journal)?$/;
+const LOOP_STORE_IN_TEXT = /[^\s"'(]*\.isdlc[\\/]loop\.db(?:-wal|-shm|-journal)?/;
+
 export function isStateFilePath(path: unknown): path is string {
   return typeof path === 'string' && STATE_FILE.test(path.trim());
+}
+
+export function isLoopStorePath(path: unknown): path is string {
+  return typeof path === 'string' && LOOP_STORE.test(path.trim());
+}
+
+/** A file only isdlc writes: a state file or the loop store. */
+function isProtected(path: unknown): path is string {
+  return isStateFilePath(path) || isLoopStorePath(path);
 }
 
 /** Where a file a tool names is on this machine: relative to the tool's working folder, backslashes read as `/` off Windows. */
@@ -25,38 +38,38 @@ export interface ShellStateWrite {
 }
 
 /** Commands whose every file argument is written (or removed). */
-const WRITES_EVERY_ARGUMENT = new Set(['tee', 'rm', 'unlink', 'truncate', 'shred', 'touch', 'set-content', 'add-content', 'out-file', 'remove-item', 'new-item', 'clear-content', 'sc', 'ac']);
+const WRITES_EVERY_ARGUMENT = new Set(['sqlite3', 'tee', 'rm', 'unlink', 'truncate', 'shred', 'touch', 'set-content', 'add-content', 'out-file', 'remove-item', 'new-item', 'clear-content', 'sc', 'ac']);
 /** Commands that write their last argument (the destination). */
 const WRITES_DESTINATION = new Set(['cp', 'mv', 'install', 'ln', 'rsync', 'copy-item', 'move-item', 'cpi', 'mi', 'copy', 'move']);
 const IN_PLACE_EDITORS = new Set(['sed', 'perl', 'ruby']);
 const INTERPRETERS = new Set(['python', 'node', 'ruby', 'perl', 'deno', 'bun']);
 /** An interpreter one-liner that opens a file for writing. */
-const SCRIPT_WRITES = /writeFile|write_text|write_bytes|json\.dump|open\s*\([^)]*["'][wa+]|>\s*["']?[^\s"']*state\.json|File\.write|fs\.(?:rename|copyFile|unlink|rm)/;
+const SCRIPT_WRITES = /writeFile|write_text|write_bytes|json\.dump|open\s*\([^)]*["'][wa+]|>\s*["']?[^\s"']*state\.json|File\.write|fs\.(?:rename|copyFile|unlink|rm)|sqlite3?\.connect|better-sqlite3|Database\(/;
 
 function writesOf(command: SimpleCommand): ShellStateWrite[] {
-  const found: ShellStateWrite[] = command.redirects.filter((r) => isStateFilePath(r.target)).map((r) => ({ target: r.target, how: `redirection (${r.op})` }));
+  const found: ShellStateWrite[] = command.redirects.filter((r) => isProtected(r.target)).map((r) => ({ target: r.target, how: `redirection (${r.op})` }));
   const { name, args } = command;
   const files = args.filter((word) => !word.startsWith('-'));
   if (WRITES_EVERY_ARGUMENT.has(name)) {
-    for (const word of files) if (isStateFilePath(word)) found.push({ target: word, how: name });
+    for (const word of files) if (isProtected(word)) found.push({ target: word, how: name });
   } else if (WRITES_DESTINATION.has(name)) {
     const destination = files[files.length - 1];
-    if (files.length >= 2 && isStateFilePath(destination)) found.push({ target: destination, how: name });
+    if (files.length >= 2 && isProtected(destination)) found.push({ target: destination, how: name });
   } else if (IN_PLACE_EDITORS.has(name) && args.some((word) => /^-[a-zA-Z]*i/.test(word) || word.startsWith('--in-place'))) {
-    for (const word of files) if (isStateFilePath(word)) found.push({ target: word, how: `${name} -i` });
+    for (const word of files) if (isProtected(word)) found.push({ target: word, how: `${name} -i` });
   } else if (name === 'dd') {
-    for (const word of args) if (word.startsWith('of=') && isStateFilePath(word.slice(3))) found.push({ target: word.slice(3), how: 'dd' });
+    for (const word of args) if (word.startsWith('of=') && isProtected(word.slice(3))) found.push({ target: word.slice(3), how: 'dd' });
   } else if (INTERPRETERS.has(name.replace(/[\d.]+$/, ''))) {
     for (const word of args) {
-      const path = STATE_FILE_IN_TEXT.exec(word);
+      const path = STATE_FILE_IN_TEXT.exec(word) ?? LOOP_STORE_IN_TEXT.exec(word);
       if (path && SCRIPT_WRITES.test(word)) found.push({ target: path[0], how: `${name} script` });
     }
   }
   return found;
 }
 
-/** The state files a shell command line writes, and how. Cheap when the line never names one. */
+/** The state files (and loop store files) a shell command line writes, and how. Cheap when the line never names one. */
 export function shellStateWrites(line: string, options: { powershell?: boolean } = {}): ShellStateWrite[] {
-  if (!line.includes('state.json')) return [];
+  if (!line.includes('state.json') && !line.includes('loop.db')) return [];
   return simpleCommands(line, options).flatMap(writesOf);
 }

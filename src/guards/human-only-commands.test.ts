@@ -12,8 +12,10 @@ guardTable('human-only-commands', {
     { name: 'a review that asks for more scrutiny (redo)', payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs phase review redo --note "missing edge cases"'), expect: 'allow' },
     { name: 'a review marked as under way', payload: bashCall(P, 'isdlc phase review review'), expect: 'allow' },
     { name: 'git', payload: bashCall(P, 'git commit -m "approve escalation flow"'), expect: 'allow' },
+    { name: 'starting, claiming and looking at a loop', payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs loop start --rule "npm test" "Fix it" && isdlc loop status && isdlc loop claim L-0123456789'), expect: 'allow' },
   ],
   invalid: [
+    { name: 'cancelling a loop (the agent declares BLOCKED instead)', payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs loop cancel --reason "tests are flaky"'), expect: 'deny', reasonIncludes: ['cancelling an iteration loop', '<promise>BLOCKED</promise>'] },
     { name: 'the installed binary', payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs escalation approve --phase 06-implementation'), expect: 'deny', reasonIncludes: ['a decision for a person', 'their own terminal'] },
     { name: 'through npx, chained after other work', payload: bashCall(P, 'npm test; npx isdlc escalation approve --phase 06-implementation'), expect: 'deny' },
     { name: 'the bin name', payload: bashCall(P, 'isdlc escalation approve --phase 06-implementation --note "fine"'), expect: 'deny' },

@@ -82,6 +82,7 @@ guardTable('state-write-validator', {
     { name: 'copying state away for a backup', state: onDisk(), payload: bashCall(P, 'cp .isdlc/state.json /tmp/state-backup.json'), expect: 'allow' },
     { name: 'a state path inside an echoed string', state: onDisk(), payload: bashCall(P, 'echo "never write > .isdlc/state.json by hand"'), expect: 'allow' },
     { name: 'grep into another file', state: onDisk(), payload: bashCall(P, 'grep -c phase .isdlc/state.json > /tmp/count.txt'), expect: 'allow' },
+    { name: 'reading the loop store, and the loop commands', state: onDisk(), payload: bashCall(P, 'ls -l .isdlc/loop.db && node .isdlc/bin/isdlc.cjs loop status'), expect: 'allow' },
     { name: 'the isdlc commands themselves', state: onDisk(), payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs phase complete --summary "done" && node .isdlc/bin/isdlc.cjs phase activate'), expect: 'allow' },
   ],
   invalid: [
@@ -147,6 +148,10 @@ guardTable('state-write-validator', {
       expect: 'deny',
       reasonIncludes: ['constitutional_validation', 'isdlc constitution record'],
     },
+    { name: 'removing the loop store (to escape a loop)', state: onDisk(), payload: bashCall(P, 'rm -f .isdlc/loop.db .isdlc/loop.db-wal'), expect: 'deny', reasonIncludes: ["the iteration loops' store", '<promise>BLOCKED</promise>', 'isdlc loop cancel'] },
+    { name: 'editing the loop store with sqlite3', state: onDisk(), payload: bashCall(P, `sqlite3 .isdlc/loop.db "UPDATE loops SET status = 'completed'"`), expect: 'deny', reasonIncludes: ['loop.db (sqlite3)'] },
+    { name: 'a script that opens the loop store', state: onDisk(), payload: bashCall(P, `python3 -c "import sqlite3; sqlite3.connect('.isdlc/loop.db').execute('DELETE FROM loops')"`), expect: 'deny', reasonIncludes: ['python3 script'] },
+    { name: 'overwriting the loop store with the Write tool', state: onDisk(), payload: writeCall(P, '.isdlc/loop.db', ''), expect: 'deny', reasonIncludes: ["the iteration loops' store"] },
     { name: 'writing a gate result by hand', state: onDisk(), payload: writeCall(P, STATE, changed((s) => (s['phases']['06-implementation'].gate_validation = { status: 'passed' }))), expect: 'deny', reasonIncludes: ['gate_validation', 'isdlc phase complete'] },
     { name: 'switching enforcement off', state: onDisk(), payload: editCall(P, STATE, '"enabled": true', '"enabled": false'), expect: 'deny', reasonIncludes: ['iteration_enforcement'] },
     {

@@ -3,7 +3,7 @@
 // a phase (V8), or changes what isdlc's commands and watchers own. A shell command that writes a state
 // file cannot be judged that way and is refused outright. The file on disk is never touched here.
 import { readFileSync } from 'node:fs';
-import { isStateFilePath, shellStateWrites, toolFilePath } from '../detect/state-file-writes.js';
+import { isLoopStorePath, isStateFilePath, shellStateWrites, toolFilePath } from '../detect/state-file-writes.js';
 import { defineGuard } from '../engine/guard.js';
 import type { HookEvent } from '../engine/event.js';
 import { reviewStateEdit, type EditFinding } from '../state/hand-edit-review.js';
@@ -47,6 +47,14 @@ function describe(findings: EditFinding[]): string {
   return findings.map((f, i) => `${i + 1}. ${f.rule === 'V7' || f.rule === 'V8' ? `${f.rule}: ` : ''}${f.field} ${f.detail}. Instead: ${f.instead}.`).join('\n');
 }
 
+function loopStoreRefusal(what: string): string {
+  return (
+    `${PREFIX} this would write ${what}, the iteration loops' store; only isdlc's commands and MCP tools change it, so it is not written. ` +
+    'See a loop with `isdlc loop status` or iteration_status. If you cannot go on, end your final message with ' +
+    '<promise>BLOCKED</promise> and the reason; cancelling a loop is for a person (`isdlc loop cancel`). The same call will be denied again.'
+  );
+}
+
 export const stateWriteValidator = defineGuard({
   id: 'state-write-validator',
   description: "Denies an agent's write to a state file that is stale (V7), regresses a phase (V8), or changes fields isdlc's commands own; notes V1-V3 and V9.",
@@ -57,6 +65,10 @@ export const stateWriteValidator = defineGuard({
       const command = typeof tool.input['command'] === 'string' ? tool.input['command'] : '';
       const writes = shellStateWrites(command, { powershell: tool.name === 'PowerShell' });
       if (writes.length === 0) return;
+      if (writes.some((write) => isLoopStorePath(write.target))) {
+        deny(loopStoreRefusal(writes.map((w) => `${w.target} (${w.how})`).join(', ')));
+        return;
+      }
       deny(
         `${PREFIX} this command would write ${writes.map((w) => `${w.target} (${w.how})`).join(', ')}, which holds the workflow's state; ` +
           'isdlc changes it only through its own commands, so the command is not run. Read it with `isdlc status --json`; change it with ' +
@@ -65,6 +77,10 @@ export const stateWriteValidator = defineGuard({
       return;
     }
     const path = tool.input['file_path'] ?? tool.input['path'];
+    if (isLoopStorePath(path)) {
+      deny(loopStoreRefusal(path));
+      return;
+    }
     if (!isStateFilePath(path)) return;
     const file = toolFilePath(path, event.cwd ?? location.root);
     const diskText = readText(file);

@@ -77,9 +77,10 @@ describe('LoopStore', () => {
     expect(store.complete(task.id).status).toBe('completed'); // reported again, unchanged
   });
 
-  it('ends the live loop when a person marks the task blocked or cancelled', () => {
+  it('ends the live loop when the task is marked blocked with a reason; cancelling it is for a person', () => {
     const store = fresh();
     const { task, loop } = started(store);
+    expect(() => store.updateTask(task.id, { status: 'cancelled' })).toThrow(/a person's decision \(`isdlc loop cancel`\)/);
     expect(() => store.updateTask(task.id, { status: 'blocked' })).toThrow(/needs blockedReason/);
     store.updateTask(task.id, { status: 'blocked', blockedReason: 'waiting for the API key' });
     expect(store.loop(loop.id)).toMatchObject({ status: 'blocked', endReason: 'task marked blocked: waiting for the API key' });

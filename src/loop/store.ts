@@ -283,9 +283,9 @@ export class LoopStore {
   }
 
   /**
-   * A person's or agent's change to a task. Marking it blocked or cancelled ends its live loop (the
-   * escape hatch of seed §5.4); marking it completed while a loop runs is refused, since only a passing
-   * validation completes a loop.
+   * An agent's change to a task (task_update). Marking it blocked, with the reason, ends its live loop
+   * (the escape hatch of seed §5.4); completing or cancelling it while a loop runs is refused: only a
+   * passing validation completes a loop, and only a person cancels one.
    */
   updateTask(
     id: string,
@@ -297,6 +297,12 @@ export class LoopStore {
       if (change.status === 'completed' && live) {
         throw new LoopStoreError(
           `task ${id} has a running loop (${live.id}, iteration ${live.iteration}): it completes through iteration_complete once validation passes, or end the loop first`,
+        );
+      }
+      if (change.status === 'cancelled' && live) {
+        throw new LoopStoreError(
+          `task ${id} has a running loop (${live.id}): cancelling it is a person's decision (\`isdlc loop cancel\`). ` +
+            'If you cannot go on, set status blocked with blockedReason, or end your final message with <promise>BLOCKED</promise> and the reason',
         );
       }
       if (change.status === 'blocked' && !(change.blockedReason ?? task.blockedReason)) {
@@ -317,9 +323,7 @@ export class LoopStore {
           at,
           id,
         );
-      if (live && (change.status === 'blocked' || change.status === 'cancelled')) {
-        this.endLoop(live, change.status === 'blocked' ? 'blocked' : 'cancelled', `task marked ${change.status}${change.blockedReason ? `: ${change.blockedReason}` : ''}`);
-      }
+      if (live && change.status === 'blocked') this.endLoop(live, 'blocked', `task marked blocked: ${change.blockedReason ?? task.blockedReason}`);
       this.log('task_updated', id, live?.id ?? null, { ...change });
     });
     return this.task(id);

@@ -102,7 +102,7 @@ export function registerTools(server: McpServer, context: ToolContext): void {
   server.registerTool(
     'task_update',
     {
-      description: 'Change a task. Status blocked (needs blockedReason) or cancelled ends its running loop.',
+      description: 'Change a task. Status blocked (needs blockedReason) ends its running loop for a person to decide.',
       inputSchema: {
         id: taskId(),
         status: z.enum(api.TASK_STATUSES, needs(`one of ${api.TASK_STATUSES.join(', ')}`)).optional(),

@@ -248,9 +248,13 @@ describe('a loop held by the registered Stop hook', () => {
     expect(isAlive(background)).toBe(false);
   });
 
-  it('is ended by `isdlc loop cancel`, after which the stop is free', () => {
+  it('is ended by a person with `isdlc loop cancel` (not by the agent), after which the stop is free', () => {
     const project = projectWithTests();
     agentStartsLoop(project, ['--rule', 'npm test', 'Make add() add'], { session_id: SESSION });
+    const byAgent = cli(['loop', 'cancel', '--dir', project], { env: { CLAUDECODE: '1' } });
+    expect(byAgent.status).toBe(2);
+    expect(byAgent.stderr).toContain('cancelling an iteration loop is a decision for a person');
+    expect(stopWith(project, 'Hello.').kind).toBe('block');
     expect(cli(['loop', 'cancel', '--dir', project]).status).toBe(0);
     expect(stopWith(project, 'Hello.').kind).toBe('allow');
     expect(loops(project)[0]).toMatchObject({ status: 'cancelled' });
