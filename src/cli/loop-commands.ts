@@ -57,6 +57,7 @@ function describeLoop(store: LoopStore, loop: Loop): string {
     `${loop.id}  ${loop.status.padEnd(9)}  iteration ${loop.iteration} of ${loop.config.maxIterations}  task ${task.id} "${task.title}"`,
     `  bound to: ${loop.sessionId ? `session ${loop.sessionId}${loop.agentId ? `, subagent ${loop.agentId}${loop.agentType ? ` (${loop.agentType})` : ''}` : ''}` : 'no session yet (the agent claims it with `isdlc loop claim`)'}`,
     `  rules: ${loop.config.validationRules.map((rule) => rule.name).join(', ') || 'none (the promise alone ends it)'}; circuit breaker after ${loop.config.circuitBreakerThreshold} failed iterations in a row`,
+    `  started ${loop.startedAt}, last change ${loop.updatedAt}`,
   ];
   for (const record of store.history(loop.id)) {
     if (record.validatedAt === null) continue;
@@ -121,10 +122,9 @@ export function registerLoopCommands(program: Command): void {
         io.out(describeLoop(store, started));
         if (started.config.validationRules.length === 0) io.out('  note: no rules, so only the completion promise decides; add --rule "npm test" to check the work.\n');
         if (!started.sessionId) {
-          io.out(
-            `The Claude Code session that ran this command now owns the loop; from a terminal, have the agent run \`isdlc loop claim ${started.id}\`.\n` +
-              `${api.markerFor(started.id)}\n`,
-          );
+          // Inside the agent's shell the PostToolUse hook of this very call reads the marker and binds the loop.
+          if (process.env['CLAUDECODE'] === '1') io.out(`This Claude Code session owns the loop once this command returns.\n${api.markerFor(started.id)}\n`);
+          else io.out(`No session owns it yet, so it holds nobody: ask the agent to run \`node .isdlc/bin/isdlc.cjs loop claim ${started.id}\`.\n`);
         }
       });
     });
