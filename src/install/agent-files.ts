@@ -102,7 +102,7 @@ function phaseAgentFile(config: ProjectConfig, agent: string, phases: string[]):
     ...(artifacts.length > 0 ? [`Write what the gate expects: ${artifacts.map((path) => `\`${path}\``).join(', ')} ({artifact_folder} is in your prompt).`] : []),
     ...(testing
       ? [
-          `Hold yourself to an iteration loop before you change code: \`${ISDLC} loop start --agent ${agent} "<the task in one line>"\`. From then on your turn ends only when its rules pass and your final message declares completion (or you declare BLOCKED); each time it does not, you are told what still fails.`,
+          `Hold yourself to an iteration loop before you change code: \`${ISDLC} loop start --agent ${agent} --rule "<the command that runs this project's tests>" "<the task in one line>"\`. From then on your turn ends only when its rules pass and your final message declares completion (or you declare BLOCKED); each time it does not, you are told what still fails.`,
           'Run the tests in the foreground with their output visible; isdlc records each run and tells you where you stand.',
         ]
       : []),

@@ -57,7 +57,8 @@ describe('detectPromise', () => {
       message: '<promise>BLOCKED</promise> <promise>COMPLETE</promise>',
       expected: { signal: 'BLOCKED', promise: 'BLOCKED', reason: '<promise>COMPLETE</promise>' },
     },
-    { name: 'BLOCKED with nothing after it has no reason', message: 'Stuck.\n<promise>BLOCKED</promise>\n\n', expected: { signal: 'BLOCKED', promise: 'BLOCKED' } },
+    { name: 'BLOCKED with nothing after it: the paragraph before is the reason', message: 'Done with the parser.\n\nI cannot reach the staging database.\n<promise>BLOCKED</promise>\n\n', expected: { signal: 'BLOCKED', promise: 'BLOCKED', reason: 'I cannot reach the staging database.' } },
+    { name: 'BLOCKED alone has no reason', message: '<promise>BLOCKED</promise>', expected: { signal: 'BLOCKED', promise: 'BLOCKED' } },
     { name: 'a configured completion text', message: '<promise>DONE</promise>', promises: promiseTexts(['DONE']), expected: { signal: 'COMPLETE', promise: 'DONE' } },
 
     // Appendix C, invalid

@@ -120,6 +120,17 @@ export function proseOnly(message: string): string {
   return chars.join('');
 }
 
+/**
+ * Why the agent is blocked: what follows the tag (`Reason: ...`), else the paragraph just before it
+ * ("I cannot reach the staging database.\n<promise>BLOCKED</promise>"), at most MAX_REASON characters.
+ */
+function blockedReason(message: string, start: number, end: number): string {
+  let text = message.slice(end).trim();
+  if (text === '') text = message.slice(0, start).trim().split(/\n[ \t]*\n/).at(-1)?.trim() ?? '';
+  const chars = Array.from(text);
+  return chars.length > MAX_REASON ? `${chars.slice(0, MAX_REASON - 1).join('').trimEnd()}…` : text;
+}
+
 /** A tag whose text holds no other promise tag, with at most 300 characters of text. */
 const TAG = /<promise>((?:(?!<\/?promise>)[\s\S]){0,300}?)<\/promise>/g;
 
@@ -138,8 +149,7 @@ export function detectPromise(message: string, promises: PromiseTexts = DEFAULT_
     if (before === '\\' || QUOTES.has(before) || QUOTES.has(after)) continue;
     const text = normalizePromiseText(match[1] ?? '');
     if (blocked.has(text)) {
-      const rest = Array.from(message.slice(end).trim());
-      const reason = rest.length > MAX_REASON ? `${rest.slice(0, MAX_REASON - 1).join('').trimEnd()}…` : rest.join('');
+      const reason = blockedReason(message, start, end);
       return { signal: 'BLOCKED', promise: text, ...(reason !== '' ? { reason } : {}) };
     }
     if (!completion && complete.has(text)) completion = { signal: 'COMPLETE', promise: text };
