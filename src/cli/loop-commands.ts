@@ -1,6 +1,8 @@
 // `isdlc loop start|status|cancel|claim` and `isdlc mcp`: iteration loops from the command line, and the
 // MCP server that gives agents the loop's tools.
 import { Option, type Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { agentIterationDefaults, AgentDefaultsError } from '../loop/agent-defaults.js';
 import { loadLoop } from '../loop/load.js';
 import type { Loop, LoopStore } from '../loop/api.js';
@@ -65,6 +67,44 @@ function describeLoop(store: LoopStore, loop: Loop): string {
   }
   if (loop.endReason) lines.push(`  ended: ${loop.endReason}`);
   return `${lines.join('\n')}\n`;
+}
+
+export interface RunningLoop {
+  id: string;
+  taskTitle: string;
+  iteration: number;
+  maxIterations: number;
+  boundTo: string | null;
+}
+
+/** The running loops for `isdlc status`: none when the project never had one; SQLite loads only if it did. */
+export function runningLoops(isdlcDir: string): { loops: RunningLoop[]; problem?: string } {
+  if (!existsSync(join(isdlcDir, 'loop.db'))) return { loops: [] };
+  try {
+    const store = loadLoop().LoopStore.open(isdlcDir, { readonly: true });
+    try {
+      return {
+        loops: store.loops({ activeOnly: true }).map((item) => ({
+          id: item.id,
+          taskTitle: store.task(item.taskId).title,
+          iteration: item.iteration,
+          maxIterations: item.config.maxIterations,
+          boundTo: item.sessionId,
+        })),
+      };
+    } finally {
+      store.close();
+    }
+  } catch (error) {
+    return { loops: [], problem: (error as Error).message.split('\n')[0]! };
+  }
+}
+
+export function runningLoopLines(running: { loops: RunningLoop[]; problem?: string }): string[] {
+  if (running.problem) return [`Loops: ${running.problem}`];
+  return running.loops.map(
+    (item) => `Loop ${item.id} running: "${item.taskTitle}", iteration ${item.iteration} of ${item.maxIterations}, ${item.boundTo ? `held to session ${item.boundTo}` : 'not claimed by a session'} (isdlc loop status)`,
+  );
 }
 
 export function registerLoopCommands(program: Command): void {

@@ -14,6 +14,7 @@ import { approveEscalation } from '../workflow/escalation.js';
 import { cancelWorkflow, finalizeWorkflow, type ArchivedWorkflow } from '../workflow/finalize.js';
 import { startWorkflow } from '../workflow/start.js';
 import { dirOption, io, json, projectLocation, projectOption, refuseInsideAgent, UsageError, type LocationOptions } from './shared.js';
+import { runningLoopLines, runningLoops } from './loop-commands.js';
 import { buildStatus, formatStatus } from './status.js';
 
 function configFor(location: StateLocation): ProjectConfig {
@@ -38,7 +39,9 @@ export function registerWorkflowCommands(program: Command): void {
     .action((options: LocationOptions & { json?: boolean }) => {
       const location = projectLocation(options);
       const report = buildStatus(location, new StateStore(location.stateFile).read(), configFor(location));
-      io.out(options.json ? json(report) : formatStatus(report));
+      const loops = runningLoops(location.isdlcDir);
+      if (options.json) io.out(json({ ...report, loops: loops.loops, ...(loops.problem ? { loopsProblem: loops.problem } : {}) }));
+      else io.out(formatStatus(report) + runningLoopLines(loops).map((line) => `${line}\n`).join(''));
     });
 
   const workflow = program.command('workflow').description('start a workflow, finalize it when every phase is completed, or cancel it');

@@ -251,6 +251,7 @@ describe('a loop held by the registered Stop hook', () => {
   it('is ended by a person with `isdlc loop cancel` (not by the agent), after which the stop is free', () => {
     const project = projectWithTests();
     agentStartsLoop(project, ['--rule', 'npm test', 'Make add() add'], { session_id: SESSION });
+    expect(cli(['status', '--dir', project]).stdout).toMatch(/Loop L-[0-9a-f]{10} running: "Make add\(\) add", iteration 1 of 10, held to session /);
     const byAgent = cli(['loop', 'cancel', '--dir', project], { env: { CLAUDECODE: '1' } });
     expect(byAgent.status).toBe(2);
     expect(byAgent.stderr).toContain('cancelling an iteration loop is a decision for a person');
@@ -258,5 +259,6 @@ describe('a loop held by the registered Stop hook', () => {
     expect(cli(['loop', 'cancel', '--dir', project]).status).toBe(0);
     expect(stopWith(project, 'Hello.').kind).toBe('allow');
     expect(loops(project)[0]).toMatchObject({ status: 'cancelled' });
+    expect(cli(['status', '--dir', project]).stdout).not.toContain('running:');
   });
 });
