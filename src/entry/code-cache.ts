@@ -6,7 +6,8 @@ import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync 
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
-export function runWithCodeCache(file: string, requireFn: NodeJS.Require): void {
+/** Runs the bundle and returns what it exports. */
+export function runWithCodeCache(file: string, requireFn: NodeJS.Require): unknown {
   const stat = statSync(file);
   const prefix = `${basename(file)}.`;
   const cacheFile = `${file}.${process.version}-${process.arch}-${stat.size}-${Math.trunc(stat.mtimeMs)}.cache`;
@@ -34,6 +35,7 @@ export function runWithCodeCache(file: string, requireFn: NodeJS.Require): void 
       }
     });
   }
-  const module = { exports: {} };
+  const module: { exports: unknown } = { exports: {} };
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, requireFn, module, file, dirname(file));
+  return module.exports;
 }

@@ -1,7 +1,6 @@
 // The hook's engine is synchronous, while a rule's process group has to be watched and killed
 // asynchronously; so the Stop hook runs the validation in a child Node process (this bundle again, with
 // `--validate`) and waits for its report. The child gets a deadline inside the hook's own time limit.
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Rule, RuleResult, ValidationContext, ValidationReport } from './types.js';
 import { score } from './score.js';
@@ -25,7 +24,7 @@ function failedReport(rules: Rule[], why: string): ValidationReport {
 
 export function validateInChild(request: ChildRequest): ValidationReport {
   const bundle = join(__dirname, 'loop.cjs');
-  const child = spawnSync(process.execPath, [bundle, VALIDATE_FLAG], {
+  const child = process.getBuiltinModule('node:child_process').spawnSync(process.execPath, [bundle, VALIDATE_FLAG], {
     input: JSON.stringify(request),
     encoding: 'utf8',
     maxBuffer: 32 * 1024 * 1024,

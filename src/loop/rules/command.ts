@@ -1,13 +1,16 @@
 // A `command` rule: run a program in the project and compare its exit code. The program leads its own
 // process group, so a timeout stops everything it started (a killed shell whose test runner lived on was
 // one of the prior implementation's faults), and whatever it leaves behind is stopped when it exits.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { describeCommand } from '../describe.js';
 import type { CommandRule, RuleResult, ValidationContext } from '../types.js';
 import { resolveInsideRoot, statIfPresent } from './inside-root.js';
 import { OutputTail } from './output-tail.js';
+
+/** Loaded on first use (about 2 ms): a Stop hook with no loop of its session never runs a rule. */
+const childProcess = (): typeof import('node:child_process') => process.getBuiltinModule('node:child_process');
 
 /** Between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 2_000;
@@ -36,7 +39,7 @@ function signalGroup(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL'): boolea
   if (pid === undefined) return false;
   if (IS_WINDOWS) {
     if (child.exitCode !== null || child.signalCode !== null) return false;
-    spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
+    childProcess().spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
     return true;
   }
   try {
@@ -121,7 +124,7 @@ export async function runCommandRule(
   const tail = new OutputTail();
   let child: ChildProcess;
   try {
-    child = spawn(file, args, {
+    child = childProcess().spawn(file, args, {
       cwd: cwd.path,
       env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
