@@ -15,8 +15,11 @@ const claimed = (project: string) => {
 };
 const marker = () => `Started.\n[isdlc-loop ${loopId} awaiting-session]\n`;
 const started = (project: string) => bashPassed(project, 'node .isdlc/bin/isdlc.cjs loop start --rule "npm test" "Fix it"', marker());
+/** Shaped like the recorded MCP PostToolUse (post-mcp-legacy.json): the tool's content blocks as tool_response. */
 const mcpStarted = (name: string) => (project: string) => ({
-  ...bashPassed(project, 'unused', ''),
+  ...fixture('post-mcp-legacy.json'),
+  session_id: SESSION,
+  cwd: project,
   tool_name: name,
   tool_input: { taskId: 'T-1' },
   tool_response: [{ type: 'text', text: JSON.stringify({ loopId, message: marker() }) }],

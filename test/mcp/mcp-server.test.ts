@@ -6,7 +6,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, initedProject, tempDir, writeFile } from '../helpers/project.js';
+import { cleanEnv, decisionOf, fixture, initedProject, tempDir, writeFile } from '../helpers/project.js';
+import { runRegisteredHook } from '../helpers/registered-hook.js';
 
 const TOOLS = [
   'checkpoint_create',
@@ -228,5 +229,26 @@ describe('the server as .mcp.json registers it', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('a loop started through the MCP tools is held by the registered Stop hook', () => {
+  it('binds to the session from the PostToolUse of iteration_start, then validates each Stop', async () => {
+    const task = await ok('task_create', { title: 'Write ready.txt' });
+    const rule = { type: 'file_exists', name: 'ready-file', path: 'ready.txt' };
+    const result = await client.callTool({ name: 'iteration_start', arguments: { taskId: task['id'], validationRules: [rule] } });
+    const session = 'b5b0c1de-0000-4000-8000-00000000mcp1';
+    // What Claude Code sends after the tool call: the tool's content blocks as tool_response.
+    const post = { ...fixture('post-mcp-legacy.json'), session_id: session, cwd: project, tool_name: 'mcp__isdlc__iteration_start', tool_input: { taskId: task['id'] }, tool_response: result.content };
+    const bound = decisionOf(runRegisteredHook(project, post));
+    expect(bound.context).toMatch(/is now bound to this session/);
+
+    const stopping = (message: string) => decisionOf(runRegisteredHook(project, { ...fixture('stop.json'), session_id: session, cwd: project, last_assistant_message: message }));
+    const held = stopping('Done, I think.\n<promise>COMPLETE</promise>');
+    expect(held.kind).toBe('block');
+    expect(held.reason).toMatch(/ready-file/);
+    writeFile(join(project, 'ready.txt'), 'ready\n');
+    expect(stopping('ready.txt is there.\n<promise>COMPLETE</promise>').kind).toBe('allow');
+    expect(await ok('iteration_status', { taskId: task['id'] })).toMatchObject({ status: 'completed', iteration: 2, bound: true });
   });
 });
