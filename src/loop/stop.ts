@@ -51,7 +51,7 @@ export function answerStop(input: StopInput): StopAnswer {
         iteration: outcome.loop.iteration,
       };
     }
-    return { kind: 'end', userMessage: endMessage(outcome.loop, store.task(loop.taskId)), loopId: loop.id, status: outcome.loop.status };
+    return { kind: 'end', userMessage: endMessage(outcome.loop, task), loopId: loop.id, status: outcome.loop.status };
   } finally {
     store.close();
   }

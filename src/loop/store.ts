@@ -350,6 +350,14 @@ export class LoopStore {
     return row ? toLoop(row) : undefined;
   }
 
+  /** The task's live (else latest) loop; refused for an unknown task or one that never had a loop. */
+  requireLoopOfTask(taskId: string): Loop {
+    this.task(taskId);
+    const loop = this.loopOfTask(taskId);
+    if (!loop) throw new LoopStoreError(`task ${taskId} has no loop: iteration_start begins one`);
+    return loop;
+  }
+
   /** The live loop a Stop of this session (and subagent, when inside one) must answer for. */
   loopBoundTo(sessionId: string, agentId: string | undefined): Loop | undefined {
     const row = this
@@ -493,8 +501,7 @@ export class LoopStore {
   /** `iteration_next`: the current iteration must have been validated, the loop live, an iteration left. */
   next(taskId: string, notes?: string): { loop: Loop; iteration: number; checkpointId: string } {
     return immediate(this.db, () => {
-      const loop = this.loopOfTask(taskId);
-      if (!loop) throw new LoopStoreError(`task ${taskId} has no loop: iteration_start begins one`);
+      const loop = this.requireLoopOfTask(taskId);
       this.requireActive(loop, 'iteration_next');
       const current = this.currentIteration(loop);
       if (current.validatedAt === null) {
@@ -530,8 +537,7 @@ export class LoopStore {
    */
   complete(taskId: string, promise?: string): Loop {
     return immediate(this.db, () => {
-      const loop = this.loopOfTask(taskId);
-      if (!loop) throw new LoopStoreError(`task ${taskId} has no loop: iteration_start begins one`);
+      const loop = this.requireLoopOfTask(taskId);
       if (loop.status === 'completed') return loop;
       this.requireActive(loop, 'iteration_complete');
       const current = this.currentIteration(loop);

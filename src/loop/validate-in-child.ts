@@ -3,7 +3,7 @@
 // `--validate`) and waits for its report. The child gets a deadline inside the hook's own time limit.
 import { join } from 'node:path';
 import type { Rule, RuleResult, ValidationContext, ValidationReport } from './types.js';
-import { score } from './score.js';
+import { summarise } from './validate.js';
 
 export const VALIDATE_FLAG = '--validate';
 
@@ -18,8 +18,7 @@ function failedReport(rules: Rule[], why: string): ValidationReport {
   const results: RuleResult[] = rules
     .filter((rule) => rule.enabled)
     .map((rule) => ({ name: rule.name, type: rule.type, passed: false, errored: true, message: `${rule.name}: not evaluated (${why})` }));
-  const report = { results, totalRules: results.length, passedRules: 0, failedRules: 0, erroredRules: results.length, overallPassed: results.length === 0 };
-  return { ...report, score: score(report) };
+  return summarise(results);
 }
 
 export function validateInChild(request: ChildRequest): ValidationReport {

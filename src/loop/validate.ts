@@ -49,6 +49,11 @@ export async function validate(rules: Rule[], ctx: ValidationContext, options: V
     results.push({ ...result, passed: result.passed && !result.errored, durationMs: result.durationMs ?? Date.now() - started });
   }
 
+  return summarise(results);
+}
+
+/** The counts, the verdict and the score of a set of rule results. */
+export function summarise(results: RuleResult[]): ValidationReport {
   const totalRules = results.length;
   const erroredRules = results.filter((result) => result.errored).length;
   const passedRules = results.filter((result) => result.passed).length;

@@ -70,14 +70,6 @@ export function registerTools(server: McpServer, context: ToolContext): void {
     }
   }
 
-  /** The task's live loop, else its latest one. */
-  function loopOf(store: LoopStore, id: string): Loop {
-    store.task(id);
-    const loop = store.loopOfTask(id);
-    if (!loop) throw new ToolInputError(`task ${id} has no loop: iteration_start begins one`);
-    return loop;
-  }
-
   server.registerTool(
     'task_create',
     {
@@ -225,7 +217,7 @@ export function registerTools(server: McpServer, context: ToolContext): void {
     ({ taskId: id, agentOutput }) =>
       reply('iteration_validate', async () => {
         const store = context.store();
-        const loop = loopOf(store, id);
+        const loop = store.requireLoopOfTask(id);
         if (loop.status !== 'active') {
           throw new ToolInputError(
             `loop ${loop.id} of task ${id} has ended (${loop.status}${loop.endReason ? `: ${loop.endReason}` : ''}); iteration_status shows its history`,
@@ -264,7 +256,6 @@ export function registerTools(server: McpServer, context: ToolContext): void {
     ({ taskId: id, notes }) =>
       reply('iteration_next', () => {
         const store = context.store();
-        store.task(id);
         const moved = store.next(id, notes);
         const max = moved.loop.config.maxIterations;
         return {
@@ -286,7 +277,6 @@ export function registerTools(server: McpServer, context: ToolContext): void {
     ({ taskId: id, completionPromise }) =>
       reply('iteration_complete', () => {
         const store = context.store();
-        store.task(id);
         const loop = store.complete(id, completionPromise);
         const history = store.history(loop.id);
         const scored = history.filter((record) => record.score !== null);
@@ -320,7 +310,7 @@ export function registerTools(server: McpServer, context: ToolContext): void {
     ({ taskId: id }) =>
       reply('iteration_status', () => {
         const store = context.store();
-        const loop = loopOf(store, id);
+        const loop = store.requireLoopOfTask(id);
         const history = store.history(loop.id);
         const validated = history.filter((record) => record.validatedAt !== null);
         let consecutiveFailures = 0;

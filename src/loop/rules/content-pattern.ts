@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describePattern } from '../describe.js';
 import type { ContentPatternRule, RuleResult, ValidationContext } from '../types.js';
 import { resolveInsideRoot, statIfPresent } from './inside-root.js';
+import { resultMaker } from './result.js';
 
 export const AGENT_OUTPUT = 'agent_output';
 
@@ -15,14 +16,8 @@ const lineOf = (text: string, index: number) => text.slice(0, index).split('\n')
 export async function runContentPatternRule(rule: ContentPatternRule, ctx: ValidationContext): Promise<RuleResult> {
   const started = Date.now();
   const pattern = describePattern(rule.pattern, rule.flags);
-  const result = (passed: boolean, errored: boolean, message: string): RuleResult => ({
-    name: rule.name,
-    type: 'content_pattern',
-    passed,
-    errored,
-    message: `${rule.name}: ${message}`,
-    durationMs: Date.now() - started,
-  });
+  const make = resultMaker(rule, started);
+  const result = (passed: boolean, errored: boolean, message: string): RuleResult => make({ passed, errored }, message);
 
   let regex: RegExp;
   try {

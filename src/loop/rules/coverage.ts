@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { CoverageRule, RuleResult, ValidationContext } from '../types.js';
 import { resolveInsideRoot, statIfPresent } from './inside-root.js';
+import { resultMaker } from './result.js';
 
 /** Where reports usually are, tried in this order when a rule names none. */
 export const USUAL_REPORTS: readonly string[] = [
@@ -91,13 +92,7 @@ const shown = (percent: number) => `${Math.floor(percent * 100) / 100}%`;
 
 export async function runCoverageRule(rule: CoverageRule, ctx: ValidationContext): Promise<RuleResult> {
   const started = Date.now();
-  const result = (fields: Omit<RuleResult, 'name' | 'type' | 'durationMs' | 'message'>, message: string): RuleResult => ({
-    name: rule.name,
-    type: 'coverage',
-    ...fields,
-    message: `${rule.name}: ${message}`,
-    durationMs: Date.now() - started,
-  });
+  const result = resultMaker(rule, started);
   const errored = (message: string) => result({ passed: false, errored: true }, message);
 
   let report: string | undefined;

@@ -2,17 +2,12 @@
 // `mustExist: false`, is not.
 import type { FileExistsRule, RuleResult, ValidationContext } from '../types.js';
 import { resolveInsideRoot, statIfPresent } from './inside-root.js';
+import { resultMaker } from './result.js';
 
 export async function runFileExistsRule(rule: FileExistsRule, ctx: ValidationContext): Promise<RuleResult> {
   const started = Date.now();
-  const result = (passed: boolean, errored: boolean, message: string): RuleResult => ({
-    name: rule.name,
-    type: 'file_exists',
-    passed,
-    errored,
-    message: `${rule.name}: ${message}`,
-    durationMs: Date.now() - started,
-  });
+  const make = resultMaker(rule, started);
+  const result = (passed: boolean, errored: boolean, message: string): RuleResult => make({ passed, errored }, message);
 
   const resolved = resolveInsideRoot(ctx.root, rule.path);
   if (!resolved.ok) return result(false, true, `cannot check: ${resolved.reason}`);
