@@ -2,6 +2,7 @@
 import type { HookEvent, HookEventName, ToolKind, ToolOutcome } from '../engine/event.js';
 import { isHookEventName } from '../engine/event.js';
 import type { Verdict } from '../engine/verdict.js';
+import { recordOrUndefined } from '../util/json.js';
 
 const TOOL_KIND_BY_NAME: Record<string, ToolKind> = {
   Agent: 'agent',
@@ -127,7 +128,7 @@ function assignDefined<T extends object>(target: T, values: Partial<T>): void {
 function successOutcome(p: Payload): ToolOutcome {
   // `tool_result` is what the earlier JavaScript framework read; Claude Code sends `tool_response`.
   const response = p.tool_response !== undefined ? p.tool_response : p.tool_result;
-  const record = asRecord(response);
+  const record = recordOrUndefined(response);
   return {
     failed: false,
     text: textOf(response),
@@ -151,18 +152,13 @@ function failureOutcome(p: Payload): ToolOutcome {
   return outcome;
 }
 
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
-}
 
 /** The readable text inside a tool response, whatever its shape. */
 export function textOf(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map(textOf).filter(Boolean).join('\n');
-  const record = asRecord(value);
+  const record = recordOrUndefined(value);
   if (!record) return String(value);
   if (typeof record['stdout'] === 'string' || typeof record['stderr'] === 'string') {
     return [record['stdout'], record['stderr']].filter((s) => typeof s === 'string' && s !== '').join('\n');

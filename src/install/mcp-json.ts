@@ -2,6 +2,7 @@
 // name `isdlc`, never replacing a server of that name the user wrote, and taken out again by uninstall
 // only while it is still ours.
 import { BIN_RELATIVE } from './settings.js';
+import { recordOrUndefined } from '../util/json.js';
 
 export const MCP_FILE = '.mcp.json';
 export const MCP_SERVER_NAME = 'isdlc';
@@ -11,12 +12,9 @@ export function ourMcpServer(): Record<string, unknown> {
   return { type: 'stdio', command: 'node', args: [`\${CLAUDE_PROJECT_DIR:-.}/${BIN_RELATIVE}`, 'mcp'] };
 }
 
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
 
 export function isOurMcpServer(entry: unknown): boolean {
-  const args = asRecord(entry)?.['args'];
+  const args = recordOrUndefined(entry)?.['args'];
   return Array.isArray(args) && args.some((arg) => typeof arg === 'string' && arg.endsWith(BIN_RELATIVE)) && args.includes('mcp');
 }
 
@@ -24,16 +22,16 @@ export class McpConfigShapeError extends Error {}
 
 export function mergeOurMcpServer(config: Record<string, unknown>): { config: Record<string, unknown>; conflict?: string } {
   const servers = config['mcpServers'];
-  if (servers !== undefined && !asRecord(servers)) throw new McpConfigShapeError('"mcpServers" is not an object');
-  const current = asRecord(servers)?.[MCP_SERVER_NAME];
+  if (servers !== undefined && !recordOrUndefined(servers)) throw new McpConfigShapeError('"mcpServers" is not an object');
+  const current = recordOrUndefined(servers)?.[MCP_SERVER_NAME];
   if (current !== undefined && !isOurMcpServer(current)) {
     return { config, conflict: `a server named "${MCP_SERVER_NAME}" that is not isdlc's is already there; left as it is` };
   }
-  return { config: { ...config, mcpServers: { ...asRecord(servers), [MCP_SERVER_NAME]: ourMcpServer() } } };
+  return { config: { ...config, mcpServers: { ...recordOrUndefined(servers), [MCP_SERVER_NAME]: ourMcpServer() } } };
 }
 
 export function removeOurMcpServer(config: Record<string, unknown>): Record<string, unknown> {
-  const servers = asRecord(config['mcpServers']);
+  const servers = recordOrUndefined(config['mcpServers']);
   if (!servers || !isOurMcpServer(servers[MCP_SERVER_NAME])) return config;
   const { [MCP_SERVER_NAME]: _ours, ...rest } = servers;
   return { ...config, mcpServers: rest };

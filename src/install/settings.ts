@@ -3,6 +3,7 @@
 // run (`.isdlc/bin/isdlc.cjs hook`) and are added once.
 
 import { STOP_HOOK_TIMEOUT_SECONDS } from '../loop/timing.js';
+import { recordOrUndefined } from '../util/json.js';
 
 export const BIN_RELATIVE = '.isdlc/bin/isdlc.cjs';
 // The isdlc command line, and the loop's MCP tools (server `isdlc` in .mcp.json), without a prompt each time.
@@ -61,22 +62,19 @@ export function isOurPermission(rule: unknown): boolean {
   return typeof rule === 'string' && PERMISSION_RULES.includes(rule);
 }
 
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
 
 export class SettingsShapeError extends Error {}
 
 function requireShape(settings: Settings): void {
-  if (settings['hooks'] !== undefined && !asRecord(settings['hooks'])) {
+  if (settings['hooks'] !== undefined && !recordOrUndefined(settings['hooks'])) {
     throw new SettingsShapeError('"hooks" is not an object');
   }
-  for (const [event, entries] of Object.entries(asRecord(settings['hooks']) ?? {})) {
+  for (const [event, entries] of Object.entries(recordOrUndefined(settings['hooks']) ?? {})) {
     if (!Array.isArray(entries)) throw new SettingsShapeError(`"hooks.${event}" is not an array`);
   }
   const permissions = settings['permissions'];
-  if (permissions !== undefined && !asRecord(permissions)) throw new SettingsShapeError('"permissions" is not an object');
-  const allow = asRecord(permissions)?.['allow'];
+  if (permissions !== undefined && !recordOrUndefined(permissions)) throw new SettingsShapeError('"permissions" is not an object');
+  const allow = recordOrUndefined(permissions)?.['allow'];
   if (allow !== undefined && !Array.isArray(allow)) throw new SettingsShapeError('"permissions.allow" is not an array');
 }
 
@@ -99,8 +97,8 @@ export function mergeOurSettings(input: Settings, form: HookForm): { settings: S
   requireShape(input);
   const settings = structuredClone(input);
   const created: string[] = [];
-  if (!asRecord(settings['hooks'])) created.push('hooks');
-  const hooks = (asRecord(settings['hooks']) ?? {}) as Record<string, MatcherEntry[]>;
+  if (!recordOrUndefined(settings['hooks'])) created.push('hooks');
+  const hooks = (recordOrUndefined(settings['hooks']) ?? {}) as Record<string, MatcherEntry[]>;
   const wanted = new Set(REGISTRATIONS.map((r) => registrationKey(r.event, r.matcher)));
 
   // Ours where we no longer register (an older layout) go first.
@@ -129,8 +127,8 @@ export function mergeOurSettings(input: Settings, form: HookForm): { settings: S
   }
   settings['hooks'] = hooks;
 
-  if (!asRecord(settings['permissions'])) created.push('permissions');
-  const permissions = (asRecord(settings['permissions']) ?? {}) as Record<string, unknown>;
+  if (!recordOrUndefined(settings['permissions'])) created.push('permissions');
+  const permissions = (recordOrUndefined(settings['permissions']) ?? {}) as Record<string, unknown>;
   if (!Array.isArray(permissions['allow'])) created.push('permissions.allow');
   const allow = Array.isArray(permissions['allow']) ? (permissions['allow'] as unknown[]) : [];
   for (const rule of PERMISSION_RULES) if (!allow.includes(rule)) allow.push(rule);
@@ -149,7 +147,7 @@ export function removeOurSettings(input: Settings, created?: readonly string[]):
   requireShape(input);
   const settings = structuredClone(input);
   const ours = (path: string): boolean => (created ? created.includes(path) : true);
-  const hooks = asRecord(settings['hooks']) as Record<string, MatcherEntry[]> | undefined;
+  const hooks = recordOrUndefined(settings['hooks']) as Record<string, MatcherEntry[]> | undefined;
   if (hooks) {
     let emptied = false;
     for (const [event, entries] of Object.entries(hooks)) {
@@ -161,7 +159,7 @@ export function removeOurSettings(input: Settings, created?: readonly string[]):
     }
     if (emptied && Object.keys(hooks).length === 0 && ours('hooks')) delete settings['hooks'];
   }
-  const permissions = asRecord(settings['permissions']);
+  const permissions = recordOrUndefined(settings['permissions']);
   if (permissions && Array.isArray(permissions['allow'])) {
     const before = permissions['allow'] as unknown[];
     const after = before.filter((rule) => !isOurPermission(rule));
@@ -177,7 +175,7 @@ export function removeOurSettings(input: Settings, created?: readonly string[]):
 /** Our registrations as they stand in `settings`: for `doctor` and the tests. */
 export function findOurHooks(settings: Settings): { event: string; matcher?: string; hook: HookCommand }[] {
   const found: { event: string; matcher?: string; hook: HookCommand }[] = [];
-  for (const [event, entries] of Object.entries(asRecord(settings['hooks']) ?? {})) {
+  for (const [event, entries] of Object.entries(recordOrUndefined(settings['hooks']) ?? {})) {
     if (!Array.isArray(entries)) continue;
     for (const entry of entries as MatcherEntry[]) {
       for (const hook of Array.isArray(entry.hooks) ? entry.hooks : []) {

@@ -4,6 +4,7 @@
 import * as v from 'valibot';
 import { describeCommand, describePattern } from './describe.js';
 import type { Rule, RuleType } from './types.js';
+import { isRecord } from '../util/json.js';
 
 /** Names that stand for a whole rule. */
 export const WELL_KNOWN_RULES: Readonly<Record<string, string>> = {
@@ -27,8 +28,7 @@ const REGEX_FLAGS = 'imsu';
 
 type Fields = Record<string, unknown>;
 
-const isFields = (value: unknown): value is Fields =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isFields: (value: unknown) => value is Fields = isRecord;
 
 const knownNames = () => Object.keys(WELL_KNOWN_RULES).join(', ');
 

@@ -3,6 +3,16 @@
 
 export type JsonRecord = Record<string, unknown>;
 
+/** Whether the value is a plain object (not null, not an array). */
+export function isRecord(value: unknown): value is JsonRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The value when it is a plain object, else undefined. */
+export function recordOrUndefined(value: unknown): JsonRecord | undefined {
+  return isRecord(value) ? value : undefined;
+}
+
 /** The value when it is a plain object, else an empty one. */
 export function asRecord(value: unknown): JsonRecord {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as JsonRecord) : {};
