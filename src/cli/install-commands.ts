@@ -1,9 +1,13 @@
 // init, uninstall, doctor: putting isdlc into a project, taking it out, checking it.
 import { Option, type Command } from 'commander';
 import { resolve } from 'node:path';
-import { initProject, uninstallProject, type ChangeLine } from '../install/install.js';
+import { isVersion } from '../host/claude-code-versions.js';
+import { assumedVersionWarning, describePlan, resolveTarget } from '../install/hook-plan.js';
+import { bashEditDiffFinding, readProjectSettingsFiles, userPromptExpansionFindings } from '../install/host-checks.js';
+import { initProject, uninstallProject, type ChangeLine, type InitResult } from '../install/install.js';
+import type { HookForm } from '../install/settings.js';
 import { formatFindings, runDoctor } from './doctor.js';
-import { io, json } from './shared.js';
+import { io, json, UsageError } from './shared.js';
 
 function formatChanges(title: string, changes: ChangeLine[]): string {
   const lines = [title];
@@ -11,24 +15,55 @@ function formatChanges(title: string, changes: ChangeLine[]): string {
   return `${lines.join('\n')}\n`;
 }
 
+function claudeVersionOption(): Option {
+  return new Option('--claude-version <version>', 'the Claude Code version to go by (default: what `claude --version` prints)').argParser((value: string) => {
+    if (!isVersion(value)) throw new UsageError(`--claude-version takes a version like 2.1.332 (what \`claude --version\` prints), not ${JSON.stringify(value)}`);
+    return value.trim();
+  });
+}
+
+/** What init wants a person to read: the version it registered for, and what it found but must not change. */
+function initNotices(root: string, result: InitResult): string[] {
+  const { plan } = result;
+  const reinit = `isdlc init ${root}${plan.target.from === 'flag' ? ` --claude-version ${plan.target.version}` : ''}`;
+  const files = readProjectSettingsFiles(root);
+  const warnings = [
+    assumedVersionWarning(plan, root),
+    ...userPromptExpansionFindings(files, plan.target.version, reinit).map((f) => `${f.what}.\n    fix: ${f.fix ?? ''}`),
+  ];
+  const bashEditDiff = bashEditDiffFinding(files, plan.target.version, reinit);
+  if (bashEditDiff.severity !== 'ok') warnings.push(`${bashEditDiff.what}.\n    fix: ${bashEditDiff.fix ?? ''}`);
+  return [describePlan(plan), ...warnings.filter((w): w is string => w !== undefined).map((w) => `! ${w}`)];
+}
+
 export function registerInstallCommands(program: Command): void {
   program
     .command('init')
-    .description('set isdlc up in a project: .isdlc/ (hook, config, state), docs/isdlc/constitution.md, and hooks merged into .claude/settings.json')
+    .description('set isdlc up in a project: .isdlc/ (hook, config, state), docs/isdlc/constitution.md, and hooks merged into .claude/settings.json for the Claude Code installed')
     .argument('[dir]', 'project directory', '.')
+    .addOption(claudeVersionOption())
     .addOption(
-      new Option('--hook-form <form>', 'how the hook is registered: exec (node with args, no shell) or shell (one command line, for older Claude Code)')
-        .choices(['exec', 'shell'])
-        .default('exec'),
+      new Option('--hook-form <form>', 'how the hook is registered: exec (node with arguments, no shell; Claude Code 2.1.139 and later) or shell (one command line); default: what the Claude Code version runs')
+        .choices(['exec', 'shell']),
     )
-    .option('--json', 'print the changes as JSON')
-    .action((dir: string, options: { hookForm: 'exec' | 'shell'; json?: boolean }) => {
+    .option('--json', 'print the changes as JSON (notices go to stderr)')
+    .action((dir: string, options: { claudeVersion?: string; hookForm?: HookForm; json?: boolean }) => {
       const root = resolve(dir);
-      const changes = initProject(root, { binSource: __dirname, hookForm: options.hookForm, version: __ISDLC_VERSION__ });
+      const result = initProject(root, {
+        binSource: __dirname,
+        claude: resolveTarget(options.claudeVersion),
+        ...(options.hookForm ? { hookForm: options.hookForm } : {}),
+        version: __ISDLC_VERSION__,
+      });
+      const notices = initNotices(root, result);
+      if (options.json) {
+        io.out(json(result.changes));
+        io.err(`${notices.join('\n')}\n`);
+        return;
+      }
       io.out(
-        options.json
-          ? json(changes)
-          : `${formatChanges(`isdlc ${__ISDLC_VERSION__} set up in ${root}`, changes)}Next: \`isdlc doctor\` checks the installation; \`isdlc status\` shows the workflow.\n`,
+        `${formatChanges(`isdlc ${__ISDLC_VERSION__} set up in ${root}`, result.changes)}${notices.join('\n')}\n` +
+          'Next: `isdlc doctor` checks the installation; `isdlc status` shows the workflow.\n',
       );
     });
 

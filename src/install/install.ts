@@ -14,6 +14,7 @@ import { MCP_FILE, mergeOurMcpServer, removeOurMcpServer } from './mcp-json.js';
 import { readTextIfPresent } from '../util/read-text.js';
 import { initialState } from '../state/initial-state.js';
 import { mergeOurSettings, removeOurSettings, type HookForm, type Settings } from './settings.js';
+import { planHooks, type ClaudeTarget, type HookPlan, type VersionSource } from './hook-plan.js';
 
 export const BIN_FILES = [
   'isdlc.cjs',
@@ -68,6 +69,8 @@ export interface InstallRecord {
   settings_file_created: boolean;
   /** `.mcp.json` did not exist before init. */
   mcp_file_created?: boolean;
+  /** The Claude Code init registered the hooks for, where its version came from, and the hook form used. */
+  claude_code?: { version: string; from: VersionSource; hook_form: HookForm };
 }
 
 export type Change = 'created' | 'updated' | 'unchanged' | 'kept' | 'removed' | 'skipped';
@@ -114,7 +117,7 @@ function serialise(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-function readRecord(root: string): InstallRecord | undefined {
+export function readRecord(root: string): InstallRecord | undefined {
   const text = readTextIfPresent(join(root, INSTALL_RECORD));
   if (!text) return undefined;
   try {
@@ -127,21 +130,33 @@ function readRecord(root: string): InstallRecord | undefined {
 export interface InitOptions {
   /** Where the bundled files to install are (the running package's dist/). */
   binSource: string;
-  hookForm: HookForm;
+  /** The Claude Code to register the hooks for. */
+  claude: ClaudeTarget;
+  /** A hook form the user asked for; without one, the form that Claude Code runs. */
+  hookForm?: HookForm;
   version: string;
   now?: Date;
 }
 
-export function initProject(root: string, options: InitOptions): ChangeLine[] {
+export interface InitResult {
+  changes: ChangeLine[];
+  /** What was registered, for which Claude Code. */
+  plan: HookPlan;
+}
+
+export function initProject(root: string, options: InitOptions): InitResult {
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new InstallError(`${root} is not a directory`);
   for (const file of BIN_FILES) {
     if (!existsSync(join(options.binSource, file))) {
       throw new InstallError(`${join(options.binSource, file)} is missing: run \`npm run build\` in the isdlc package first`);
     }
   }
-  // Settings first: if the user's file cannot be merged, stop before touching anything.
+  // A Claude Code that would not run the hooks stops init here, before any change.
+  const plan = planHooks(options.claude, options.hookForm);
+  if ('refused' in plan) throw new InstallError(plan.refused);
+  // Settings next: if the user's file cannot be merged, stop before touching anything.
   const { settings, existed: settingsExisted } = readSettings(root);
-  const merged = mergeOurSettings(settings, options.hookForm);
+  const merged = mergeOurSettings(settings, plan.form, plan.registrations);
   const mcp = readMcpConfig(root);
   let mcpMerged: ReturnType<typeof mergeOurMcpServer>;
   try {
@@ -160,6 +175,7 @@ export function initProject(root: string, options: InitOptions): ChangeLine[] {
     settings_created: [...new Set([...(previous?.settings_created ?? []), ...merged.created])],
     settings_file_created: previous?.settings_file_created ?? !settingsExisted,
     mcp_file_created: previous?.mcp_file_created ?? !mcp.existed,
+    claude_code: { version: plan.target.version, from: plan.target.from, hook_form: plan.form },
   };
   const changes: ChangeLine[] = [];
 
@@ -233,7 +249,7 @@ export function initProject(root: string, options: InitOptions): ChangeLine[] {
     writeFileAtomic(join(root, INSTALL_RECORD), recordText);
     changes.push({ path: INSTALL_RECORD, change: previous ? 'updated' : 'created' });
   }
-  return changes;
+  return { changes, plan };
 }
 
 /**

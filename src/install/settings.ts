@@ -2,6 +2,7 @@
 // permission rules are never reordered, rewritten or removed; ours are recognisable by the command they
 // run (`.isdlc/bin/isdlc.cjs hook`) and are added once.
 
+import type { ClaudeCapabilities } from '../host/claude-code-versions.js';
 import { STOP_HOOK_TIMEOUT_SECONDS } from '../loop/timing.js';
 import { recordOrUndefined } from '../util/json.js';
 
@@ -27,8 +28,20 @@ export interface MatcherEntry {
 
 export type Settings = Record<string, unknown>;
 
-/** Where our hook is registered: event, matcher (none for Stop), timeout in seconds. */
-export const REGISTRATIONS: readonly { event: string; matcher?: string; timeout: number }[] = Object.freeze([
+/**
+ * With it on, Claude Code tells PostToolUse(Bash) which files the command changed (`bashEditDiff`) in
+ * every permission mode, not only in bypass and auto; isdlc adds it unless the user has a value.
+ */
+export const BASH_EDIT_DIFF_SETTING = 'bashEditDiffEnabled';
+
+export interface Registration {
+  event: string;
+  matcher?: string;
+  timeout: number;
+}
+
+/** Where our hook is registered on the newest Claude Code: event, matcher (none for Stop), timeout in seconds. */
+export const REGISTRATIONS: readonly Registration[] = Object.freeze([
   { event: 'PreToolUse', matcher: 'Agent|Task', timeout: 10 },
   { event: 'PreToolUse', matcher: 'Skill', timeout: 10 },
   { event: 'PreToolUse', matcher: 'Bash|PowerShell', timeout: 10 },
@@ -41,8 +54,22 @@ export const REGISTRATIONS: readonly { event: string; matcher?: string; timeout:
   { event: 'SubagentStop', timeout: STOP_HOOK_TIMEOUT_SECONDS },
   { event: 'UserPromptSubmit', timeout: 10 },
   { event: 'UserPromptExpansion', timeout: 10 },
-  { event: 'SessionStart', matcher: 'resume|compact', timeout: 10 },
+  // Every way a session starts: the guards decide which sources they answer.
+  { event: 'SessionStart', matcher: 'startup|resume|clear|compact', timeout: 10 },
 ]);
+
+/**
+ * Our registrations for a Claude Code with these capabilities. UserPromptExpansion is left out where it
+ * never fires, and above all where its mere key would switch off every hook in the file.
+ */
+export function registrationsFor(capabilities: ClaudeCapabilities): readonly Registration[] {
+  return capabilities.userPromptExpansionFires ? REGISTRATIONS : REGISTRATIONS.filter((r) => r.event !== 'UserPromptExpansion');
+}
+
+/** The events `registrations` cover, once each, in registration order. */
+export function eventsOf(registrations: readonly Registration[]): string[] {
+  return [...new Set(registrations.map((r) => r.event))];
+}
 
 export function ourHookCommand(form: HookForm, timeout: number): HookCommand {
   return form === 'exec'
@@ -90,23 +117,32 @@ function stripOurHooks(entries: MatcherEntry[], spare: (entry: MatcherEntry) => 
 const registrationKey = (event: string, matcher: string | undefined): string => `${event}\u0000${matcher ?? ''}`;
 
 /**
- * Returns the settings with our registrations present exactly once each (one of ours from an older
- * install is brought up to date in place). The input is not modified.
+ * Returns the settings with `registrations` present exactly once each (one of ours from an older install
+ * is brought up to date in place) and none of our others. The input is not modified. `created` names
+ * what did not exist before: containers, and `bashEditDiffEnabled` when it was added.
  */
-export function mergeOurSettings(input: Settings, form: HookForm): { settings: Settings; created: string[] } {
+export function mergeOurSettings(
+  input: Settings,
+  form: HookForm,
+  registrations: readonly Registration[] = REGISTRATIONS,
+): { settings: Settings; created: string[] } {
   requireShape(input);
   const settings = structuredClone(input);
   const created: string[] = [];
   if (!recordOrUndefined(settings['hooks'])) created.push('hooks');
   const hooks = (recordOrUndefined(settings['hooks']) ?? {}) as Record<string, MatcherEntry[]>;
-  const wanted = new Set(REGISTRATIONS.map((r) => registrationKey(r.event, r.matcher)));
+  const wanted = new Set(registrations.map((r) => registrationKey(r.event, r.matcher)));
 
-  // Ours where we no longer register (an older layout) go first.
+  // Ours where we no longer register (an older layout, a matcher that changed, an event this Claude Code
+  // does not have) go first. An event list that held only ours goes with them: an empty
+  // `UserPromptExpansion: []` still switches off every hook of the file on Claude Code 2.1.100.
   for (const [event, entries] of Object.entries(hooks)) {
-    hooks[event] = stripOurHooks(entries, (entry) => wanted.has(registrationKey(event, entry.matcher)));
+    const kept = stripOurHooks(entries, (entry) => wanted.has(registrationKey(event, entry.matcher)));
+    if (kept.length === 0 && entries.length > 0) delete hooks[event];
+    else hooks[event] = kept;
   }
 
-  for (const registration of REGISTRATIONS) {
+  for (const registration of registrations) {
     const desired = ourHookCommand(form, registration.timeout);
     if (!hooks[registration.event] && !created.includes(`hooks.${registration.event}`)) created.push(`hooks.${registration.event}`);
     const entries = (hooks[registration.event] ??= []);
@@ -134,12 +170,18 @@ export function mergeOurSettings(input: Settings, form: HookForm): { settings: S
   for (const rule of PERMISSION_RULES) if (!allow.includes(rule)) allow.push(rule);
   permissions['allow'] = allow;
   settings['permissions'] = permissions;
+
+  // A value the user set, `false` included, is theirs.
+  if (!Object.hasOwn(settings, BASH_EDIT_DIFF_SETTING)) {
+    settings[BASH_EDIT_DIFF_SETTING] = true;
+    created.push(BASH_EDIT_DIFF_SETTING);
+  }
   return { settings, created };
 }
 
 /**
  * Returns the settings without anything of ours; everything the user had stays exactly as it was. An
- * entry that only held ours goes. A container (`hooks`, an event's list, `permissions`, its `allow`)
+ * entry that only held ours goes; so does `bashEditDiffEnabled: true` when init recorded adding it. A container (`hooks`, an event's list, `permissions`, its `allow`)
  * that our removal leaves empty goes if init created it: `created` is what init recorded; without that
  * record, a container emptied by the removal is taken to be ours.
  */
@@ -169,6 +211,8 @@ export function removeOurSettings(input: Settings, created?: readonly string[]):
       if (Object.keys(permissions).length === 0 && ours('permissions')) delete settings['permissions'];
     }
   }
+  // Only when init added it and it is still as init left it; without a record it may be the user's.
+  if (created?.includes(BASH_EDIT_DIFF_SETTING) && settings[BASH_EDIT_DIFF_SETTING] === true) delete settings[BASH_EDIT_DIFF_SETTING];
   return settings;
 }
 

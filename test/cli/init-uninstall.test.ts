@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { withClaude, withoutClaude } from '../helpers/claude-code.js';
 import { cli, readJson, REPO, tempDir, writeFile, writeJson } from '../helpers/project.js';
 
 const USER_SETTINGS = {
@@ -220,5 +221,196 @@ describe('the orchestration files (seed 001 FR-06, seed 003 STEP 3, seed 004 §2
     expect(run.status, run.stderr).toBe(0);
     expect(readdirSync(join(dir, '.claude/agents')).sort()).toEqual(['qa-engineer.md', 'software-developer.md']);
     expect(existsSync(join(dir, '.claude/commands'))).toBe(false);
+  });
+});
+
+interface HookEntry {
+  type: string;
+  command: string;
+  args?: string[];
+}
+type SettingsFile = { hooks: Record<string, { matcher?: string; hooks: HookEntry[] }[]>; bashEditDiffEnabled?: unknown } & Record<string, unknown>;
+
+const settingsOf = (dir: string): SettingsFile => readJson<SettingsFile>(join(dir, '.claude/settings.json'));
+const ourHooksIn = (settings: SettingsFile): HookEntry[] =>
+  Object.values(settings.hooks).flatMap((entries) => entries.flatMap((entry) => entry.hooks)).filter((hook) => JSON.stringify(hook).includes('.isdlc/bin/isdlc.cjs'));
+const installRecord = (dir: string): Record<string, unknown> => readJson(join(dir, '.isdlc/install.json'));
+
+describe('isdlc init registers what the installed Claude Code runs', () => {
+  it('finds the version with `claude --version`: exec form and UserPromptExpansion on 2.1.332, and says so', () => {
+    const dir = tempDir();
+    const run = cli(['init', dir], { env: withClaude('2.1.332') });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('registered for Claude Code 2.1.332 (found by `claude --version`): exec-form hooks (`node` with arguments, no shell) on 8 events');
+    const settings = settingsOf(dir);
+    expect(Object.keys(settings.hooks)).toContain('UserPromptExpansion');
+    expect(ourHooksIn(settings).every((hook) => hook.command === 'node' && hook.args?.[1] === 'hook')).toBe(true);
+    expect(installRecord(dir)['claude_code']).toEqual({ version: '2.1.332', from: 'claude --version', hook_form: 'exec' });
+  });
+
+  it.each([
+    // version, form, UserPromptExpansion registered
+    ['2.1.138', 'shell', true],
+    ['2.1.116', 'shell', true],
+    ['2.1.114', 'shell', false],
+    ['2.1.100', 'shell', false],
+  ])('Claude Code %s gets %s-form hooks; UserPromptExpansion: %s', (version, form, upe) => {
+    const dir = tempDir();
+    const run = cli(['init', dir], { env: withClaude(version) });
+    expect(run.status, run.stderr).toBe(0);
+    const settings = settingsOf(dir);
+    expect(Object.keys(settings.hooks).includes('UserPromptExpansion')).toBe(upe);
+    for (const hook of ourHooksIn(settings)) expect(hook).toMatchObject({ command: 'node "$CLAUDE_PROJECT_DIR/.isdlc/bin/isdlc.cjs" hook' });
+    expect(ourHooksIn(settings).some((hook) => hook.args)).toBe(false);
+    expect(installRecord(dir)['claude_code']).toEqual({ version, from: 'claude --version', hook_form: form });
+    expect(run.stdout).toContain(`registered for Claude Code ${version} (found by \`claude --version\`): shell-form hooks`);
+  });
+
+  it('takes --claude-version over what `claude --version` says', () => {
+    const dir = tempDir();
+    const run = cli(['init', dir, '--claude-version', '2.1.114'], { env: withClaude('2.1.332') });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('registered for Claude Code 2.1.114 (from --claude-version): shell-form hooks');
+    expect(installRecord(dir)['claude_code']).toEqual({ version: '2.1.114', from: 'flag', hook_form: 'shell' });
+  });
+
+  it('re-registers for the version found now: our UserPromptExpansion goes for an older one (key and all) and comes back for a newer one', () => {
+    const dir = userProject();
+    expect(cli(['init', dir], { env: withClaude('2.1.332') }).status).toBe(0);
+    expect(cli(['init', dir], { env: withClaude('2.1.110') }).status).toBe(0);
+    const older = settingsOf(dir);
+    expect(Object.keys(older.hooks)).not.toContain('UserPromptExpansion');
+    expect(ourHooksIn(older).some((hook) => hook.args)).toBe(false);
+    expect(older.hooks['PreToolUse']![0]).toEqual(USER_SETTINGS.hooks.PreToolUse[0]);
+    expect(cli(['init', dir], { env: withClaude('2.1.140') }).status).toBe(0);
+    const newer = settingsOf(dir);
+    expect(Object.keys(newer.hooks)).toContain('UserPromptExpansion');
+    expect(ourHooksIn(newer).every((hook) => hook.command === 'node' && hook.args)).toBe(true);
+    expect(cli(['uninstall', dir]).status).toBe(0);
+    expect(readJson(join(dir, '.claude/settings.json'))).toEqual(USER_SETTINGS);
+  });
+
+  it('changes nothing the second time for the same Claude Code, not even a modification time', () => {
+    const dir = userProject();
+    const env = withClaude('2.1.114');
+    expect(cli(['init', dir], { env }).status).toBe(0);
+    const before = snapshot(dir);
+    expect(cli(['init', dir], { env }).status).toBe(0);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('registers shell-form hooks on a new Claude Code when asked to', () => {
+    const dir = tempDir();
+    const run = cli(['init', dir, '--hook-form', 'shell'], { env: withClaude('2.1.332') });
+    expect(run.status, run.stderr).toBe(0);
+    expect(ourHooksIn(settingsOf(dir)).every((hook) => !hook.args)).toBe(true);
+    expect(Object.keys(settingsOf(dir).hooks)).toContain('UserPromptExpansion');
+    expect(installRecord(dir)['claude_code']).toMatchObject({ hook_form: 'shell' });
+  });
+
+  it('refuses --hook-form exec below 2.1.139 with the reason, and changes nothing', () => {
+    const dir = userProject();
+    expect(cli(['init', dir], { env: withClaude('2.1.138') }).status).toBe(0);
+    const before = snapshot(dir);
+    const run = cli(['init', dir, '--hook-form', 'exec'], { env: withClaude('2.1.138') });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('--hook-form exec needs Claude Code 2.1.139 or newer: Claude Code 2.1.138 (found by `claude --version`) runs `node` without its arguments');
+    expect(run.stderr).toContain('isdlc changed nothing');
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('refuses a Claude Code below 2.1.100, saying what was found, the minimum and how to upgrade, and changes nothing', () => {
+    const dir = userProject();
+    const before = snapshot(dir);
+    const run = cli(['init', dir], { env: withClaude('2.1.90') });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('Claude Code 2.1.90 (found by `claude --version`) is older than 2.1.100, the oldest Claude Code isdlc supports');
+    expect(run.stderr).toContain('`claude update` (or `npm i -g @anthropic-ai/claude-code@latest`)');
+    expect(run.stderr).toContain('pass `--claude-version X`');
+    expect(snapshot(dir)).toEqual(before);
+    expect(cli(['init', dir, '--claude-version', '2.1.63'], { env: withClaude('2.1.332') }).status).toBe(1);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('refuses a --claude-version that is not a version', () => {
+    const dir = tempDir();
+    const run = cli(['init', dir, '--claude-version', 'latest']);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('--claude-version takes a version like 2.1.332');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('without a claude on PATH registers for the newest Claude Code it knows and says so loudly', () => {
+    const dir = tempDir();
+    const run = cli(['init', dir], { env: withoutClaude() });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('registered for Claude Code 2.1.332 (assumed: no version found): exec-form hooks');
+    expect(run.stdout).toContain('! No Claude Code version found (no `claude` command on PATH), so isdlc registered for the newest it knows, 2.1.332');
+    expect(run.stdout).toContain(`\`isdlc init ${dir} --claude-version X\``);
+    expect(installRecord(dir)['claude_code']).toEqual({ version: '2.1.332', from: 'assumed', hook_form: 'exec' });
+    const json = cli(['init', dir, '--json'], { env: withoutClaude() });
+    expect(() => JSON.parse(json.stdout) as unknown[]).not.toThrow();
+    expect(json.stderr).toContain('No Claude Code version found');
+  });
+
+  it('warns when the user\'s own UserPromptExpansion key will switch off every hook of the file on this Claude Code', () => {
+    const dir = tempDir();
+    writeJson(join(dir, '.claude/settings.json'), { hooks: { UserPromptExpansion: [{ hooks: [{ type: 'command', command: 'echo mine' }] }] } });
+    const run = cli(['init', dir], { env: withClaude('2.1.100') });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('! .claude/settings.json has a "UserPromptExpansion" key: Claude Code 2.1.100 drops every hook in this file, yours included');
+    // The user's key is theirs to remove.
+    expect(settingsOf(dir).hooks['UserPromptExpansion']).toEqual([{ hooks: [{ type: 'command', command: 'echo mine' }] }]);
+  });
+
+  it('registers SessionStart for every way a session starts, replacing an older install\'s resume|compact entry', () => {
+    const dir = tempDir();
+    expect(cli(['init', dir]).status).toBe(0);
+    const settings = settingsOf(dir);
+    settings.hooks['SessionStart'] = [{ matcher: 'resume|compact', hooks: [{ type: 'command', command: 'node "$CLAUDE_PROJECT_DIR/.isdlc/bin/isdlc.cjs" hook' }] }];
+    writeJson(join(dir, '.claude/settings.json'), settings);
+    expect(cli(['init', dir]).status).toBe(0);
+    expect(settingsOf(dir).hooks['SessionStart']!.map((entry) => entry.matcher)).toEqual(['startup|resume|clear|compact']);
+  });
+});
+
+describe('bashEditDiffEnabled in the project settings', () => {
+  it('is added when the user has no value, and uninstall takes it out again', () => {
+    const dir = userProject();
+    expect(cli(['init', dir]).status).toBe(0);
+    expect(settingsOf(dir).bashEditDiffEnabled).toBe(true);
+    expect(cli(['uninstall', dir]).status).toBe(0);
+    expect(readJson(join(dir, '.claude/settings.json'))).toEqual(USER_SETTINGS);
+  });
+
+  it("keeps the user's false, says what that costs, and uninstall leaves it", () => {
+    const dir = tempDir();
+    const theirs = { ...USER_SETTINGS, bashEditDiffEnabled: false };
+    writeJson(join(dir, '.claude/settings.json'), theirs);
+    const run = cli(['init', dir]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(settingsOf(dir).bashEditDiffEnabled).toBe(false);
+    expect(run.stdout).toContain('! .claude/settings.json sets bashEditDiffEnabled to false: isdlc cannot see which files shell commands change');
+    expect(cli(['uninstall', dir]).status).toBe(0);
+    expect(readJson(join(dir, '.claude/settings.json'))).toEqual(theirs);
+  });
+
+  it("keeps the user's own true through uninstall", () => {
+    const dir = tempDir();
+    const theirs = { bashEditDiffEnabled: true, model: 'opus' };
+    writeJson(join(dir, '.claude/settings.json'), theirs);
+    const run = cli(['init', dir]);
+    expect(run.stdout).not.toContain('bashEditDiffEnabled');
+    expect(cli(['uninstall', dir]).status).toBe(0);
+    expect(readJson(join(dir, '.claude/settings.json'))).toEqual(theirs);
+  });
+
+  it("says so when the user's settings.local.json turns it off", () => {
+    const dir = tempDir();
+    writeJson(join(dir, '.claude/settings.local.json'), { bashEditDiffEnabled: false });
+    const run = cli(['init', dir]);
+    expect(settingsOf(dir).bashEditDiffEnabled).toBe(true);
+    expect(run.stdout).toContain('! .claude/settings.local.json sets bashEditDiffEnabled to false');
+    expect(readJson(join(dir, '.claude/settings.local.json'))).toEqual({ bashEditDiffEnabled: false });
   });
 });

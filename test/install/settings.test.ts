@@ -1,10 +1,13 @@
 // Merging our hooks into a user's .claude/settings.json and taking them out again, as pure functions.
 import { describe, expect, it } from 'vitest';
+import { capabilitiesOf } from '../../src/host/claude-code-versions.js';
 import {
+  BASH_EDIT_DIFF_SETTING,
   findOurHooks,
   isOurHook,
   mergeOurSettings,
   REGISTRATIONS,
+  registrationsFor,
   removeOurSettings,
   type Settings,
 } from '../../src/install/settings.js';
@@ -50,7 +53,7 @@ describe('merge', () => {
       'SubagentStop',
       'UserPromptSubmit',
       'UserPromptExpansion',
-      'SessionStart resume|compact',
+      'SessionStart startup|resume|clear|compact',
     ]);
   });
 
@@ -133,5 +136,76 @@ describe('remove', () => {
     expect(isOurHook({ type: 'command', command: 'node .isdlc/bin/isdlc.cjs status' })).toBe(false);
     expect(isOurHook({ type: 'command', command: 'echo hook' })).toBe(false);
     expect(isOurHook(userHook)).toBe(false);
+  });
+});
+
+describe('registrations follow the Claude Code version', () => {
+  const forVersion = (version: string) => registrationsFor(capabilitiesOf(version));
+  const events = (settings: Settings): string[] => Object.keys(settings['hooks'] as Record<string, unknown>);
+
+  it('leaves UserPromptExpansion out below 2.1.116, and re-merging for such a version takes ours out, key and all', () => {
+    const newest = mergeOurSettings({}, 'exec').settings;
+    expect(events(newest)).toContain('UserPromptExpansion');
+    const older = mergeOurSettings(newest, 'shell', forVersion('2.1.100')).settings;
+    // An empty list under the key would still switch off every hook of the file on 2.1.100.
+    expect(events(older)).not.toContain('UserPromptExpansion');
+    expect(findOurHooks(older).every(({ hook }) => typeof hook.command === 'string' && hook.args === undefined)).toBe(true);
+    expect(events(mergeOurSettings(older, 'exec', forVersion('2.1.139')).settings)).toContain('UserPromptExpansion');
+  });
+
+  it("keeps the user's own UserPromptExpansion hooks when it takes ours out", () => {
+    const theirs = { hooks: [{ type: 'command', command: 'echo expanded', timeout: 5 }] };
+    const withOurs = mergeOurSettings({ hooks: { UserPromptExpansion: [theirs] } }, 'exec').settings;
+    expect((withOurs['hooks'] as Record<string, unknown[]>)['UserPromptExpansion']).toHaveLength(2);
+    const without = mergeOurSettings(withOurs, 'shell', forVersion('2.1.110')).settings;
+    expect((without['hooks'] as Record<string, unknown>)['UserPromptExpansion']).toEqual([theirs]);
+  });
+
+  it("replaces SessionStart's older resume|compact entry instead of adding a second one; the user's hook in it stays", () => {
+    const older = {
+      hooks: {
+        SessionStart: [
+          { matcher: 'resume|compact', hooks: [{ type: 'command', command: 'node "$CLAUDE_PROJECT_DIR/.isdlc/bin/isdlc.cjs" hook', timeout: 10 }] },
+        ],
+      },
+    };
+    const { settings } = mergeOurSettings(older, 'exec');
+    expect((settings['hooks'] as Record<string, unknown>)['SessionStart']).toEqual([
+      { matcher: 'startup|resume|clear|compact', hooks: [{ type: 'command', command: 'node', args: ['${CLAUDE_PROJECT_DIR}/.isdlc/bin/isdlc.cjs', 'hook'], timeout: 10 }] },
+    ]);
+    const shared = structuredClone(older);
+    shared.hooks.SessionStart[0]!.hooks.push(userHook);
+    const kept = (mergeOurSettings(shared, 'exec').settings['hooks'] as Record<string, { matcher?: string; hooks: unknown[] }[]>)['SessionStart']!;
+    expect(kept.map((entry) => entry.matcher)).toEqual(['resume|compact', 'startup|resume|clear|compact']);
+    expect(kept[0]!.hooks).toEqual([userHook]);
+    expect(findOurHooks({ hooks: { SessionStart: kept } })).toHaveLength(1);
+  });
+});
+
+describe('bashEditDiffEnabled', () => {
+  it('is added when the user has no value, once, and recorded as created', () => {
+    const { settings, created } = mergeOurSettings(userSettings, 'exec');
+    expect(settings[BASH_EDIT_DIFF_SETTING]).toBe(true);
+    expect(created).toContain(BASH_EDIT_DIFF_SETTING);
+    const again = mergeOurSettings(settings, 'exec');
+    expect(again.settings).toEqual(settings);
+    expect(again.created).not.toContain(BASH_EDIT_DIFF_SETTING);
+  });
+
+  it.each([false, true, 'yes'])("keeps the user's own value %j, and uninstall leaves it", (value) => {
+    const input = { ...userSettings, [BASH_EDIT_DIFF_SETTING]: value };
+    const { settings, created } = mergeOurSettings(input, 'exec');
+    expect(settings[BASH_EDIT_DIFF_SETTING]).toBe(value);
+    expect(created).not.toContain(BASH_EDIT_DIFF_SETTING);
+    expect(removeOurSettings(settings, created)).toEqual(input);
+  });
+
+  it('is taken out by uninstall only when init added it and it is still true', () => {
+    const { settings, created } = mergeOurSettings({}, 'exec');
+    expect(removeOurSettings(settings, created)).toEqual({});
+    // Turned off by the user after init: theirs now.
+    expect(removeOurSettings({ ...settings, [BASH_EDIT_DIFF_SETTING]: false }, created)).toEqual({ [BASH_EDIT_DIFF_SETTING]: false });
+    // Without init's record nothing says it was ours.
+    expect(removeOurSettings(settings)).toEqual({ [BASH_EDIT_DIFF_SETTING]: true });
   });
 });

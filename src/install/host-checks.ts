@@ -1,0 +1,126 @@
+// What a given Claude Code version makes of the project's settings files. A probe that starts the
+// registered command itself proves the command works, not that this Claude Code starts it: these rules
+// are what tells a working installation from one whose hooks never run. Shared by `doctor` and by `init`
+// (which reports what it cannot change: the user's own values).
+import { join } from 'node:path';
+import { capabilitiesOf, CLAUDE_CODE, compareVersions, UPGRADE_COMMANDS } from '../host/claude-code-versions.js';
+import { readTextIfPresent } from '../util/read-text.js';
+import { recordOrUndefined } from '../util/json.js';
+import { BASH_EDIT_DIFF_SETTING, findOurHooks, isOurHook, type MatcherEntry, type Settings } from './settings.js';
+
+export type Severity = 'ok' | 'warn' | 'fail';
+
+export interface Finding {
+  severity: Severity;
+  what: string;
+  fix?: string;
+}
+
+/** The project's settings files Claude Code reads, the shared one first; the local one overrides it. */
+export const PROJECT_SETTINGS_FILES = ['.claude/settings.json', '.claude/settings.local.json'] as const;
+
+export interface SettingsFileRead {
+  rel: string;
+  /** Absent when the file does not exist or cannot be read as a JSON object. */
+  settings?: Settings;
+  problem?: string;
+}
+
+export function readProjectSettingsFiles(root: string): SettingsFileRead[] {
+  return PROJECT_SETTINGS_FILES.map((rel) => {
+    try {
+      const text = readTextIfPresent(join(root, rel));
+      if (text === undefined) return { rel };
+      const parsed = recordOrUndefined(JSON.parse(text));
+      return parsed ? { rel, settings: parsed } : { rel, problem: 'it does not hold a JSON object' };
+    } catch (error) {
+      return { rel, problem: (error as Error).message };
+    }
+  });
+}
+
+/** `run \`isdlc init ...\``: the command that registers isdlc again for the version checked against. */
+const run = (reinit: string): string => `run \`${reinit}\``;
+
+/** Our hooks registered as `node` with arguments, on a Claude Code that runs bare `node`. */
+export function execFormFindings(settings: Settings, version: string, reinit: string): Finding[] {
+  if (capabilitiesOf(version).execFormHooks) return [];
+  const exec = findOurHooks(settings).filter(({ hook }) => Array.isArray(hook.args));
+  if (exec.length === 0) return [];
+  return [
+    {
+      severity: 'fail',
+      what:
+        `${exec.length === 1 ? 'an isdlc hook is' : `${exec.length} isdlc hooks are`} registered in exec form (\`node\` with arguments), which needs Claude Code ${CLAUDE_CODE.execFormHooksFrom}: ` +
+        `Claude Code ${version} runs \`node\` without its arguments: every isdlc hook fails and the tool call goes through`,
+      fix: `${run(reinit)} (it registers one command line per hook for ${version}), or upgrade Claude Code with ${UPGRADE_COMMANDS}`,
+    },
+  ];
+}
+
+/**
+ * A `UserPromptExpansion` key, ours or the user's: up to 2.1.100 it silently switches off every hook of its
+ * file; from 2.1.101 to 2.1.115 the key is accepted but the event never fires.
+ */
+export function userPromptExpansionFindings(files: readonly SettingsFileRead[], version: string, reinit: string): Finding[] {
+  const capabilities = capabilitiesOf(version);
+  const findings: Finding[] = [];
+  for (const { rel, settings } of files) {
+    const hooks = recordOrUndefined(settings?.['hooks']);
+    if (!hooks || !Object.hasOwn(hooks, 'UserPromptExpansion')) continue;
+    const entries = Array.isArray(hooks['UserPromptExpansion']) ? (hooks['UserPromptExpansion'] as MatcherEntry[]) : [];
+    const all = entries.flatMap((entry) => (Array.isArray(entry?.hooks) ? entry.hooks : []));
+    const ours = all.some(isOurHook);
+    const onlyOurs = ours && entries.every((entry) => Array.isArray(entry?.hooks) && entry.hooks.length > 0 && entry.hooks.every(isOurHook));
+    if (capabilities.userPromptExpansionKeyDropsHooks) {
+      findings.push({
+        severity: 'fail',
+        what:
+          `${rel} has a "UserPromptExpansion" key${ours ? ' (isdlc registered it)' : ''}: Claude Code ${version} drops every hook in this file, yours included, without a word`,
+        fix: onlyOurs
+          ? `${run(reinit)} (it leaves UserPromptExpansion out for ${version}), or upgrade Claude Code with ${UPGRADE_COMMANDS}`
+          : `take the "UserPromptExpansion" key out of ${rel}${ours ? ` (\`${reinit}\` removes isdlc's entry; yours you remove)` : ''}, or upgrade Claude Code with ${UPGRADE_COMMANDS}`,
+      });
+    } else if (ours && !capabilities.userPromptExpansionFires) {
+      findings.push({
+        severity: 'warn',
+        what: `${rel}: isdlc's UserPromptExpansion hook never fires on Claude Code ${version} (the event fires from ${CLAUDE_CODE.userPromptExpansionFiresFrom}); a typed /isdlc command is seen only through UserPromptSubmit`,
+        fix: `${run(reinit)} to leave it out`,
+      });
+    }
+  }
+  return findings;
+}
+
+/** Whether Claude Code tells isdlc which files a shell command changed, whatever the permission mode. */
+export function bashEditDiffFinding(files: readonly SettingsFileRead[], version: string, reinit: string): Finding {
+  // The local file overrides the shared one.
+  const setBy = [...files].reverse().find(({ settings }) => settings && Object.hasOwn(settings, BASH_EDIT_DIFF_SETTING));
+  const blind = 'isdlc cannot see which files shell commands change (Claude Code reports them only in bypass and auto permission modes)';
+  if (!setBy) return { severity: 'warn', what: `${BASH_EDIT_DIFF_SETTING} is not set: ${blind}`, fix: `${run(reinit)} (it adds \`"${BASH_EDIT_DIFF_SETTING}": true\`)` };
+  const value = setBy.settings![BASH_EDIT_DIFF_SETTING];
+  if (value !== true) {
+    return {
+      severity: 'warn',
+      what: `${setBy.rel} sets ${BASH_EDIT_DIFF_SETTING} to ${JSON.stringify(value)}: ${blind}`,
+      fix: `set \`"${BASH_EDIT_DIFF_SETTING}": true\` in ${setBy.rel} (isdlc leaves your value as it is)`,
+    };
+  }
+  const predates = compareVersions(version, CLAUDE_CODE.bashEditDiffAbsentIn) <= 0;
+  return {
+    severity: 'ok',
+    what: predates
+      ? `${BASH_EDIT_DIFF_SETTING} is on in ${setBy.rel}; Claude Code ${version} predates the setting (it is in ${CLAUDE_CODE.bashEditDiffSeenIn}), so it takes effect after an upgrade`
+      : `${BASH_EDIT_DIFF_SETTING} is on in ${setBy.rel}: Claude Code reports the files a shell command changes`,
+  };
+}
+
+/** Below the minimum the one fix is a newer Claude Code, after which init registers for it. */
+export function minimumVersionFinding(version: string, root: string): Finding | undefined {
+  if (capabilitiesOf(version).supported) return undefined;
+  return {
+    severity: 'fail',
+    what: `Claude Code ${version} is older than ${CLAUDE_CODE.minimumSupported}, the oldest isdlc supports: hooks isdlc relies on are dropped or never fire`,
+    fix: `upgrade Claude Code with ${UPGRADE_COMMANDS}, then ${run(`isdlc init ${root}`)}`,
+  };
+}
