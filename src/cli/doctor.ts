@@ -1,25 +1,33 @@
 // `isdlc doctor`: proves the installation works the way the host will use it, and says how to fix
-// what does not. It changes nothing: its probe calls run the registered command as a dry run.
+// what does not. It changes nothing: its probe calls run the registered command as a dry run. A probe
+// proves the command works, not that the installed Claude Code starts it, so the hooks are also checked
+// against that version's rules (docs/claude-code-versions.md), found again on every run.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configProblems } from '../config/consistency.js';
 import { CONFIG_NAMES, ProjectConfig, loadConfig } from '../config/project-config.js';
-import { INSTALL_RECORD, SETTINGS_FILE } from '../install/install.js';
+import { capabilitiesOf, CLAUDE_CODE, detectClaudeVersion, isVersion } from '../host/claude-code-versions.js';
+import { projectTrust } from '../install/claude-trust.js';
+import { sourceText } from '../install/hook-plan.js';
+import {
+  bashEditDiffFinding,
+  execFormFindings,
+  minimumVersionFinding,
+  readProjectSettingsFiles,
+  userPromptExpansionFindings,
+  type Finding,
+  type Severity,
+} from '../install/host-checks.js';
+import { INSTALL_RECORD, readRecord, SETTINGS_FILE } from '../install/install.js';
 import { isOurMcpServer, MCP_FILE, MCP_SERVER_NAME } from '../install/mcp-json.js';
-import { REGISTRATIONS, findOurHooks, type HookCommand, type Settings } from '../install/settings.js';
+import { PERMISSION_RULES, findOurHooks, registrationsFor, type HookCommand, type Settings } from '../install/settings.js';
 import { activeWorkflowOf, workflowPhasesOf } from '../state/current-phase.js';
 import { ISDLC_DIR, locateState, readMonorepoConfig } from '../state/locate.js';
 import type { IsdlcState } from '../state/schema.js';
 import { knownPhaseKeys } from '../config/phases.js';
 
-export type Severity = 'ok' | 'warn' | 'fail';
-
-export interface Finding {
-  severity: Severity;
-  what: string;
-  fix?: string;
-}
+export type { Finding, Severity };
 
 /** A hook command as the host runs it: `${CLAUDE_PROJECT_DIR}` substituted, exec or shell form. */
 export function hostInvocation(hook: HookCommand, root: string): { file: string; args: string[] } {
@@ -32,6 +40,11 @@ function probePayload(event: string, matcher: string | undefined, root: string):
   const base = { session_id: 'isdlc-doctor', transcript_path: '', cwd: root, hook_event_name: event, permission_mode: 'default' };
   const tool = matcher?.split('|')[0];
   if (event === 'UserPromptSubmit') return { ...base, prompt: 'isdlc doctor probe' };
+  if (event === 'UserPromptExpansion') {
+    return { ...base, expansion_type: 'slash_command', command_name: 'help', command_args: '', command_source: 'builtin', prompt: '/help' };
+  }
+  // SessionStart's matcher matches what started the session, not a tool.
+  if (event === 'SessionStart') return { ...base, source: tool ?? 'startup' };
   if (!tool) return { ...base, stop_hook_active: false, last_assistant_message: 'isdlc doctor probe' };
   const input: Record<string, unknown> =
     tool === 'Bash' ? { command: 'true', description: 'isdlc doctor probe' } : { description: 'isdlc doctor probe', prompt: 'probe' };
@@ -41,29 +54,73 @@ function probePayload(event: string, matcher: string | undefined, root: string):
   return payload;
 }
 
-function checkSettings(root: string, findings: Finding[]): void {
+/** The Claude Code version the checks go by, and the command that registers isdlc again for it. */
+interface VersionCheck {
+  version: string;
+  reinit: string;
+}
+
+const FIND_VERSION_FIX = 'pass `--claude-version X` with what `claude --version` prints where you run Claude Code';
+
+/**
+ * The installed Claude Code, found again on every run (it updates itself): the flag, else `claude
+ * --version`, else the version init registered for, said as a warning.
+ */
+function claudeVersionToCheck(root: string, flag: string | undefined, findings: Finding[]): VersionCheck {
+  const reinit = (version?: string): string => `isdlc init ${root}${version ? ` --claude-version ${version}` : ''}`;
+  if (flag) {
+    findings.push({ severity: 'ok', what: `Claude Code ${flag} (from --claude-version): the hooks are checked against it` });
+    return { version: flag, reinit: reinit(flag) };
+  }
+  const detected = detectClaudeVersion();
+  if (detected.found) {
+    findings.push({ severity: 'ok', what: `Claude Code ${detected.version} (found by \`claude --version\` in ${detected.ms} ms): the hooks are checked against it` });
+    return { version: detected.version, reinit: reinit() };
+  }
+  const recorded = readRecord(root)?.claude_code;
+  if (recorded && typeof recorded.version === 'string' && isVersion(recorded.version)) {
+    findings.push({
+      severity: 'warn',
+      what: `the installed Claude Code's version could not be found (${detected.reason}): the hooks are checked against ${recorded.version}, the version init registered for (${sourceText(recorded)})`,
+      fix: FIND_VERSION_FIX,
+    });
+    return { version: recorded.version, reinit: reinit(recorded.from === 'assumed' ? undefined : recorded.version) };
+  }
+  findings.push({
+    severity: 'warn',
+    what: `the installed Claude Code's version could not be found (${detected.reason}) and init recorded none: the hooks are checked against ${CLAUDE_CODE.newestKnown}, the newest isdlc knows`,
+    fix: FIND_VERSION_FIX,
+  });
+  return { version: CLAUDE_CODE.newestKnown, reinit: reinit() };
+}
+
+function checkSettings(root: string, claude: VersionCheck, findings: Finding[]): void {
   const file = join(root, SETTINGS_FILE);
+  const rerun = `run \`${claude.reinit}\``;
   let settings: Settings;
   try {
     settings = JSON.parse(readFileSync(file, 'utf8')) as Settings;
   } catch (error) {
-    findings.push({ severity: 'fail', what: `${SETTINGS_FILE} cannot be read: ${(error as Error).message}`, fix: `fix or create it, then run \`isdlc init ${root}\`` });
+    findings.push({ severity: 'fail', what: `${SETTINGS_FILE} cannot be read: ${(error as Error).message}`, fix: `fix or create it, then ${rerun}` });
     return;
   }
+  const capabilities = capabilitiesOf(claude.version);
   const ours = findOurHooks(settings);
-  for (const registration of REGISTRATIONS) {
+  for (const registration of registrationsFor(capabilities)) {
     const found = ours.filter((hook) => hook.event === registration.event && (hook.matcher ?? '') === (registration.matcher ?? ''));
     const label = `${registration.event}${registration.matcher ? ` [${registration.matcher}]` : ''}`;
     if (found.length === 0) {
-      findings.push({ severity: 'fail', what: `no isdlc hook registered for ${label}`, fix: `run \`isdlc init ${root}\`` });
+      findings.push({ severity: 'fail', what: `no isdlc hook registered for ${label}`, fix: rerun });
       continue;
     }
-    if (found.length > 1) findings.push({ severity: 'warn', what: `isdlc hook registered ${found.length} times for ${label}`, fix: `run \`isdlc init ${root}\` to keep one` });
+    if (found.length > 1) findings.push({ severity: 'warn', what: `isdlc hook registered ${found.length} times for ${label}`, fix: `${rerun} to keep one` });
     const hook = found[0]!.hook;
+    // What this Claude Code would not start proves nothing when started here: execFormFindings says it.
+    if (Array.isArray(hook.args) && !capabilities.execFormHooks) continue;
     const { file: command, args } = hostInvocation(hook, root);
     const script = args.find((arg) => arg.endsWith('.cjs'));
     if (script && !existsSync(script)) {
-      findings.push({ severity: 'fail', what: `${label}: the registered script ${script} does not exist`, fix: `run \`isdlc init ${root}\`` });
+      findings.push({ severity: 'fail', what: `${label}: the registered script ${script} does not exist`, fix: rerun });
       continue;
     }
     const started = performance.now();
@@ -80,7 +137,7 @@ function checkSettings(root: string, findings: Finding[]): void {
       findings.push({
         severity: 'fail',
         what: `${label}: the registered command failed (${run.error?.message ?? `exit ${String(run.status)}`}) ${(run.stderr ?? '').trim().slice(0, 300)}`,
-        fix: 'check that `node` is on the PATH Claude Code uses, then run `isdlc init` again',
+        fix: `check that \`node\` is on the PATH Claude Code uses, then run \`${claude.reinit}\``,
       });
     } else if (stdout !== '' && !stdout.startsWith('{')) {
       findings.push({ severity: 'fail', what: `${label}: the registered command printed something that is not a hook decision: ${stdout.slice(0, 200)}` });
@@ -90,15 +147,41 @@ function checkSettings(root: string, findings: Finding[]): void {
       findings.push({ severity: 'ok', what: `${label}: registered command runs and answers (${ms} ms)` });
     }
     if (typeof hook.timeout === 'number' && hook.timeout > 600) {
-      findings.push({ severity: 'warn', what: `${label}: timeout ${hook.timeout} is in seconds (${Math.round(hook.timeout / 60)} minutes)`, fix: `run \`isdlc init ${root}\`` });
+      findings.push({ severity: 'warn', what: `${label}: timeout ${hook.timeout} is in seconds (${Math.round(hook.timeout / 60)} minutes)`, fix: rerun });
     }
+  }
+  const files = readProjectSettingsFiles(root);
+  for (const { rel, problem } of files) {
+    if (problem && rel !== SETTINGS_FILE) findings.push({ severity: 'warn', what: `${rel} cannot be read: ${problem}`, fix: 'fix the JSON; Claude Code reads this file too' });
+  }
+  // Below the minimum, re-registering cannot help (init refuses): the minimum's finding says to upgrade.
+  if (capabilities.supported) {
+    findings.push(...execFormFindings(settings, claude.version, claude.reinit));
+    findings.push(...userPromptExpansionFindings(files, claude.version, claude.reinit));
+    findings.push(bashEditDiffFinding(files, claude.version, claude.reinit));
   }
 }
 
-function checkGuardsLoad(root: string, findings: Finding[]): void {
+/** Trust decides whether isdlc's permission rules count; hooks run either way. */
+function checkTrust(root: string, findings: Finding[]): void {
+  const trust = projectTrust(root);
+  if (trust.trusted) {
+    findings.push({ severity: 'ok', what: `Claude Code trusts this folder (${trust.file}): isdlc's permission rules apply` });
+    return;
+  }
+  findings.push({
+    severity: 'warn',
+    what:
+      `Claude Code has not trusted this folder yet (${trust.why}): the permission rules isdlc added (${PERMISSION_RULES.map((r) => `\`${r}\``).join(', ')}) take effect once it does. ` +
+      'Until then Claude Code asks before each isdlc command and MCP tool, and headless (-p) runs refuse them; hooks run either way',
+    fix: `run \`claude\` in ${root} once and accept the trust dialog`,
+  });
+}
+
+function checkGuardsLoad(root: string, reinit: string, findings: Finding[]): void {
   const bin = join(root, ISDLC_DIR, 'bin', 'isdlc.cjs');
   if (!existsSync(bin)) {
-    findings.push({ severity: 'fail', what: `${bin} is missing`, fix: `run \`isdlc init ${root}\`` });
+    findings.push({ severity: 'fail', what: `${bin} is missing`, fix: `run \`${reinit}\`` });
     return;
   }
   const run = spawnSync(process.execPath, [bin, 'hook', '--check'], { encoding: 'utf8', timeout: 10_000 });
@@ -107,7 +190,7 @@ function checkGuardsLoad(root: string, findings: Finding[]): void {
     for (const line of run.stdout.split('\n').filter(Boolean)) reports.push(JSON.parse(line) as (typeof reports)[number]);
     if (reports.length === 0 || run.status !== 0 && reports.every((r) => (r.problems ?? []).length === 0)) throw new Error('no report');
   } catch {
-    findings.push({ severity: 'fail', what: `the installed guards could not be loaded: ${(run.stderr || run.stdout).trim().slice(0, 300)}`, fix: `run \`isdlc init ${root}\`` });
+    findings.push({ severity: 'fail', what: `the installed guards could not be loaded: ${(run.stderr || run.stdout).trim().slice(0, 300)}`, fix: `run \`${reinit}\`` });
     return;
   }
   const problems = reports.flatMap((r) => (r.problems ?? []).map((p) => `${r.bundle ? `${r.bundle}: ` : ''}${p}`));
@@ -119,15 +202,15 @@ function checkGuardsLoad(root: string, findings: Finding[]): void {
   }
   const version = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8', timeout: 10_000 }).stdout.trim();
   if (version && version !== __ISDLC_VERSION__) {
-    findings.push({ severity: 'warn', what: `installed hook is isdlc ${version}, this is ${__ISDLC_VERSION__}`, fix: `run \`isdlc init ${root}\` to update it` });
+    findings.push({ severity: 'warn', what: `installed hook is isdlc ${version}, this is ${__ISDLC_VERSION__}`, fix: `run \`${reinit}\` to update it` });
   }
 }
 
 /** The loop bundle loads SQLite on this machine, the loop store reads, and the MCP server is registered. */
-function checkLoops(root: string, findings: Finding[]): void {
+function checkLoops(root: string, reinit: string, findings: Finding[]): void {
   const bundle = join(root, ISDLC_DIR, 'bin', 'loop.cjs');
   if (!existsSync(bundle)) {
-    findings.push({ severity: 'fail', what: `${bundle} is missing: iteration loops cannot run`, fix: `run \`isdlc init ${root}\`` });
+    findings.push({ severity: 'fail', what: `${bundle} is missing: iteration loops cannot run`, fix: `run \`${reinit}\`` });
     return;
   }
   const run = spawnSync(process.execPath, [bundle, '--probe', join(root, ISDLC_DIR)], { encoding: 'utf8', timeout: 10_000 });
@@ -138,7 +221,7 @@ function checkLoops(root: string, findings: Finding[]): void {
     report = { problem: (run.stderr || run.stdout || `exit ${run.status}`).trim().split('\n')[0]! };
   }
   if (report.problem) {
-    findings.push({ severity: 'fail', what: `iteration loops: ${report.problem}`, fix: `run \`isdlc init ${root}\` on this machine; a loop.db that cannot be read is left for you to move aside` });
+    findings.push({ severity: 'fail', what: `iteration loops: ${report.problem}`, fix: `run \`${reinit}\` on this machine; a loop.db that cannot be read is left for you to move aside` });
   } else {
     const live = report.store === 'present' ? `; ${report.live} running${report.unclaimed ? `, ${report.unclaimed} not yet claimed by a session` : ''}` : '; no loop yet';
     findings.push({ severity: 'ok', what: `iteration loops: SQLite ${report.sqlite} loads${live}` });
@@ -151,7 +234,7 @@ function checkLoops(root: string, findings: Finding[]): void {
   }
   const servers = (mcp as { mcpServers?: Record<string, unknown> } | undefined)?.mcpServers;
   if (servers && isOurMcpServer(servers[MCP_SERVER_NAME])) findings.push({ severity: 'ok', what: `${MCP_FILE} starts the isdlc MCP server (loop tools)` });
-  else findings.push({ severity: 'warn', what: `${MCP_FILE} does not register the isdlc MCP server: agents have no loop tools`, fix: `run \`isdlc init ${root}\`` });
+  else findings.push({ severity: 'warn', what: `${MCP_FILE} does not register the isdlc MCP server: agents have no loop tools`, fix: `run \`${reinit}\`` });
 }
 
 function checkConfig(root: string, findings: Finding[]): ProjectConfig {
@@ -208,15 +291,24 @@ function checkStateFile(file: string, config: ProjectConfig, findings: Finding[]
   }
 }
 
-export function runDoctor(root: string): Finding[] {
+export interface DoctorOptions {
+  /** The Claude Code version to check against, as the user gave it; else it is found with `claude --version`. */
+  claudeVersion?: string;
+}
+
+export function runDoctor(root: string, options: DoctorOptions = {}): Finding[] {
   const findings: Finding[] = [];
   if (!existsSync(join(root, ISDLC_DIR))) {
     return [{ severity: 'fail', what: `${root} has no ${ISDLC_DIR}/: isdlc is not set up here`, fix: `run \`isdlc init ${root}\`` }];
   }
-  if (!existsSync(join(root, INSTALL_RECORD))) findings.push({ severity: 'warn', what: `${INSTALL_RECORD} is missing`, fix: `run \`isdlc init ${root}\`` });
-  checkGuardsLoad(root, findings);
-  checkSettings(root, findings);
-  checkLoops(root, findings);
+  const claude = claudeVersionToCheck(root, options.claudeVersion, findings);
+  const tooOld = minimumVersionFinding(claude.version, root);
+  if (tooOld) findings.push(tooOld);
+  if (!existsSync(join(root, INSTALL_RECORD))) findings.push({ severity: 'warn', what: `${INSTALL_RECORD} is missing`, fix: `run \`${claude.reinit}\`` });
+  checkGuardsLoad(root, claude.reinit, findings);
+  checkSettings(root, claude, findings);
+  checkTrust(root, findings);
+  checkLoops(root, claude.reinit, findings);
   const config = checkConfig(root, findings);
   let monorepo;
   try {

@@ -81,12 +81,13 @@ export function registerInstallCommands(program: Command): void {
 
   program
     .command('doctor')
-    .description('check the installation the way Claude Code will use it, and say how to fix what is wrong')
+    .description('check the installation the way Claude Code will use it (for the Claude Code version installed), and say how to fix what is wrong')
     .argument('[dir]', 'project directory', '.')
+    .addOption(claudeVersionOption())
     .option('--json', 'print the findings as JSON')
-    .action((dir: string, options: { json?: boolean }) => {
+    .action((dir: string, options: { claudeVersion?: string; json?: boolean }) => {
       const root = resolve(dir);
-      const findings = runDoctor(root);
+      const findings = runDoctor(root, options.claudeVersion ? { claudeVersion: options.claudeVersion } : {});
       io.out(options.json ? json(findings) : formatFindings(root, findings));
       if (findings.some((finding) => finding.severity === 'fail')) process.exitCode = 1;
     });

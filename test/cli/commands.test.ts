@@ -2,6 +2,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { trustedHome, withClaude } from '../helpers/claude-code.js';
 import { cli, initedProject, readJson, REPO, tempDir, writeFile, writeJson } from '../helpers/project.js';
 
 describe('isdlc doctor', () => {
@@ -79,8 +80,12 @@ describe('isdlc doctor', () => {
   });
 
   it('reports as JSON', () => {
-    const findings = JSON.parse(cli(['doctor', initedProject(), '--json']).stdout) as { severity: string }[];
-    expect(findings.every((finding) => finding.severity === 'ok')).toBe(true);
+    // Everything holds: a Claude Code whose version doctor can find, in a folder it trusts.
+    const dir = tempDir();
+    const claude = withClaude('2.1.332');
+    expect(cli(['init', dir], { env: claude }).status).toBe(0);
+    const findings = JSON.parse(cli(['doctor', dir, '--json'], { env: { ...claude, ...trustedHome(dir) } }).stdout) as { severity: string }[];
+    expect(findings.filter((finding) => finding.severity !== 'ok')).toEqual([]);
   });
 });
 
