@@ -1,0 +1,126 @@
+// Puts a pinned Claude Code version in a cache folder the suite owns, straight from the npm registry, so
+// a clean clone needs nothing installed by hand. Recent versions ship a native binary in a platform
+// package (`@anthropic-ai/claude-code-linux-x64`); older ones are one JavaScript file run by Node.
+// Nothing of the package's own install scripts runs: the tarballs are fetched with `npm pack` (which
+// checks them against the registry's integrity) and unpacked here.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO } from '../../helpers/project.js';
+
+export interface ClaudeLauncher {
+  version: string;
+  /** What to start: the native binary, or node with the JavaScript CLI as its first argument. */
+  command: string;
+  args: string[];
+}
+
+const CACHE = process.env['ISDLC_E2E_CACHE'] ?? join(REPO, 'node_modules', '.cache', 'isdlc-e2e', 'claude-code');
+const LOCK_STALE_MS = 10 * 60_000;
+
+function platformPackage(): string {
+  const arch = process.arch === 'x64' || process.arch === 'arm64' ? process.arch : undefined;
+  if (!arch) throw new Error(`no Claude Code build for ${process.platform}-${process.arch}`);
+  if (process.platform === 'linux') {
+    const glibc = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header?.glibcVersionRuntime;
+    return `@anthropic-ai/claude-code-linux-${arch}${glibc ? '' : '-musl'}`;
+  }
+  if (process.platform === 'darwin') return `@anthropic-ai/claude-code-darwin-${arch}`;
+  if (process.platform === 'win32') return `@anthropic-ai/claude-code-win32-${arch}`;
+  throw new Error(`no Claude Code build for ${process.platform}`);
+}
+
+/** `npm pack SPEC` into `dir`, unpacked into `dir/package`; returns that folder. */
+function fetchPackage(spec: string, dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  const out = execFileSync('npm', ['pack', spec, '--pack-destination', dir, '--json', '--silent'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 5 * 60_000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const [packed] = JSON.parse(out) as { filename: string }[];
+  if (!packed) throw new Error(`npm pack ${spec} printed no file`);
+  execFileSync('tar', ['xzf', join(dir, packed.filename), '-C', dir]);
+  rmSync(join(dir, packed.filename));
+  return join(dir, 'package');
+}
+
+function launcherFile(version: string): string {
+  return join(CACHE, version, 'launcher.json');
+}
+
+function readLauncher(version: string): ClaudeLauncher | undefined {
+  try {
+    return JSON.parse(readFileSync(launcherFile(version), 'utf8')) as ClaudeLauncher;
+  } catch {
+    return undefined;
+  }
+}
+
+function install(version: string): ClaudeLauncher {
+  const staging = mkdtempSync(join(CACHE, `.staging-${version}-`));
+  try {
+    const main = fetchPackage(`@anthropic-ai/claude-code@${version}`, join(staging, 'main'));
+    let launcher: ClaudeLauncher;
+    if (existsSync(join(main, 'cli.js'))) {
+      launcher = { version, command: process.execPath, args: [join(CACHE, version, 'main', 'package', 'cli.js')] };
+    } else {
+      const native = fetchPackage(`${platformPackage()}@${version}`, join(staging, 'native'));
+      const binary = process.platform === 'win32' ? 'claude.exe' : 'claude';
+      if (!existsSync(join(native, binary))) throw new Error(`${platformPackage()}@${version} holds no ${binary}`);
+      launcher = { version, command: join(CACHE, version, 'native', 'package', binary), args: [] };
+    }
+    writeFileSync(join(staging, 'launcher.json'), JSON.stringify(launcher));
+    rmSync(join(CACHE, version), { recursive: true, force: true });
+    renameSync(staging, join(CACHE, version));
+    return launcher;
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * The launcher of a pinned version, installing it first if the cache lacks it. Test files run in
+ * parallel workers: one installs under a lock folder, the others wait for it.
+ */
+export function ensureClaudeCode(version: string): ClaudeLauncher {
+  const ready = readLauncher(version);
+  if (ready) return ready;
+  mkdirSync(CACHE, { recursive: true });
+  const lock = join(CACHE, `.lock-${version}`);
+  const deadline = Date.now() + LOCK_STALE_MS;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      const done = readLauncher(version);
+      if (done) return done;
+      let age = 0;
+      try {
+        age = Date.now() - statSync(lock).mtimeMs;
+      } catch {
+        continue;
+      }
+      if (age > LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true });
+      else if (Date.now() > deadline) throw new Error(`waited too long for another worker to install Claude Code ${version}`);
+      else sleep(500);
+    }
+  }
+  try {
+    const done = readLauncher(version);
+    if (done) return done;
+    const launcher = install(version);
+    const check = spawnSync(launcher.command, [...launcher.args, '--version'], { encoding: 'utf8', timeout: 60_000 });
+    if (!check.stdout.startsWith(version)) throw new Error(`Claude Code ${version} does not run here: ${check.stdout}${check.stderr}${check.error?.message ?? ''}`);
+    return launcher;
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
