@@ -2,7 +2,10 @@
 // Claude Code runs it, beside `node -e ''` measured in the same run (interleaved, so both see the same
 // machine), reported as a ratio.
 //
-//   node bench/hook-latency.mjs [--runs N] [--json]
+//   node bench/hook-latency.mjs [--runs N] [--json] [--baseline DIR]
+// --baseline DIR: a previous build's dist/ folder; every hook case also runs in projects that build set
+// up, interleaved with the current one, and its figures are printed beside (npm run bench passes
+// ISDLC_BENCH_BASELINE when it is set).
 // (f) runs one rule process, `node -e ''`, inside the hook: its ratio minus 1 is that rule's own cost plus
 // the loop's overhead (bench/loop.mjs measures the overhead alone).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -18,11 +21,16 @@ const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 40;
 const asJson = args.includes('--json');
 
-const isdlc = (...a) => execFileSync(process.execPath, [bin, ...a], { encoding: 'utf8' });
+const baselineDir = args.includes('--baseline') ? args[args.indexOf('--baseline') + 1] : process.env.ISDLC_BENCH_BASELINE;
+const builds = [{ label: 'now', bin }, ...(baselineDir ? [{ label: 'baseline', bin: join(baselineDir, 'isdlc.cjs') }] : [])];
+
+let currentBin = bin;
+const isdlc = (...a) => execFileSync(process.execPath, [currentBin, ...a], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
 
 function project(withWorkflow, phase, stateBytes = 50 * 1024) {
   const dir = mkdtempSync(join(tmpdir(), 'isdlc-bench-'));
-  isdlc('init', dir);
+  // Registered for the Claude Code the hooks are written for; a baseline build may not know the flag.
+  isdlc('init', dir, ...(currentBin === bin ? ['--claude-version', '2.1.332'] : []));
   if (withWorkflow) {
     isdlc('workflow', 'start', 'feature', '--description', 'Bench feature', '--dir', dir);
     const file = join(dir, '.isdlc/state.json');
@@ -121,24 +129,57 @@ function projectWithLoop() {
   return dir;
 }
 
-const noWorkflow = project(false);
-const withLoop = projectWithLoop();
-const withWorkflow = project(true);
-const implementing = project(true, '06-implementation', 0);
-const implementingBig = project(true, '06-implementation');
-const stateBytes = statSync(join(withWorkflow, '.isdlc/state.json')).size;
+function postBashWithEditDiff(dir) {
+  return JSON.stringify({
+    session_id: '8bbcceab-0b3e-4e24-98c9-ec146b1ca8c6',
+    transcript_path: '/root/.claude/projects/bench/8bbcceab.jsonl',
+    cwd: dir,
+    permission_mode: 'default',
+    hook_event_name: 'PostToolUse',
+    tool_name: 'Bash',
+    tool_input: { command: 'npx prettier --write src', description: 'Format the sources' },
+    tool_response: {
+      stdout: 'src/a.ts 20ms\nsrc/b.ts 12ms',
+      stderr: '',
+      interrupted: false,
+      isImage: false,
+      noOutputExpected: false,
+      bashEditDiff: { files: [{ filePath: join(dir, 'src/a.ts'), hunks: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: ['-a', '+b'] }] }], moreFiles: 0, changedFiles: [join(dir, 'src/a.ts'), join(dir, 'src/b.ts')] },
+    },
+    tool_use_id: 'toolu_01Bench',
+    duration_ms: 800,
+  });
+}
 
-const cases = [
-  { name: "node -e ''", file: process.execPath, args: ['-e', ''], input: '', env: {} },
-  { name: '(a) PreToolUse Agent, no active workflow', ...registered(noWorkflow, 'PreToolUse', 'Agent'), input: agentCall(noWorkflow, 'software-developer'), env: { CLAUDE_PROJECT_DIR: noWorkflow } },
-  { name: `(b) PreToolUse Agent, active workflow, ${Math.round(stateBytes / 1024)} KB state`, ...registered(withWorkflow, 'PreToolUse', 'Agent'), input: agentCall(withWorkflow, 'quick-scan-agent'), env: { CLAUDE_PROJECT_DIR: withWorkflow } },
-  { name: '(b, deny) the same, delegating out of order', ...registered(withWorkflow, 'PreToolUse', 'Agent'), input: agentCall(withWorkflow, 'software-developer'), env: { CLAUDE_PROJECT_DIR: withWorkflow } },
-  { name: '(c) PostToolUseFailure npm test, 1 MB of output', ...registered(implementing, 'PostToolUseFailure', 'Bash'), input: failedTestRun(implementing), env: { CLAUDE_PROJECT_DIR: implementing } },
-  { name: '(c, 50 KB state) the same with (b)\'s state', ...registered(implementingBig, 'PostToolUseFailure', 'Bash'), input: failedTestRun(implementingBig), env: { CLAUDE_PROJECT_DIR: implementingBig } },
-  { name: '(d) Stop, no loop in the project', ...registered(noWorkflow, 'Stop'), input: stopCall(noWorkflow, 'S-other'), env: { CLAUDE_PROJECT_DIR: noWorkflow } },
-  { name: "(e) Stop, a loop in the project but another session's", ...registered(withLoop, 'Stop'), input: stopCall(withLoop, 'S-other'), env: { CLAUDE_PROJECT_DIR: withLoop } },
-  { name: "(f) Stop of the loop's session: validate `node -e ''`, block", ...registered(withLoop, 'Stop'), input: stopCall(withLoop, 'S-loop'), env: { CLAUDE_PROJECT_DIR: withLoop } },
-];
+/** The hook cases for one build: projects it set up itself, the hook command it registered. */
+function casesFor(build) {
+  currentBin = build.bin;
+  const noWorkflow = project(false);
+  const withLoop = projectWithLoop();
+  const withWorkflow = project(true);
+  const implementing = project(true, '06-implementation', 0);
+  const implementingBig = project(true, '06-implementation');
+  const stateBytes = statSync(join(withWorkflow, '.isdlc/state.json')).size;
+  const projects = [noWorkflow, withLoop, withWorkflow, implementing, implementingBig];
+  const cases = [
+    { name: '(a) PreToolUse Agent, no active workflow', ...registered(noWorkflow, 'PreToolUse', 'Agent'), input: agentCall(noWorkflow, 'software-developer'), env: { CLAUDE_PROJECT_DIR: noWorkflow } },
+    { name: `(b) PreToolUse Agent, active workflow, ${Math.round(stateBytes / 1024)} KB state`, ...registered(withWorkflow, 'PreToolUse', 'Agent'), input: agentCall(withWorkflow, 'quick-scan-agent'), env: { CLAUDE_PROJECT_DIR: withWorkflow } },
+    { name: '(b, deny) the same, delegating out of order', ...registered(withWorkflow, 'PreToolUse', 'Agent'), input: agentCall(withWorkflow, 'software-developer'), env: { CLAUDE_PROJECT_DIR: withWorkflow } },
+    { name: '(c) PostToolUseFailure npm test, 1 MB of output', ...registered(implementing, 'PostToolUseFailure', 'Bash'), input: failedTestRun(implementing), env: { CLAUDE_PROJECT_DIR: implementing } },
+    { name: "(c, 50 KB state) the same with (b)'s state", ...registered(implementingBig, 'PostToolUseFailure', 'Bash'), input: failedTestRun(implementingBig), env: { CLAUDE_PROJECT_DIR: implementingBig } },
+    { name: '(g) PostToolUse Bash with a bashEditDiff of two files', ...registered(implementing, 'PostToolUse', 'Bash'), input: postBashWithEditDiff(implementing), env: { CLAUDE_PROJECT_DIR: implementing } },
+    { name: '(d) Stop, no loop in the project', ...registered(noWorkflow, 'Stop'), input: stopCall(noWorkflow, 'S-other'), env: { CLAUDE_PROJECT_DIR: noWorkflow } },
+    { name: "(e) Stop, a loop in the project but another session's", ...registered(withLoop, 'Stop'), input: stopCall(withLoop, 'S-other'), env: { CLAUDE_PROJECT_DIR: withLoop } },
+    { name: "(f) Stop of the loop's session: validate `node -e ''`, block", ...registered(withLoop, 'Stop'), input: stopCall(withLoop, 'S-loop'), env: { CLAUDE_PROJECT_DIR: withLoop } },
+  ];
+  currentBin = bin;
+  return { cases, projects, implementing };
+}
+
+const perBuild = builds.map((build) => ({ ...build, ...casesFor(build) }));
+const implementing = perBuild[0].implementing;
+const floor = { name: "node -e ''", file: process.execPath, args: ['-e', ''], input: '', env: {} };
+const cases = [floor, ...perBuild.flatMap((build) => build.cases.map((c) => ({ ...c, build: build.label })))];
 
 function once(c) {
   const started = process.hrtime.bigint();
@@ -158,7 +199,7 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 const base = median(samples[0]);
-const rows = cases.map((c, index) => ({ case: c.name, median_ms: Number(median(samples[index]).toFixed(1)), ratio: Number((median(samples[index]) / base).toFixed(3)) }));
+const rows = cases.map((c, index) => ({ case: c.name, build: c.build ?? '', median_ms: Number(median(samples[index]).toFixed(1)), ratio: Number((median(samples[index]) / base).toFixed(3)) }));
 
 // The GATE REQUIREMENTS block (seed 001 NFR-02: under 100 ms; our target 5 ms), built in-process from a
 // cold read of the project's config each time, as a hook call does.
@@ -174,8 +215,13 @@ const block = { median_ms: Number(median(blockSamples.slice(10)).toFixed(2)), fi
 
 if (asJson) process.stdout.write(`${JSON.stringify({ runs, node: process.version, rows, gate_requirements_block: block })}\n`);
 else {
-  process.stdout.write(`isdlc hook latency: median of ${runs} runs each, interleaved, Node ${process.version}\n`);
-  for (const row of rows) process.stdout.write(`  ${row.case.padEnd(58)} ${row.median_ms.toFixed(1).padStart(7)} ms  ${row.ratio.toFixed(3)}×\n`);
+  process.stdout.write(`isdlc hook latency: median of ${runs} runs each, interleaved, Node ${process.version}${baselineDir ? `; baseline build: ${baselineDir}` : ''}\n`);
+  const fmt = (row) => (row ? `${row.median_ms.toFixed(1).padStart(7)} ms  ${row.ratio.toFixed(3)}×` : '');
+  process.stdout.write(`  ${"node -e ''".padEnd(58)} ${fmt(rows[0])}\n`);
+  for (const row of rows.filter((r) => r.build === 'now')) {
+    const before = rows.find((r) => r.build === 'baseline' && r.case === row.case);
+    process.stdout.write(`  ${row.case.padEnd(58)} ${fmt(row)}${before ? `   (baseline ${fmt(before).trim()})` : ''}\n`);
+  }
   process.stdout.write(`GATE REQUIREMENTS block, in-process, config read cold each time: median ${block.median_ms} ms (first call ${block.first_ms} ms)\n`);
 }
-for (const dir of [noWorkflow, withLoop, withWorkflow, implementing, implementingBig]) rmSync(dir, { recursive: true, force: true });
+for (const dir of perBuild.flatMap((build) => build.projects)) rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,64 @@
+// What Claude Code itself makes of what `isdlc init` writes: the bashEditDiff setting, the permission
+// rules before and after the folder is trusted, and the agent definitions.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { cli } from '../helpers/project.js';
+import { MockApi } from './harness/mock-api.js';
+import { bash, call, say } from './harness/script.js';
+import { activity, e2eProject, runClaude, trust } from './harness/session.js';
+import { usesClaudeCode } from './harness/pinned.js';
+
+usesClaudeCode();
+
+// Changes state.json by a route no text rule names: the path is never written out.
+const SNEAKY = `cd .isdlc && python3 -c "import json;p='state'+'.json';s=json.load(open(p));s['forged']=True;json.dump(s,open(p,'w'))"`;
+
+describe('bashEditDiff', () => {
+  test('in the default permission mode a shell change to state is reported by Claude Code, and isdlc tells the model and the person', async () => {
+    const project = e2eProject();
+    const run = await runClaude(project, {
+      prompt: 'Tidy up.',
+      permissions: ['--permission-mode', 'default', '--allowedTools', 'Bash'],
+      scripts: [{ name: 'main', turns: [call(bash(SNEAKY)), say('Tidied.')] }],
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(readFileSync(join(project.dir, '.isdlc', 'state.json'), 'utf8')).toContain('"forged"');
+    const post = activity(project).find((entry) => entry.event === 'PostToolUse' && entry.tool === 'Bash')!;
+    expect(JSON.stringify(post)).toContain('.isdlc/state.json');
+    // The model reads it in its next request; the person sees it as Claude Code's system message.
+    const next = MockApi.shown(run.api.conversation('main')[1]!);
+    expect(next).toContain('.isdlc/state.json');
+    const response = run.hookResponses.find((hook) => hook.hook_name === 'PostToolUse:Bash')!;
+    expect(JSON.parse(response.stdout)).toMatchObject({ systemMessage: expect.stringContaining('.isdlc/state.json') });
+  });
+});
+
+describe('trust', () => {
+  test('before the folder is trusted Claude Code ignores the permission rules, and doctor says so; after, neither', async () => {
+    const project = e2eProject();
+    const before = await runClaude(project, { prompt: 'Hello.', scripts: [{ name: 'main', turns: [say('Hi.')] }] });
+    expect(before.stderr).toMatch(/Ignoring \d+ permissions\.allow entries/);
+    const doctorBefore = cli(['doctor', project.dir, '--claude-version', project.version], { env: { HOME: project.home } });
+    expect(doctorBefore.stdout).toMatch(/! .*trust/i);
+
+    trust(project);
+    const after = await runClaude(project, { prompt: 'Hello.', scripts: [{ name: 'main', turns: [say('Hi.')] }] });
+    expect(after.stderr).not.toMatch(/Ignoring \d+ permissions\.allow entries/);
+    const doctorAfter = cli(['doctor', project.dir, '--claude-version', project.version], { env: { HOME: project.home } });
+    expect(doctorAfter.stdout).not.toMatch(/! .*trust/i);
+  });
+});
+
+describe('agent definitions', () => {
+  test('Claude Code loads every file isdlc installed without a warning', async () => {
+    const project = e2eProject();
+    const debugFile = join(project.home, 'debug.log');
+    const run = await runClaude(project, { prompt: 'Hello.', args: ['--debug-file', debugFile], scripts: [{ name: 'main', turns: [say('Hi.')] }] });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const log = readFileSync(debugFile, 'utf8');
+    expect(log).toMatch(/agents?/i);
+    const warnings = log.split('\n').filter((line) => /\[WARN\]/.test(line) && line.includes(project.dir));
+    expect(warnings).toEqual([]);
+  });
+});

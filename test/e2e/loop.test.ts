@@ -1,0 +1,146 @@
+// Iteration loops with the real Claude Code: a loop the agent starts holds that session's turn while
+// its rule fails, whatever the agent claims, and releases it when the rule passes and the agent says so;
+// another session is never held. The MCP tools are listed and work through Claude Code's own client.
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { MockApi, type TurnContext } from './harness/mock-api.js';
+import { bash, call, ISDLC_CMD, say, write } from './harness/script.js';
+import { activity, e2eProject, isdlc, runClaude, type E2eProject } from './harness/session.js';
+import { usesClaudeCode } from './harness/pinned.js';
+
+usesClaudeCode();
+
+const TEST_JS =
+  "const add = require('./add.js');\n" +
+  "if (add(1, 2) !== 3) { console.error('FAIL add(1, 2) should be 3, got ' + add(1, 2)); process.exit(1); }\n" +
+  "console.log('1 passing');\n";
+const BROKEN = 'module.exports = (a, b) => a - b;\n';
+const FIXED = 'module.exports = (a, b) => a + b;\n';
+
+function projectWithTests(): E2eProject {
+  return e2eProject({
+    files: {
+      'package.json': JSON.stringify({ name: 'sum', version: '1.0.0', private: true, scripts: { test: 'node test.js' } }, null, 2),
+      'test.js': TEST_JS,
+      'add.js': BROKEN,
+    },
+  });
+}
+
+interface LoopJson {
+  id: string;
+  status: string;
+  iteration: number;
+  sessionId: string | null;
+  history: { iteration: number; passed: boolean | null; signal: string | null }[];
+}
+
+function loops(project: E2eProject): LoopJson[] {
+  return JSON.parse(isdlc(project, ['loop', 'status', '--all', '--json'])) as LoopJson[];
+}
+
+/** The text Claude Code gave the model after a held Stop, taken from the next request. */
+function heldReasonIn(request: MockApi['requests'][number]): string {
+  return MockApi.shown(request);
+}
+
+describe('an iteration loop under the real Claude Code', () => {
+  test('a false COMPLETE is held with a short reason; the fixed code and a true COMPLETE end the turn', async () => {
+    const project = projectWithTests();
+    const run = await runClaude(project, {
+      prompt: 'Make add() add.',
+      scripts: [
+        {
+          name: 'main',
+          turns: [
+            call(bash(`${ISDLC_CMD} loop start --rule "npm test" --max-iterations 5 "Make add() add"`)),
+            say('It works now.\n\n<promise>COMPLETE</promise>'),
+            call(write(join(project.dir, 'add.js'), FIXED)),
+            say('add() adds; npm test passes.\n\n<promise>COMPLETE</promise>'),
+          ],
+        },
+      ],
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const [loop] = loops(project);
+    expect(loop).toMatchObject({ status: 'completed', iteration: 2, sessionId: run.sessionId });
+    expect(loop!.history.map((entry) => [entry.iteration, entry.passed])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
+
+    // The request after the held stop carries the reason; it is short and says what to do first.
+    const stops = activity(project).filter((entry) => entry.event === 'Stop');
+    expect(stops.map((entry) => entry.decision)).toEqual(['block', 'allow']);
+    const reason = String(stops[0]!.reason);
+    expect(reason.length).toBeLessThanOrEqual(320);
+    expect(reason).toContain('npm test');
+    expect(reason).toMatch(/isdlc loop status/);
+    const afterHold = run.api.conversation('main')[2]!;
+    expect(heldReasonIn(afterHold)).toContain(reason.slice(0, 80));
+    // The person was told the loop completed.
+    const lastStop = run.hookResponses.filter((response) => response.hook_event === 'Stop').at(-1)!;
+    expect(lastStop.stdout).toMatch(/completed at iteration 2/);
+  });
+
+  test('a live loop bound to one session does not hold another; it holds its own', async () => {
+    const project = projectWithTests();
+    const owner = randomUUID();
+    isdlc(project, ['loop', 'start', '--session', owner, '--rule', 'npm test', 'Make add() add']);
+
+    const other = await runClaude(project, { prompt: 'Something else.', scripts: [{ name: 'main', turns: [say('Done with something else.')] }] });
+    expect(other.exitCode, other.stderr).toBe(0);
+    expect(other.api.conversation('main')).toHaveLength(1);
+    expect(activity(project).filter((entry) => entry.event === 'Stop' && entry.session === other.sessionId).map((entry) => entry.decision)).toEqual(['allow']);
+
+    const own = await runClaude(project, {
+      prompt: 'Carry on.',
+      args: ['--session-id', owner],
+      scripts: [{ name: 'main', turns: [say('Nothing to do.'), call(write(join(project.dir, 'add.js'), FIXED)), say('Fixed.\n\n<promise>COMPLETE</promise>')] }],
+    });
+    expect(own.exitCode, own.stderr).toBe(0);
+    expect(own.sessionId).toBe(owner);
+    expect(own.api.conversation('main')).toHaveLength(3);
+    expect(loops(project)[0]).toMatchObject({ status: 'completed', sessionId: owner });
+  });
+
+  test('the MCP tools are listed and work: a task and a loop made through them hold the turn until the rule passes', async () => {
+    const project = projectWithTests();
+    const taskIdFrom = ({ api }: TurnContext): string => {
+      const created = api.toolResult(api.toolUseIds('mcp__isdlc__task_create')[0]!);
+      return (JSON.parse(created!.text) as { id: string }).id;
+    };
+    const run = await runClaude(project, {
+      prompt: 'Use the isdlc tools.',
+      scripts: [
+        {
+          name: 'main',
+          turns: [
+            // 2.1.332 defers MCP tools behind a tool search: load their schemas first.
+            call({ name: 'ToolSearch', input: { query: 'select:mcp__isdlc__task_create,mcp__isdlc__iteration_start,mcp__isdlc__iteration_status' } }),
+            call({ name: 'mcp__isdlc__task_create', input: { title: 'Make add() add' } }),
+            (context) => call({ name: 'mcp__isdlc__iteration_start', input: { taskId: taskIdFrom(context), validationRules: [{ type: 'command', command: 'npm test' }], maxIterations: 4 } }),
+            (context) => call({ name: 'mcp__isdlc__iteration_status', input: { taskId: taskIdFrom(context) } }),
+            say('Done.\n\n<promise>COMPLETE</promise>'),
+            call(write(join(project.dir, 'add.js'), FIXED)),
+            say('Fixed.\n\n<promise>COMPLETE</promise>'),
+          ],
+        },
+      ],
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const init = run.events.find((event) => event.type === 'system' && event.subtype === 'init')!;
+    expect(init['mcp_servers']).toContainEqual(expect.objectContaining({ name: 'isdlc', status: 'connected' }));
+    const tools = init['tools'] as string[];
+    for (const name of ['task_create', 'iteration_start', 'iteration_validate', 'iteration_status', 'checkpoint_create']) expect(tools).toContain(`mcp__isdlc__${name}`);
+    for (const sent of run.api.calls.filter((sent) => sent.name.startsWith('mcp__isdlc__'))) {
+      expect(run.api.toolResult(sent.id)?.isError, `${sent.name}: ${run.api.toolResult(sent.id)?.text}`).toBe(false);
+    }
+    // Bound to this session by the PostToolUse hook of iteration_start, before the next tool ran.
+    const status = JSON.parse(run.api.toolResult(run.api.toolUseIds('mcp__isdlc__iteration_status')[0]!)!.text) as Record<string, unknown>;
+    expect(status).toMatchObject({ status: 'active', iteration: 1, maxIterations: 4, bound: true });
+    expect(loops(project)[0]).toMatchObject({ status: 'completed', iteration: 2, sessionId: run.sessionId });
+  });
+});
+

@@ -1,0 +1,127 @@
+// A feature workflow in its implementation phase, worked by the real Claude Code: what isdlc denies
+// reaches the model as the tool's result, what it records comes from the real tool calls, and what it
+// adds to a delegation reaches the subagent.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { FIXTURES } from '../helpers/project.js';
+import { workflowState } from '../helpers/states.js';
+import { MockApi } from './harness/mock-api.js';
+import { agent, bash, call, edit, say, startsWith, write } from './harness/script.js';
+import { activity, e2eProject, readState, runClaude, type E2eProject } from './harness/session.js';
+import { usesClaudeCode } from './harness/pinned.js';
+
+usesClaudeCode();
+
+const FAILING_TEST = `const test = require('node:test');
+const assert = require('node:assert');
+test('adds', () => assert.strictEqual(1 + 1, 3));
+test('subtracts', () => assert.strictEqual(2 - 1, 1));
+`;
+
+function implementationProject(): E2eProject {
+  const project = e2eProject({
+    files: {
+      'package.json': JSON.stringify({ name: 'e2e-app', version: '1.0.0', scripts: { test: 'node --test' } }, null, 2),
+      'test/math.test.js': FAILING_TEST,
+      'docs/isdlc/tasks.md': readFileSync(join(FIXTURES, 'plans', 'valid-v2.md'), 'utf8'),
+    },
+  });
+  writeFileSync(join(project.dir, '.isdlc', 'state.json'), `${JSON.stringify(workflowState('feature', '06-implementation'), null, 2)}\n`);
+  return project;
+}
+
+type State = Record<string, any>;
+
+describe('a feature workflow in 06-implementation', () => {
+  test('a delegation to a later phase is denied, and the reason is the tool result the model reads next', async () => {
+    const project = implementationProject();
+    const run = await runClaude(project, {
+      prompt: 'Review the code now.',
+      scripts: [
+        { name: 'reviewer', match: startsWith('REVIEW'), turns: [say('Reviewed.')] },
+        { name: 'main', turns: [call(agent('qa-engineer', 'REVIEW the implementation')), say('I will wait.')] },
+      ],
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const [callId] = run.api.toolUseIds('Agent');
+    const result = run.api.toolResult(callId!);
+    expect(result?.isError).toBe(true);
+    expect(result?.text).toContain('08-code-review');
+    expect(result?.text).toContain('06-implementation');
+    const denied = activity(project).find((entry) => entry.event === 'PreToolUse' && entry.tool === 'Agent');
+    expect(denied?.decision).toBe('deny');
+    expect(result?.text).toContain(String(denied?.reason).slice(0, 60));
+    // The reviewer never ran.
+    expect(run.api.conversation('reviewer')).toEqual([]);
+  });
+
+  test('the phase agent gets its GATE REQUIREMENTS in its first request, and its background run is tracked to its end', async () => {
+    const project = implementationProject();
+    const run = await runClaude(project, {
+      prompt: 'Implement the feature.',
+      scripts: [
+        { name: 'developer', match: startsWith('IMPLEMENT'), turns: [call(bash('echo working')), say('Implemented.')] },
+        { name: 'main', turns: [call(agent('software-developer', 'IMPLEMENT the export')), say('Delegated; waiting for it.')], after: say('The developer finished.') },
+      ],
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const first = run.api.conversation('developer')[0];
+    expect(first, 'the subagent ran').toBeDefined();
+    const shown = MockApi.shown(first!);
+    expect(shown).toContain('GATE REQUIREMENTS');
+    expect(shown).toContain('06-implementation');
+    // Launched in the background (Claude Code's default), then ended: both ends are in the log.
+    const launch = run.api.toolResult(run.api.toolUseIds('Agent')[0]!);
+    expect(launch?.text).toMatch(/agentId: (\w+)/);
+    const agentId = /agentId: (\w+)/.exec(launch!.text)![1];
+    const entry = (readState(project)['skill_usage_log'] as State[]).find((logged) => logged['agent'] === 'software-developer');
+    expect(entry).toMatchObject({ agent_phase: '06-implementation', agent_id: agentId, outcome: 'completed' });
+    expect(activity(project).some((logged) => logged.event === 'SubagentStop')).toBe(true);
+  });
+
+  test('a failing `npm test` is recorded from the real run and the model is told where it stands', async () => {
+    const project = implementationProject();
+    const run = await runClaude(project, {
+      prompt: 'Run the tests.',
+      scripts: [{ name: 'main', turns: [call(bash('npm test')), say('The tests fail; I will fix them.')] }],
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const record = (readState(project)['phases'] as State)['06-implementation'].iteration_requirements?.test_iteration as State;
+    expect(record).toMatchObject({ last_test_result: 'failed', current_iteration: 1, last_test_command: 'npm test' });
+    const after = run.api.conversation('main')[1]!;
+    const shown = MockApi.shown(after);
+    expect(shown).toMatch(/iteration 1 of 10/i);
+    expect(shown).toContain('adds');
+  });
+
+  test('forged state is denied through Write, Edit and the shell, and the state stays as it was', async () => {
+    const project = implementationProject();
+    const stateFile = join(project.dir, '.isdlc', 'state.json');
+    const before = readState(project) as State;
+    const forged = structuredClone(before) as State;
+    forged['phases']['06-implementation'].status = 'completed';
+    forged['phases']['06-implementation'].gate_passed = '2026-11-26T00:00:00.000Z';
+    forged['active_workflow'].phase_status['06-implementation'] = 'completed';
+    const attempts = [
+      write(stateFile, `${JSON.stringify(forged, null, 2)}\n`),
+      edit(stateFile, '"current_phase_index": 6', '"current_phase_index": 8'),
+      bash(`sed -i 's/"in_progress"/"completed"/' .isdlc/state.json`),
+      bash(`node -e "const f='.isdlc/state.json';const s=require('fs');s.writeFileSync(f,s.readFileSync(f,'utf8').replace(/in_progress/g,'completed'))"`),
+    ];
+    const run = await runClaude(project, {
+      prompt: 'Mark the phase done.',
+      scripts: [{ name: 'main', turns: [...attempts.map((attempt) => call(attempt)), say('I could not.')] }],
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    for (const sent of run.api.calls) {
+      const result = run.api.toolResult(sent.id);
+      expect(result?.isError, `${sent.name} ${JSON.stringify(sent.input).slice(0, 80)}`).toBe(true);
+      expect(result?.text).toMatch(/isdlc/);
+    }
+    const after = JSON.parse(readFileSync(stateFile, 'utf8')) as State;
+    expect(after['phases']['06-implementation']).toEqual(before['phases']['06-implementation']);
+    expect(after['active_workflow']).toEqual(before['active_workflow']);
+    expect(after['current_phase']).toBe('06-implementation');
+  });
+});
