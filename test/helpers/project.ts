@@ -2,7 +2,7 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 
@@ -46,9 +46,27 @@ function toRun(result: SpawnSyncReturns<string>): Run {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** The Claude Code version the suite's projects are set up for, unless a test says otherwise. */
+export const TESTED_CLAUDE_VERSION = '2.1.332';
+
+let claudeShim: string | undefined;
+/**
+ * A folder whose `claude` prints TESTED_CLAUDE_VERSION, first on every child's PATH: `isdlc init` and
+ * `doctor` ask `claude --version`, and a real Claude Code on this machine (or none) must not change what
+ * the tests see. A test that wants another passes its own PATH.
+ */
+function claudeShimDir(): string {
+  if (!claudeShim) {
+    claudeShim = mkdtempSync(join(tmpdir(), 'isdlc-claude-shim-'));
+    made.push(claudeShim);
+    writeFileSync(join(claudeShim, 'claude'), `#!/bin/sh\nprintf '%s (Claude Code)\\n' '${TESTED_CLAUDE_VERSION}'\n`, { mode: 0o755 });
+  }
+  return claudeShim;
+}
+
 /** Environment for child processes: the test runner's, minus anything that points at a project. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${claudeShimDir()}${delimiter}${process.env['PATH'] ?? ''}` };
   delete env['CLAUDE_PROJECT_DIR'];
   delete env['ISDLC_PROJECT'];
   delete env['NODE_PATH'];
