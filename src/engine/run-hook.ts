@@ -38,6 +38,7 @@ function summary(event: HookEvent): Record<string, unknown> {
   if (event.sessionId) out['session'] = event.sessionId;
   if (event.agentType) out['agent_type'] = event.agentType;
   if (event.outcome?.exitCode !== undefined) out['exit_code'] = event.outcome.exitCode;
+  if (event.notification) out['notification'] = event.notification.kind;
   return out;
 }
 

@@ -84,3 +84,14 @@ export function writeDone(project: string, filePath: string, content: string): P
   const payload = recorded('post-write.json');
   return { ...payload, cwd: project, tool_input: { file_path: filePath, content }, tool_response: { ...(payload['tool_response'] as Payload), filePath, content } };
 }
+
+/** Recorded from Claude Code 2.1.332 (test/fixtures/payloads/claude-code-2.1.332). */
+export function recorded332(name: string): Payload {
+  return recorded(`claude-code-2.1.332/${name}`);
+}
+
+/** The `<task-notification>` Claude Code submits as a prompt when a background agent ends, with its result text replaced. */
+export function taskNotification(project: string, result: string): Payload {
+  const payload = recorded332('user-prompt-task-notification.json');
+  return { ...payload, cwd: project, prompt: String(payload['prompt']).replace(/<result>[\s\S]*?<\/result>/, () => `<result>${result}</result>`) };
+}
