@@ -12,7 +12,6 @@ import { walkthroughTracker } from './walkthrough-tracker.js';
 import { workflowCompletionEnforcer } from './workflow-completion-enforcer.js';
 
 export const TOOL_RESULT_GUARDS: readonly Guard[] = Object.freeze([
-  logSkillUsage,
   menuTracker,
   walkthroughTracker,
   discoverMenuGuard,
@@ -21,4 +20,5 @@ export const TOOL_RESULT_GUARDS: readonly Guard[] = Object.freeze([
   reviewReminder,
   workflowCompletionEnforcer,
   loopBinder,
+  logSkillUsage,
 ]);

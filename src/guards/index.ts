@@ -42,7 +42,6 @@ export const GUARDS: readonly Guard[] = Object.freeze([
   // a delegation nothing denied gets its gate requirements
   gateRequirementsInjector,
   // after a tool, on a prompt, at a stop
-  logSkillUsage,
   menuTracker,
   walkthroughTracker,
   discoverMenuGuard,
@@ -53,5 +52,8 @@ export const GUARDS: readonly Guard[] = Object.freeze([
   loopBinder,
   delegationGate,
   iterationLoop,
+  // After the Stop guards: a SubagentStop that iteration-loop holds ends the run before this guard, so a
+  // subagent its loop keeps working is not marked completed.
+  logSkillUsage,
   sessionContext,
 ]);
