@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { guardTable } from '../../test/helpers/guard-table.js';
-import { bashCall, editCall, writeCall } from '../../test/helpers/payloads.js';
+import { bashCall, editCall, recorded332In, writeCall } from '../../test/helpers/payloads.js';
 import { testRecord, withTests, workflowState } from '../../test/helpers/states.js';
 
 type State = Record<string, any>;
@@ -43,6 +43,24 @@ guardTable('state-write-validator', {
   valid: [
     { name: 'a Write to an ordinary source file', state: onDisk(), payload: writeCall(P, 'src/export.ts', 'export const x = 1;\n'), expect: 'allow' },
     { name: 'a file called state.json outside .isdlc', state: onDisk(), payload: writeCall(P, 'src/store/state.json', '{"count": 0}'), expect: 'allow' },
+    {
+      // The text rule is the courteous first line, never the wall: unexpected-file-change reports this one
+      // from the command's bashEditDiff once it ran.
+      name: 'the recorded 2.1.332 forge (`cd .isdlc && python3 -c ...` on a bare state.json) names no state path the text rule can see',
+      state: onDisk(),
+      payload: (project) => {
+        const { tool_response: _response, duration_ms: _ms, ...call } = recorded332In('post-bash-edit-diff-state.json', project);
+        return { ...call, hook_event_name: 'PreToolUse' };
+      },
+      expect: 'allow',
+    },
+    {
+      name: 'a PostToolUse payload carrying bashEditDiff is not its event (it judges calls before they run)',
+      state: onDisk(),
+      payload: (project) => recorded332In('post-bash-edit-diff-state.json', project),
+      expect: 'allow',
+      then: unchangedOnDisk,
+    },
     { name: 'a Write that changes only the project description, same version', state: onDisk(), payload: writeCall(P, STATE, changed((s) => (s['project'] = { description: 'CSV export' }))), expect: 'allow' },
     { name: 'a Write of the file exactly as it is', state: onDisk(), payload: writeCall(P, STATE, diskText), expect: 'allow' },
     { name: 'an Edit of a field nobody owns', state: onDisk(), payload: editCall(P, STATE, '"description": "test workflow"', '"description": "CSV export, take two"'), expect: 'allow' },
