@@ -61,9 +61,17 @@ function describeLoop(store: LoopStore, loop: Loop): string {
     `  rules: ${loop.config.validationRules.map((rule) => rule.name).join(', ') || 'none (the promise alone ends it)'}; circuit breaker after ${loop.config.circuitBreakerThreshold} failed iterations in a row`,
     `  started ${loop.startedAt}, last change ${loop.updatedAt}`,
   ];
-  for (const record of store.history(loop.id)) {
+  // The held Stop's reason is kept short and points here: the whole task and the last failure's output.
+  const prompt = (loop.config.prompt ?? task.description ?? '').trim();
+  if (prompt !== '' && prompt !== task.title) lines.push('  task:', ...prompt.split('\n').map((line) => `    ${line}`));
+  const history = store.history(loop.id);
+  for (const record of history) {
     if (record.validatedAt === null) continue;
     lines.push(`  ${String(record.iteration).padStart(3)}: ${record.passed ? 'passed' : 'failed'}  score ${record.score}  ${record.signal ?? ''}  (${record.validatedBy})`);
+  }
+  const lastValidated = history.filter((record) => record.validatedAt !== null).at(-1);
+  if (lastValidated?.passed === false && lastValidated.report) {
+    lines.push(`  failing at iteration ${lastValidated.iteration}:`, ...loadLoop().failingLines(lastValidated.report).map((line) => `  ${line}`));
   }
   if (loop.endReason) lines.push(`  ended: ${loop.endReason}`);
   return `${lines.join('\n')}\n`;

@@ -52,8 +52,11 @@ guardTable('delegation-gate', {
       state: pending(),
       payload: ended,
       expect: 'block',
-      reasonIncludes: ['delegation-gate', '/isdlc was loaded', 'subagent_type "sdlc-orchestrator"', 'at most 2 times'],
-      then: ({ state }) => expect(state['pending_delegation'].reminders).toBe(1),
+      reasonIncludes: ['isdlc delegation-gate: Delegate to sdlc-orchestrator now', '/isdlc was loaded', 'subagent_type "sdlc-orchestrator"', 'at most 2 times'],
+      then: ({ state, decision }) => {
+        expect(state['pending_delegation'].reminders).toBe(1);
+        expect(decision.reason!.length).toBeLessThanOrEqual(320);
+      },
     },
     {
       name: 'a delegation to another agent, or one from before the command, does not count',

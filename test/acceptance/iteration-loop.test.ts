@@ -70,11 +70,11 @@ describe('a loop held by the registered Stop hook', () => {
 
     const first = stopWith(project, 'I wrote add().');
     expect(first.kind).toBe('block');
-    expect(first.reason).toMatch(/iteration 1 of 5 failed validation/);
-    expect(first.reason).toMatch(/npm test/);
-    expect(first.reason).toMatch(/FAIL add\(1, 2\) should be 3, got -1/);
+    expect(first.reason).toMatch(/^isdlc loop L-[0-9a-f]{10}: Fix npm test \(FAIL add\(1, 2\) should be 3, got -1\), then end your turn; iteration 1 of 5 failed\./);
     expect(first.reason).toMatch(/<promise>COMPLETE<\/promise>/);
-    expect(first.reason).toMatch(/Make add\(\) add/);
+    expect(first.reason).toMatch(/`isdlc loop status`/);
+    // The task and the whole output are in `isdlc loop status`, not in the reason the model gets twice.
+    expect(cli(['loop', 'status', '--dir', project]).stdout).toMatch(/failing at iteration 1:[\s\S]*FAIL add\(1, 2\) should be 3, got -1/);
 
     fixedAdd(project);
     const second = stopWith(project, 'add() now adds; the tests pass.\n\n<promise>COMPLETE</promise>', { stop_hook_active: true });
@@ -242,7 +242,8 @@ describe('a loop held by the registered Stop hook', () => {
     const answer = stopWith(project, 'Waiting.');
     expect(Date.now() - began).toBeLessThan(15_000);
     expect(answer.kind).toBe('block');
-    expect(answer.reason).toMatch(/hangs: `sleep 30 & .*` was still running at its timeout of 1 s and was stopped with every process it started/);
+    expect(answer.reason).toMatch(/Fix hangs \(`sleep 30 & .*` was still running at its timeout/);
+    expect(cli(['loop', 'status', '--dir', project]).stdout).toMatch(/hangs: `sleep 30 & .*` was still running at its timeout of 1 s and was stopped with every process it started/);
     const background = Number(readFileSync(join(project, 'bg.pid'), 'utf8').trim());
     expect(await goneWithin(background, 3_000)).toBe(true);
     expect(isAlive(background)).toBe(false);
