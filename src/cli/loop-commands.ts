@@ -122,7 +122,7 @@ export function registerLoopCommands(program: Command): void {
     .command('start')
     .description('start a loop on a new task; the session that runs this command (or `loop claim`) is held to it')
     .argument('<prompt...>', 'the task, repeated to the agent at every iteration')
-    .option('--agent <name>', "take defaults from .claude/agents/<name>.md's iteration: frontmatter")
+    .option('--agent <name>', "take defaults from the agent's phase (its test_iteration in iteration-requirements.json), or from an iteration: section in .claude/agents/<name>.md")
     .option('--max-iterations <n>', 'at most this many iterations (default 10, or the agent\'s; at most 100)')
     .option('--circuit-breaker <n>', 'hand the loop to a person after this many failed iterations in a row (default 3)')
     .addOption(new Option('--rule <command>', 'a command that must exit 0 (repeatable; replaces the agent\'s rules)').argParser((value: string, previous: string[] = []) => [...previous, value]))
@@ -137,7 +137,7 @@ export function registerLoopCommands(program: Command): void {
       let defaults: ReturnType<typeof agentIterationDefaults> | undefined;
       if (options.agent) {
         try {
-          defaults = agentIterationDefaults(location.root, options.agent);
+          defaults = agentIterationDefaults(location.root, options.agent, location.projectId);
         } catch (error) {
           if (error instanceof AgentDefaultsError) throw new UsageError(error.message);
           throw error;

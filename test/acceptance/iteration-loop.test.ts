@@ -199,14 +199,13 @@ describe('a loop held by the registered Stop hook', () => {
     expect(subStop('Fixed.\n<promise>COMPLETE</promise>').kind).toBe('allow');
   });
 
-  it("takes its defaults from the agent's iteration: frontmatter with --agent, and flags override them", () => {
+  it("takes its defaults from the agent's phase config with --agent, and flags override them", () => {
     const project = projectWithTests();
-    const front = readFileSync(join(project, '.claude/agents/software-developer.md'), 'utf8');
-    const max = Number(/maxIterations: (\d+)/.exec(front)![1]);
     const start = cli(['loop', 'start', '--agent', 'software-developer', '--json', 'Implement CSV export'], { cwd: project });
     expect(start.status, start.stderr).toBe(0);
-    const { loop } = JSON.parse(start.stdout) as { loop: { config: { maxIterations: number; validationRules: { name: string; command: string }[] } } };
-    expect(loop.config.maxIterations).toBe(max);
+    const { loop } = JSON.parse(start.stdout) as { loop: { config: { maxIterations: number; completionPromises: string[]; validationRules: { name: string; command: string }[] } } };
+    // 06-implementation's test_iteration in the bundled iteration-requirements.json.
+    expect(loop.config).toMatchObject({ maxIterations: 10, completionPromises: ['<promise>COMPLETE</promise>', '<promise>BLOCKED</promise>'] });
     expect(loop.config.validationRules).toMatchObject([{ name: 'tests_pass', command: 'npm test' }]);
 
     const overridden = cli(['loop', 'start', '--agent', 'software-developer', '--max-iterations', '4', '--rule', 'npm run lint', '--json', 'Tidy up'], { cwd: project });
@@ -214,7 +213,34 @@ describe('a loop held by the registered Stop hook', () => {
 
     const unknown = cli(['loop', 'start', '--agent', 'nobody', 'Anything'], { cwd: project });
     expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toContain('no agent definition .claude/agents/nobody.md');
+    expect(unknown.stderr).toContain('no defaults for agent "nobody": the skills manifest gives it no phase');
+
+    const noTests = cli(['loop', 'start', '--agent', 'requirements-analyst', 'Anything'], { cwd: project });
+    expect(noTests.status).toBe(2);
+    expect(noTests.stderr).toContain('its phase (01-requirements) does not iterate on tests');
+  });
+
+  it("follows the project's own config, and an iteration: frontmatter a person wrote still wins (seed 004 §2.3)", () => {
+    const project = projectWithTests();
+    writeJson(join(project, '.isdlc/config/iteration-requirements.json'), {
+      phase_requirements: { '06-implementation': { test_iteration: { enabled: true, max_iterations: 6 } } },
+    });
+    const fromConfig = cli(['loop', 'start', '--agent', 'software-developer', '--json', 'Implement it'], { cwd: project });
+    expect(fromConfig.status, fromConfig.stderr).toBe(0);
+    expect(JSON.parse(fromConfig.stdout).loop.config.maxIterations).toBe(6);
+
+    writeFile(
+      join(project, '.claude/agents/software-developer.md'),
+      '---\nname: software-developer\ndescription: ours\niteration:\n  maxIterations: 3\n  completionPromises:\n    - "<promise>SHIPPED</promise>"\n    - "<promise>BLOCKED</promise>"\n  validationRules:\n    - compiles\n---\nOur developer.\n',
+    );
+    const fromFile = cli(['loop', 'start', '--agent', 'software-developer', '--json', 'Ship it'], { cwd: project });
+    expect(fromFile.status, fromFile.stderr).toBe(0);
+    expect(JSON.parse(fromFile.stdout).loop.config).toMatchObject({ maxIterations: 3, completionPromises: ['<promise>SHIPPED</promise>', '<promise>BLOCKED</promise>'], validationRules: [{ name: 'compiles' }] });
+
+    writeFile(join(project, '.claude/agents/qa-engineer.md'), '---\nname: qa-engineer\niteration:\n  enabled: false\n---\n');
+    const off = cli(['loop', 'start', '--agent', 'qa-engineer', 'Review'], { cwd: project });
+    expect(off.status).toBe(2);
+    expect(off.stderr).toContain('says iteration is not enabled for this agent');
   });
 
   it('refuses bad input with a clear line', () => {
