@@ -247,6 +247,12 @@ const CONTEXT_EVENTS = new Set<HookEventName>([
   'UserPromptExpansion',
 ]);
 
+/** The decision as Claude Code's wire carries it: a PreToolUse deny is `deny`, any other deny is `block`. */
+export function claudeCodeDecision(eventName: HookEventName, verdict: Verdict): 'allow' | 'deny' | 'block' {
+  if (!verdict.deny) return 'allow';
+  return eventName === 'PreToolUse' ? 'deny' : 'block';
+}
+
 /**
  * The JSON Claude Code honours for a verdict, or '' for a plain allow. Never `continue: false`
  * (that halts the whole agent and tells only the user), and `permissionDecision: "allow"` only to carry
@@ -259,7 +265,7 @@ export function renderClaudeCodeVerdict(eventName: HookEventName, verdict: Verdi
 
   if (verdict.deny) {
     const reason = capText(verdict.deny.reason);
-    if (eventName === 'PreToolUse') {
+    if (claudeCodeDecision(eventName, verdict) === 'deny') {
       specific['permissionDecision'] = 'deny';
       specific['permissionDecisionReason'] = reason;
     } else {

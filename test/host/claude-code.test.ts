@@ -1,7 +1,7 @@
 // The Claude Code adapter against recorded payloads: every event parses into the canonical event, and
 // every kind of verdict renders the way the host honours it.
 import { describe, expect, it } from 'vitest';
-import { parseClaudeCodePayload, renderClaudeCodeVerdict, textOf, toolKindOf } from '../../src/host/claude-code.js';
+import { claudeCodeDecision, parseClaudeCodePayload, renderClaudeCodeVerdict, textOf, toolKindOf } from '../../src/host/claude-code.js';
 import type { HookEvent } from '../../src/engine/event.js';
 import { emptyVerdict } from '../../src/engine/verdict.js';
 import { fixture } from '../helpers/project.js';
@@ -193,6 +193,12 @@ describe('rendering verdicts', () => {
 
   it.each(['Stop', 'SubagentStop'] as const)('a %s deny is decision block with the reason', (event) => {
     expect(JSON.parse(renderClaudeCodeVerdict(event, deny))).toEqual({ decision: 'block', reason: 'because' });
+  });
+
+  it('names the decision as the wire does: deny before a tool, block anywhere else, allow without a deny', () => {
+    expect(claudeCodeDecision('PreToolUse', deny)).toBe('deny');
+    for (const event of ['Stop', 'SubagentStop', 'PostToolUse', 'UserPromptSubmit'] as const) expect(claudeCodeDecision(event, deny)).toBe('block');
+    expect(claudeCodeDecision('Stop', emptyVerdict())).toBe('allow');
   });
 
   it('a line for the human is systemMessage', () => {
