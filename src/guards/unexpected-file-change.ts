@@ -37,7 +37,12 @@ function runsIsdlc(command: SimpleCommand): boolean {
 
 /** The command line is isdlc's own commands and nothing else that could write: its changes are isdlc's. */
 function onlyIsdlcCommands(line: string, powershell: boolean): boolean {
-  const commands = simpleCommands(line, { powershell });
+  let commands: SimpleCommand[];
+  try {
+    commands = simpleCommands(line, { powershell });
+  } catch {
+    return false; // a line the parser cannot read is not known to be isdlc's own
+  }
   return (
     commands.some(runsIsdlc) &&
     commands.every((command) => command.redirects.length === 0 && (runsIsdlc(command) || NEUTRAL_COMMANDS.has(command.name)))
