@@ -61,9 +61,17 @@ function describeLoop(store: LoopStore, loop: Loop): string {
     `  rules: ${loop.config.validationRules.map((rule) => rule.name).join(', ') || 'none (the promise alone ends it)'}; circuit breaker after ${loop.config.circuitBreakerThreshold} failed iterations in a row`,
     `  started ${loop.startedAt}, last change ${loop.updatedAt}`,
   ];
-  for (const record of store.history(loop.id)) {
+  // The held Stop's reason is kept short and points here: the whole task and the last failure's output.
+  const prompt = (loop.config.prompt ?? task.description ?? '').trim();
+  if (prompt !== '' && prompt !== task.title) lines.push('  task:', ...prompt.split('\n').map((line) => `    ${line}`));
+  const history = store.history(loop.id);
+  for (const record of history) {
     if (record.validatedAt === null) continue;
     lines.push(`  ${String(record.iteration).padStart(3)}: ${record.passed ? 'passed' : 'failed'}  score ${record.score}  ${record.signal ?? ''}  (${record.validatedBy})`);
+  }
+  const lastValidated = history.filter((record) => record.validatedAt !== null).at(-1);
+  if (lastValidated?.passed === false && lastValidated.report) {
+    lines.push(`  failing at iteration ${lastValidated.iteration}:`, ...loadLoop().failingLines(lastValidated.report).map((line) => `  ${line}`));
   }
   if (loop.endReason) lines.push(`  ended: ${loop.endReason}`);
   return `${lines.join('\n')}\n`;
@@ -114,7 +122,7 @@ export function registerLoopCommands(program: Command): void {
     .command('start')
     .description('start a loop on a new task; the session that runs this command (or `loop claim`) is held to it')
     .argument('<prompt...>', 'the task, repeated to the agent at every iteration')
-    .option('--agent <name>', "take defaults from .claude/agents/<name>.md's iteration: frontmatter")
+    .option('--agent <name>', "take defaults from the agent's phase (its test_iteration in iteration-requirements.json), or from an iteration: section in .claude/agents/<name>.md")
     .option('--max-iterations <n>', 'at most this many iterations (default 10, or the agent\'s; at most 100)')
     .option('--circuit-breaker <n>', 'hand the loop to a person after this many failed iterations in a row (default 3)')
     .addOption(new Option('--rule <command>', 'a command that must exit 0 (repeatable; replaces the agent\'s rules)').argParser((value: string, previous: string[] = []) => [...previous, value]))
@@ -129,7 +137,7 @@ export function registerLoopCommands(program: Command): void {
       let defaults: ReturnType<typeof agentIterationDefaults> | undefined;
       if (options.agent) {
         try {
-          defaults = agentIterationDefaults(location.root, options.agent);
+          defaults = agentIterationDefaults(location.root, options.agent, location.projectId);
         } catch (error) {
           if (error instanceof AgentDefaultsError) throw new UsageError(error.message);
           throw error;

@@ -9,7 +9,8 @@ export interface ReplayStep {
   event: string;
   tool?: string;
   subject?: string;
-  decision: 'allow' | 'deny' | 'skipped';
+  /** `block`: a Stop (or another event that is not a tool call) held. */
+  decision: 'allow' | 'deny' | 'block' | 'skipped';
   guard?: string;
   reason?: string;
   notes?: string[];
@@ -60,7 +61,7 @@ export function replaySession(file: string, projectDir: string, env: NodeJS.Proc
     const step: ReplayStep = withComments({
       line: index + 1,
       event: String(payload['hook_event_name'] ?? '?'),
-      decision: entry['decision'] === 'deny' ? 'deny' : 'allow',
+      decision: entry['decision'] === 'deny' || entry['decision'] === 'block' ? entry['decision'] : 'allow',
       ran: Array.isArray(entry['ran']) ? (entry['ran'] as string[]) : [],
     });
     if (typeof payload['tool_name'] === 'string') step.tool = payload['tool_name'];
@@ -101,6 +102,7 @@ export function formatReplay(steps: ReplayStep[]): string {
     }
   }
   const denies = steps.filter((step) => step.decision === 'deny').length;
-  out.push(`\n${steps.length} events replayed: ${steps.length - denies} allowed, ${denies} denied.`);
+  const blocks = steps.filter((step) => step.decision === 'block').length;
+  out.push(`\n${steps.length} events replayed: ${steps.length - denies - blocks} allowed, ${denies} denied${blocks > 0 ? `, ${blocks} held (blocked)` : ''}.`);
   return `${out.join('\n')}\n`;
 }

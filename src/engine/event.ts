@@ -40,6 +40,40 @@ export interface ToolOutcome {
   backgrounded: boolean;
   /** How long the tool ran, when the host says (Claude Code 2.1.119 and later). */
   durationMs?: number;
+  /** A subagent tool's result: the subagent's id, which its SubagentStop carries as `agentId` (also for a background launch). */
+  agentId?: string;
+  /** A shell command's result: the files it changed, when the host reports them (Claude Code's bashEditDiff). */
+  fileChanges?: FileChanges;
+}
+
+/** One file a command changed, as the host saw it. */
+export interface FileChange {
+  /** Absolute, as the host gives it. */
+  path: string;
+  created?: boolean;
+  deleted?: boolean;
+  /** Unified-diff lines of the change (`+`, `-`, ` ` prefixed), when the host sends them. */
+  lines?: string[];
+}
+
+/**
+ * The files a command changed. The host only reports files its own diff sees: Claude Code leaves out what
+ * git ignores and anything outside the project, so this is a signal, never a complete account.
+ */
+export interface FileChanges {
+  files: FileChange[];
+  /** Files the host counted as changed but did not list. */
+  unlisted: number;
+}
+
+/** Something the host submitted as a prompt that nobody typed (Claude Code's `<task-notification>`). */
+export interface HostNotification {
+  kind: 'task';
+  /** The background task (a subagent's id) the notification is about. */
+  taskId?: string;
+  /** completed, failed, killed, ... as the host says. */
+  status?: string;
+  text: string;
 }
 
 export interface StopInfo {
@@ -60,8 +94,10 @@ export interface HookEvent {
   tool?: ToolCall;
   outcome?: ToolOutcome;
   stop?: StopInfo;
-  /** UserPromptSubmit: what the user typed. */
+  /** UserPromptSubmit: what the user typed. Never set for a prompt the host made up itself (see notification). */
   prompt?: string;
+  /** UserPromptSubmit: the host reported something (a background task ended); nobody typed it. */
+  notification?: HostNotification;
   /** UserPromptExpansion: a slash command the user typed. */
   expansion?: { command: string; args: string };
   /** SessionStart: startup, resume, clear, compact, fork. */

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProjectConfig } from '../config/project-config.js';
-import { parseClaudeCodePayload, renderClaudeCodeVerdict } from '../host/claude-code.js';
+import { claudeCodeDecision, parseClaudeCodePayload, renderClaudeCodeVerdict } from '../host/claude-code.js';
 import { findProjectRoot, ISDLC_DIR, locateState, type StateLocation } from '../state/locate.js';
 import { appendActivity } from './activity-log.js';
 import { dispatch } from './dispatch.js';
@@ -38,6 +38,7 @@ function summary(event: HookEvent): Record<string, unknown> {
   if (event.sessionId) out['session'] = event.sessionId;
   if (event.agentType) out['agent_type'] = event.agentType;
   if (event.outcome?.exitCode !== undefined) out['exit_code'] = event.outcome.exitCode;
+  if (event.notification) out['notification'] = event.notification.kind;
   return out;
 }
 
@@ -125,7 +126,8 @@ export function runHook(input: HookRunInput): HookRunOutput {
   const config = new ProjectConfig(location.root, location.projectId);
   const result = dispatch({ event, guards: guards.filter((guard) => !broken.includes(guard)), location, config, dryRun });
   const verdict = result.verdict;
-  entry['decision'] = verdict.deny ? 'deny' : 'allow';
+  // As the wire says it: a held Stop is a block, not a deny.
+  entry['decision'] = claudeCodeDecision(event.name, verdict);
   if (verdict.deny) Object.assign(entry, { guard: verdict.deny.guard, reason: verdict.deny.reason });
   if (verdict.notes.length > 0) entry['notes'] = verdict.notes;
   if (verdict.userMessages.length > 0) entry['user_messages'] = verdict.userMessages;

@@ -30,11 +30,26 @@ function samples(project: string): Record<string, unknown>[] {
     tool('PreToolUse', 'Bash', { command: 'node .isdlc/bin/isdlc.cjs escalation approve --phase 06-implementation' }),
     tool('PreToolUse', 'Write', { file_path: join(project, 'src/a.ts'), content: 'x' }),
     tool('PostToolUseFailure', 'Bash', { command: 'npm test' }, { error: `Exit code 1\n${FAILING_RUN}`, is_interrupt: false }),
-    tool('PostToolUse', 'Bash', { command: 'npm test' }, { tool_response: { stdout: PASSING_RUN, stderr: '', interrupted: false, isImage: false } }),
+    tool('PostToolUse', 'Bash', { command: 'npm test' }, {
+      tool_response: {
+        stdout: PASSING_RUN,
+        stderr: '',
+        interrupted: false,
+        isImage: false,
+        bashEditDiff: {
+          files: [{ filePath: join(project, '.isdlc/state.json'), hunks: [{ lines: ['-  "state_version": 1', '+  "state_version": 2'] }] }],
+          moreFiles: 0,
+          changedFiles: [join(project, '.isdlc/state.json'), join(project, 'src/cart.js')],
+        },
+      },
+    }),
+    tool('PostToolUse', 'Agent', { description: 'work', prompt: 'Implement it', subagent_type: 'software-developer' }, { tool_response: { isAsync: true, status: 'async_launched', agentId: 'a1' } }),
     tool('PostToolUse', 'Agent', { description: 'work', prompt: 'Implement it', subagent_type: 'software-developer' }, { tool_response: { status: 'completed', content: [{ type: 'text', text: MENU }] } }),
     { ...base, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: MENU },
     { ...base, hook_event_name: 'SubagentStop', stop_hook_active: false, agent_id: 'a1', agent_type: 'software-developer', last_assistant_message: 'done' },
     { ...base, hook_event_name: 'UserPromptSubmit', prompt: 'C' },
+    { ...base, hook_event_name: 'UserPromptSubmit', prompt: '<task-notification>\n<task-id>a1</task-id>\n<status>completed</status>\n</task-notification>' },
+    { ...base, hook_event_name: 'SessionStart', source: 'startup' },
   ];
 }
 

@@ -45,7 +45,7 @@ guardTable('branch-guard', {
       setup: repo('main'),
       payload: commit(),
       expect: 'deny',
-      reasonIncludes: ['branch-guard', 'commits to main', BRANCH, `git checkout ${BRANCH}`, 'denied again'],
+      reasonIncludes: [`isdlc branch-guard: Switch to the workflow branch first (\`git checkout ${BRANCH}\`), then commit there.`, 'commits to main', 'denied again'],
     },
     { name: 'a commit on master (T02)', state: inPhase('06-implementation'), setup: (dir) => { repo('main')(dir); git(dir, 'branch', '-m', 'main', 'master'); }, payload: commit(), expect: 'deny', reasonIncludes: ['commits to master'] },
     { name: 'git commit --amend (T11)', state: inPhase('06-implementation'), setup: repo('main'), payload: commit('git commit --amend --no-edit'), expect: 'deny' },
@@ -59,7 +59,7 @@ guardTable('branch-guard', {
       setup: repo(BRANCH),
       payload: commit(),
       expect: 'deny',
-      reasonIncludes: ['no commits on feature/REQ-0001-csv-export during phase 06-implementation', '08-code-review', 'git stash'],
+      reasonIncludes: ['isdlc branch-guard: Do not commit yet: leave the changes in the working tree (or `git stash` them)', 'No commits on feature/REQ-0001-csv-export during phase 06-implementation', '08-code-review'],
     },
   ],
 });

@@ -33,10 +33,10 @@ export const branchGuard = defineGuard({
     }
     if (PROTECTED_BRANCHES.has(checkedOut)) {
       deny(
-        `${PREFIX} this command commits to ${checkedOut}, but the active ${String(workflow.type ?? '')} workflow works on ` +
-          `${workflowBranch ? `its branch ${workflowBranch}` : 'a branch of its own'}. Commits reach ${checkedOut} through that branch's merge, after review. ` +
-          (workflowBranch ? `Switch first (\`git checkout ${workflowBranch}\`), then commit there.` : 'Check out the workflow branch, then commit there.') +
-          ' The same command will be denied again on this branch.',
+        `${PREFIX} ${workflowBranch ? `Switch to the workflow branch first (\`git checkout ${workflowBranch}\`)` : 'Check out the workflow branch first'}, then commit there. ` +
+          `This command commits to ${checkedOut}, but the active ${String(workflow.type ?? '')} workflow works on ` +
+          `${workflowBranch ? `its branch ${workflowBranch}` : 'a branch of its own'}; commits reach ${checkedOut} through that branch's merge, after review. ` +
+          'The same command will be denied again on this branch.',
       );
       return;
     }
@@ -45,9 +45,9 @@ export const branchGuard = defineGuard({
     const last = phases[phases.length - 1];
     if (workflowBranch && checkedOut === workflowBranch && current && last && current !== last) {
       deny(
-        `${PREFIX} no commits on ${workflowBranch} during phase ${current}: the workflow commits once its last phase (${last}) is reached, ` +
-          'after the quality loop and the review, so that no unchecked snapshot enters history. Leave the changes in the working tree ' +
-          '(or `git stash` them); the commit happens at the end of the workflow. The same command will be denied again in this phase.',
+        `${PREFIX} Do not commit yet: leave the changes in the working tree (or \`git stash\` them); the commit happens at the end of the workflow. ` +
+          `No commits on ${workflowBranch} during phase ${current}: the workflow commits once its last phase (${last}) is reached, ` +
+          'after the quality loop and the review, so that no unchecked snapshot enters history. The same command will be denied again in this phase.',
       );
     }
   },

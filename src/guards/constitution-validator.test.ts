@@ -26,7 +26,7 @@ guardTable('constitution-validator', {
       state: workflowState('feature', '01-requirements'),
       payload: completion,
       expect: 'deny',
-      reasonIncludes: ['- [ ] Article I: Specification Primacy', '- [ ] Article XII: Cross-Platform Compatibility', 'isdlc constitution record'],
+      reasonIncludes: ["isdlc constitution-validator: Check phase 01-requirements's work against each article below and record each check with `isdlc constitution record", '- [ ] Article I: Specification Primacy', '- [ ] Article XII: Cross-Platform Compatibility'],
       then: ({ state }) => {
         const record = state['phases']['01-requirements'].constitutional_validation;
         expect(record).toEqual({
@@ -55,7 +55,7 @@ guardTable('constitution-validator', {
       state: withConstitution(workflowState('feature', '01-requirements'), '01-requirements', { ...compliant(REQ_ARTICLES), completed: true, status: 'escalated' }),
       payload: completion,
       expect: 'deny',
-      reasonIncludes: ['escalated', 'isdlc escalation approve --phase 01-requirements'],
+      reasonIncludes: ['isdlc constitution-validator: Ask the person to review the escalated constitutional validation of phase 01-requirements', 'isdlc escalation approve --phase 01-requirements'],
     },
   ],
 });

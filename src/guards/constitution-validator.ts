@@ -30,13 +30,14 @@ export const constitutionValidator = defineGuard({
     const checklist = articleChecklist(config.constitution, articles, new Set(record?.articles_checked ?? []));
     const escalated = record?.status === 'escalated';
     deny(
-      `isdlc constitution-validator: phase ${phase} cannot be declared complete before its constitutional validation is. ` +
-        (escalated
-          ? 'It was escalated after repeated violations: a person reviews it and approves with `isdlc escalation approve --phase ' + phase + '`.\n'
-          : `Status: ${record?.started_at ? String(record.status ?? 'pending') : 'started now'}, iteration ${record?.iterations_used ?? 0} of ${max}. Check the phase's work against each article:\n`) +
-        `${checklist}\n` +
-        'Record each check with `isdlc constitution record --article ID --result compliant|violation --note "what you checked"`; ' +
-        'once every article is compliant, declare the phase complete again.',
+      (escalated
+        ? `isdlc constitution-validator: Ask the person to review the escalated constitutional validation of phase ${phase} ` +
+          `and, if they agree, approve it themselves (\`isdlc escalation approve --phase ${phase}\`); then declare the phase complete again. ` +
+          `It was escalated after repeated violations, and phase ${phase} cannot be declared complete before its constitutional validation is.\n`
+        : `isdlc constitution-validator: Check phase ${phase}'s work against each article below and record each check with ` +
+          '`isdlc constitution record --article ID --result compliant|violation --note "what you checked"`; once every article is compliant, declare the phase complete again. ' +
+          `The phase cannot be declared complete before its constitutional validation is (status: ${record?.started_at ? String(record.status ?? 'pending') : 'started now'}, iteration ${record?.iterations_used ?? 0} of ${max}).\n`) +
+        checklist,
     );
   },
 });

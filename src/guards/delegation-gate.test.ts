@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { guardTable } from '../../test/helpers/guard-table.js';
 import { stop } from '../../test/helpers/payloads.js';
-import { fixture } from '../../test/helpers/project.js';
+import { fixture, lastActivity } from '../../test/helpers/project.js';
 
 const P = '/project';
 const SESSION = String(fixture('stop.json')['session_id']);
@@ -52,8 +52,13 @@ guardTable('delegation-gate', {
       state: pending(),
       payload: ended,
       expect: 'block',
-      reasonIncludes: ['delegation-gate', '/isdlc was loaded', 'subagent_type "sdlc-orchestrator"', 'at most 2 times'],
-      then: ({ state }) => expect(state['pending_delegation'].reminders).toBe(1),
+      reasonIncludes: ['isdlc delegation-gate: Delegate to sdlc-orchestrator now', '/isdlc was loaded', 'subagent_type "sdlc-orchestrator"', 'at most 2 times'],
+      then: ({ state, decision, project }) => {
+        expect(state['pending_delegation'].reminders).toBe(1);
+        expect(decision.reason!.length).toBeLessThanOrEqual(320);
+        // The activity log says what the wire said: a held Stop is a block.
+        expect(lastActivity(project)).toMatchObject({ event: 'Stop', decision: 'block', guard: 'delegation-gate' });
+      },
     },
     {
       name: 'a delegation to another agent, or one from before the command, does not count',

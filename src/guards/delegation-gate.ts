@@ -45,10 +45,11 @@ export const delegationGate = defineGuard({
       const pending = pendingDelegationOf(draft);
       if (pending) pending.reminders = reminders + 1;
     });
+    // Short: Claude Code 2.1.332 sends a held Stop's reason to the model twice.
     deny(
-      `isdlc delegation-gate: /${marker.skill} was loaded, but no delegation to ${marker.required_agent} has happened yet. ` +
-        `Delegate now (the Agent tool with subagent_type "${marker.required_agent}") and let it run the workflow; do not carry out the request directly. ` +
-        `(isdlc asks at most ${MAX_REMINDERS} times for this command, and once per turn; then the turn ends and the user is told.)`,
+      `isdlc delegation-gate: Delegate to ${marker.required_agent} now (Agent tool, subagent_type "${marker.required_agent}"); ` +
+        `do not do the request yourself. /${marker.skill} was loaded but ${marker.required_agent} has not run. ` +
+        `isdlc asks at most ${MAX_REMINDERS} times, once per turn, then ends the turn and tells the user.`,
     );
   },
 });

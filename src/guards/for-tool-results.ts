@@ -8,11 +8,12 @@ import { menuTracker } from './menu-tracker.js';
 import { reviewReminder } from './review-reminder.js';
 import { skillDelegationEnforcer } from './skill-delegation-enforcer.js';
 import { testWatcher } from './test-watcher.js';
+import { unexpectedFileChange } from './unexpected-file-change.js';
 import { walkthroughTracker } from './walkthrough-tracker.js';
 import { workflowCompletionEnforcer } from './workflow-completion-enforcer.js';
 
 export const TOOL_RESULT_GUARDS: readonly Guard[] = Object.freeze([
-  logSkillUsage,
+  unexpectedFileChange,
   menuTracker,
   walkthroughTracker,
   discoverMenuGuard,
@@ -21,4 +22,5 @@ export const TOOL_RESULT_GUARDS: readonly Guard[] = Object.freeze([
   reviewReminder,
   workflowCompletionEnforcer,
   loopBinder,
+  logSkillUsage,
 ]);

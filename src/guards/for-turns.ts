@@ -3,8 +3,9 @@
 import type { Guard } from '../engine/guard.js';
 import { delegationGate } from './delegation-gate.js';
 import { iterationLoop } from './iteration-loop.js';
+import { logSkillUsage } from './log-skill-usage.js';
 import { menuTracker } from './menu-tracker.js';
 import { sessionContext } from './session-context.js';
 import { skillDelegationEnforcer } from './skill-delegation-enforcer.js';
 
-export const TURN_GUARDS: readonly Guard[] = Object.freeze([menuTracker, skillDelegationEnforcer, delegationGate, iterationLoop, sessionContext]);
+export const TURN_GUARDS: readonly Guard[] = Object.freeze([menuTracker, skillDelegationEnforcer, delegationGate, iterationLoop, logSkillUsage, sessionContext]);

@@ -51,7 +51,8 @@ guardTable('gate-blocker', {
       payload: advance,
       expect: 'deny',
       reasonIncludes: ['3 of 3 requirements are unmet', '1. test_iteration: no test run recorded', '2. constitutional_validation: not started', '3. agent_delegation: no delegation to software-developer', 'Next:'],
-      then: ({ state }) => {
+      then: ({ state, decision }) => {
+        expect(decision.reason).toMatch(/^isdlc gate-blocker: Meet the requirements below before asking to pass the gate of phase 06-implementation again\./);
         const gate = state['phases']['06-implementation'].gate_validation;
         expect(gate.status).toBe('blocked');
         expect(gate.blocking_requirements).toEqual(['test_iteration', 'constitutional_validation', 'agent_delegation']);

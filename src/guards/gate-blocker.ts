@@ -42,9 +42,10 @@ export const gateBlocker = defineGuard({
         addEscalation(draft, { type: 'gate_blocked', hook: 'gate-blocker', phase, detail: evaluation.unmet.map((check) => check.requirement).join(', '), timestamp });
       });
       deny(
-        `isdlc gate-blocker: the gate of phase ${phase} is closed; ${evaluation.unmet.length} of ${evaluation.checks.length} requirements are unmet:\n` +
+        `isdlc gate-blocker: Meet the requirements below before asking to pass the gate of phase ${phase} again. ` +
+          `The gate is closed: ${evaluation.unmet.length} of ${evaluation.checks.length} requirements are unmet:\n` +
           `${describeUnmet(evaluation)}\n` +
-          'Meet them, then ask again; `isdlc gate check` shows the same list. Asking again before that will be denied again.',
+          '`isdlc gate check` shows the same list. Asking again before they are met will be denied again.',
       );
       return;
     }

@@ -16,7 +16,7 @@ guardTable('human-only-commands', {
   ],
   invalid: [
     { name: 'cancelling a loop (the agent declares BLOCKED instead)', payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs loop cancel --reason "tests are flaky"'), expect: 'deny', reasonIncludes: ['cancelling an iteration loop', '<promise>BLOCKED</promise>'] },
-    { name: 'the installed binary', payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs escalation approve --phase 06-implementation'), expect: 'deny', reasonIncludes: ['a decision for a person', 'their own terminal'] },
+    { name: 'the installed binary', payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs escalation approve --phase 06-implementation'), expect: 'deny', reasonIncludes: ['isdlc human-only-commands: Do not run `node .isdlc/bin/isdlc.cjs escalation approve --phase 06-implementation`; stop and ask the user to run it in their own terminal', 'a decision for a person', 'their own terminal'] },
     { name: 'through npx, chained after other work', payload: bashCall(P, 'npm test; npx isdlc escalation approve --phase 06-implementation'), expect: 'deny' },
     { name: 'the bin name', payload: bashCall(P, 'isdlc escalation approve --phase 06-implementation --note "fine"'), expect: 'deny' },
     { name: 'wrapped in bash -c', payload: bashCall(P, 'bash -c "isdlc escalation approve --phase 06-implementation"'), expect: 'deny' },

@@ -33,9 +33,9 @@ export const humanOnlyCommands = defineGuard({
     const found = humanOnlyCommandIn(line);
     if (!found) return;
     deny(
-      `isdlc human-only-commands: ${found.decision} is a decision for a person, not for an agent, so \`${found.command.trim()}\` is not run. ` +
-        'Stop here: tell the user what needs their decision and why (`isdlc status` shows it), and ask them to run the command ' +
-        'themselves in their own terminal if they agree. Retrying it will be denied again.',
+      `isdlc human-only-commands: Do not run \`${found.command.trim()}\`; stop and ask the user to run it in their own terminal if they agree, ` +
+        'telling them what needs their decision and why (`isdlc status` shows it). ' +
+        `It is a decision for a person, not for an agent: ${found.decision}. Retrying it will be denied again.`,
     );
   },
 });

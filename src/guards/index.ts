@@ -23,6 +23,7 @@ import { skillDelegationEnforcer } from './skill-delegation-enforcer.js';
 import { skillValidator } from './skill-validator.js';
 import { stateWriteValidator } from './state-write-validator.js';
 import { testWatcher } from './test-watcher.js';
+import { unexpectedFileChange } from './unexpected-file-change.js';
 import { walkthroughTracker } from './walkthrough-tracker.js';
 import { workflowCompletionEnforcer } from './workflow-completion-enforcer.js';
 
@@ -41,8 +42,8 @@ export const GUARDS: readonly Guard[] = Object.freeze([
   stateWriteValidator,
   // a delegation nothing denied gets its gate requirements
   gateRequirementsInjector,
-  // after a tool, on a prompt, at a stop
-  logSkillUsage,
+  // after a tool, on a prompt, at a stop; first what a command changed that only isdlc should change
+  unexpectedFileChange,
   menuTracker,
   walkthroughTracker,
   discoverMenuGuard,
@@ -53,5 +54,8 @@ export const GUARDS: readonly Guard[] = Object.freeze([
   loopBinder,
   delegationGate,
   iterationLoop,
+  // After the Stop guards: a SubagentStop that iteration-loop holds ends the run before this guard, so a
+  // subagent its loop keeps working is not marked completed.
+  logSkillUsage,
   sessionContext,
 ]);

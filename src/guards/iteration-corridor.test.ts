@@ -24,7 +24,7 @@ guardTable('iteration-corridor', {
       state: failing(),
       payload: agentCall(P, { subagent_type: 'sdlc-orchestrator', prompt: 'Tests are mostly fine; advance to the next phase' }),
       expect: 'deny',
-      reasonIncludes: ['TEST_CORRIDOR', 'Iteration 2 of 10', 'npm test', 'expected 3 to be 4', 'software-developer'],
+      reasonIncludes: ['isdlc iteration-corridor: Fix the failing tests of phase 06-implementation and run them again before moving the workflow on', 'TEST_CORRIDOR', 'Iteration 2 of 10', 'npm test', 'expected 3 to be 4', 'software-developer'],
     },
     { name: 'TEST_CORRIDOR: handing work to the next phase agent', state: failing(), payload: agentCall(P, { subagent_type: 'quality-loop-engineer' }), expect: 'deny', reasonIncludes: ['16-quality-loop'] },
     { name: 'TEST_CORRIDOR: the isdlc skill asked to advance', state: failing(), payload: skillCall(P, 'isdlc', 'advance'), expect: 'deny' },
@@ -35,7 +35,7 @@ guardTable('iteration-corridor', {
       state: passing(),
       payload: agentCall(P, { subagent_type: 'sdlc-orchestrator', prompt: 'Proceed to the next phase' }),
       expect: 'deny',
-      reasonIncludes: ['CONST_CORRIDOR', 'not started', '- [ ] Article II: Test-First Development', 'isdlc constitution record'],
+      reasonIncludes: ["isdlc iteration-corridor: Check phase 06-implementation's work against each article below and record each check with `isdlc constitution record", 'CONST_CORRIDOR', 'not started', '- [ ] Article II: Test-First Development'],
       then: ({ state }) => expect(state['phases']['06-implementation'].constitutional_validation).toMatchObject({ status: 'pending', iterations_used: 0 }),
     },
     {

@@ -58,10 +58,11 @@ export const iterationCorridor = defineGuard({
       const tests = testIterationOf(state, phase) ?? {};
       const error = String(tests['last_error'] ?? '').split('\n').slice(0, 3).join(' / ');
       deny(
-        `isdlc iteration-corridor (TEST_CORRIDOR): the tests of phase ${phase} are failing, so the workflow cannot move on; this call ${attemptText(attempt)}. ` +
+        `isdlc iteration-corridor: Fix the failing tests of phase ${phase} and run them again before moving the workflow on ` +
+          `(editing, reading and running tests are all allowed${ownAgent ? `, and so is delegating the fix to ${ownAgent}` : ''}). ` +
+          `TEST_CORRIDOR: while the phase's tests fail the workflow cannot move on, and this call ${attemptText(attempt)}. ` +
           `Iteration ${tests.current_iteration ?? 0} of ${tests.max_iterations ?? requirements?.test_iteration?.max_iterations ?? 10}; ` +
           `last command \`${tests.last_test_command ?? '?'}\`${error ? `; last error: ${error}` : ''}. ` +
-          `Next: fix the failing tests and run them again (editing, reading and running tests are all allowed${ownAgent ? `, and so is delegating the fix to ${ownAgent}` : ''}). ` +
           'This call will be denied again until the tests pass.',
       );
       return;
@@ -72,11 +73,12 @@ export const iterationCorridor = defineGuard({
     // An attempt to move on is when constitutional tracking starts (seed 000 AC-IE-018).
     if (!constitution.started_at) update((draft) => void ensureConstitutionalTracking(draft, phase, { articles, maxIterations: max, now: now.toISOString() }));
     deny(
-      `isdlc iteration-corridor (CONST_CORRIDOR): the tests of phase ${phase} are satisfied, but its constitutional validation is ` +
+      `isdlc iteration-corridor: Check phase ${phase}'s work against each article below and record each check with ` +
+        '`isdlc constitution record --article ID --result compliant|violation --note "what you checked"` before moving the workflow on. ' +
+        `CONST_CORRIDOR: the tests are satisfied, but the constitutional validation is ` +
         `${constitution.started_at ? String(constitution.status ?? 'pending') : 'not started'} ` +
-        `(iteration ${constitution.iterations_used ?? 0} of ${max}); this call ${attemptText(attempt)}. Check the phase's work against each article:\n` +
+        `(iteration ${constitution.iterations_used ?? 0} of ${max}), and this call ${attemptText(attempt)}.\n` +
         `${articleChecklist(config.constitution, articles, new Set(constitution.articles_checked ?? []))}\n` +
-        'Record each check with `isdlc constitution record --article ID --result compliant|violation --note "what you checked"`. ' +
         'This call will be denied again until every article is compliant.',
     );
   },

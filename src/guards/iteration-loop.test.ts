@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { guardTable } from '../../test/helpers/guard-table.js';
 import { makeLoop, readLoop } from '../../test/helpers/loops.js';
 import { stop } from '../../test/helpers/payloads.js';
-import { fixture } from '../../test/helpers/project.js';
+import { cli, fixture } from '../../test/helpers/project.js';
 
 const P = '/project';
 const SESSION = String(fixture('stop.json')['session_id']);
@@ -66,12 +66,38 @@ guardTable('iteration-loop', {
   ],
   invalid: [
     {
-      name: 'a failing rule holds the turn with the iteration, the failure and what to do; the loop moves on',
+      name: 'a failing rule holds the turn with what to do first, the failure and the iteration; the loop moves on',
       setup: loopIn({ validationRules: [fails], prompt: 'Fix the parser.' }),
       payload: stop(P, 'I think it works now.'),
       expect: 'block',
-      reasonIncludes: ['iteration 1 of 10 failed validation', 'tests: ', '1 failing', '<promise>COMPLETE</promise>', '<promise>BLOCKED</promise>', 'Fix the parser.'],
+      reasonIncludes: ['isdlc loop L-', ': Fix tests (1 failing), then end your turn; iteration 1 of 10 failed.', 'When all pass, end with <promise>COMPLETE</promise>', '<promise>BLOCKED</promise>', '`isdlc loop status`'],
       then: ({ project }) => expect(loopNow(project)).toMatchObject({ iteration: 2, stopBlocks: 1, history: [{ passed: false, signal: 'CONTINUE', validatedBy: 'hook' }, { validatedAt: null }] }),
+    },
+    {
+      name: 'a huge failing output and a long task still make a reason of about 300 characters, with the telling line; `isdlc loop status` has the rest',
+      setup: loopIn({
+        validationRules: [
+          {
+            type: 'command',
+            name: 'unit tests',
+            command: ['node', '-e', "for (let i = 0; i < 5000; i++) console.log('  ok ' + i + ' '.repeat(80) + 'x'); console.error('AssertionError: expected parse(\"1+2\") to equal 3 but got ' + 'x'.repeat(300)); console.log('Tests: 1 failed, 5000 passed'); process.exit(1)"],
+          },
+          fails,
+        ],
+        prompt: `Fix the parser. ${'Every detail of the grammar matters. '.repeat(200)}`,
+      }),
+      payload: stop(P, 'Done, I think.'),
+      expect: 'block',
+      reasonIncludes: ['Fix unit tests (AssertionError: expected parse("1+2") to equal 3 but got', ') and 1 more rule, then end your turn; iteration 1 of 10 failed.', '`isdlc loop status`', '<promise>BLOCKED</promise>'],
+      then: ({ decision, project }) => {
+        expect(decision.reason!.length).toBeLessThanOrEqual(320);
+        expect(decision.reason).not.toContain('Every detail of the grammar');
+        const status = cli(['loop', 'status', '--dir', project]);
+        expect(status.stdout).toContain('Every detail of the grammar matters.');
+        expect(status.stdout).toContain('failing at iteration 1:');
+        expect(status.stdout).toContain('AssertionError: expected parse("1+2") to equal 3 but got xxxxxxxx');
+        expect(status.stdout).toContain('1 failing');
+      },
     },
     {
       name: 'COMPLETE while a rule fails does not count',
@@ -85,14 +111,15 @@ guardTable('iteration-loop', {
       setup: loopIn({ validationRules: [passes] }),
       payload: stop(P, 'The protocol ends with:\n```\n<promise>COMPLETE</promise>\n```'),
       expect: 'block',
-      reasonIncludes: ['passes every rule', 'no completion promise'],
+      reasonIncludes: ['End your final message with <promise>COMPLETE</promise> if the task is done', 'passes every rule', 'no completion promise'],
+      then: ({ decision }) => expect(decision.reason!.length).toBeLessThanOrEqual(320),
     },
     {
       name: "a subagent's loop holds that subagent at its SubagentStop",
       setup: loopIn({ validationRules: [fails] }, { sessionId: String(SUB['session_id']), agentId: String(SUB['agent_id']) }),
       payload: { ...SUB, cwd: P },
       expect: 'block',
-      reasonIncludes: ['failed validation'],
+      reasonIncludes: ['Fix tests (1 failing)', 'iteration 1 of 10 failed'],
     },
   ],
 });

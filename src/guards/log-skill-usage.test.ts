@@ -1,9 +1,21 @@
-import { expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { guardTable } from '../../test/helpers/guard-table.js';
-import { agentResult } from '../../test/helpers/payloads.js';
+import { makeLoop } from '../../test/helpers/loops.js';
+import { agentResult, recorded332 } from '../../test/helpers/payloads.js';
+import { decisionOf, hook, readJson, tempDir, writeJson } from '../../test/helpers/project.js';
 import { workflowState } from '../../test/helpers/states.js';
 
 const P = '/project';
+// Recorded from Claude Code 2.1.332: a background launch, and the SubagentStop of that same agent.
+const LAUNCH = recorded332('post-agent-async.json');
+const BACKGROUND_END = recorded332('subagent-stop-background.json');
+const AGENT_ID = String(BACKGROUND_END['agent_id']);
+const launchOf = (subagentType: string) => ({ ...LAUNCH, cwd: P, tool_input: { ...(LAUNCH['tool_input'] as object), subagent_type: subagentType, description: 'Implement CSV export' } });
+const launchedEntry = (extra: Record<string, unknown> = {}) => ({
+  timestamp: '2026-11-25T10:05:00.000Z', agent: 'software-developer', agent_phase: '06-implementation', current_phase: '06-implementation',
+  description: 'Implement CSV export', status: 'executed', reason: 'authorized-phase-match', enforcement_mode: 'observe', outcome: 'launched', agent_id: AGENT_ID, ...extra,
+});
+const withLog = (entries: Record<string, unknown>[]) => ({ ...workflowState('feature', '06-implementation'), skill_usage_log: entries });
 
 guardTable('log-skill-usage', {
   valid: [
@@ -16,6 +28,44 @@ guardTable('log-skill-usage', {
         expect(state['skill_usage_log']).toEqual([
           expect.objectContaining({ agent: 'software-developer', agent_phase: '06-implementation', current_phase: '06-implementation', status: 'executed', reason: 'authorized-phase-match', outcome: 'completed', description: 'Implement CSV export' }),
         ]),
+    },
+    {
+      name: "a background launch (2.1.332) is logged as launched, with the subagent's id",
+      state: workflowState('feature', '06-implementation'),
+      payload: launchOf('software-developer'),
+      expect: 'allow',
+      then: ({ state }) => {
+        expect(state['skill_usage_log']).toEqual([expect.objectContaining({ agent: 'software-developer', agent_phase: '06-implementation', status: 'executed', outcome: 'launched', agent_id: AGENT_ID })]);
+        expect(state['skill_usage_log'][0].completed_at).toBeUndefined();
+      },
+    },
+    {
+      name: "that agent's SubagentStop marks its entry completed, the framework's fields untouched",
+      state: withLog([launchedEntry()]),
+      payload: { ...BACKGROUND_END, cwd: P },
+      expect: 'allow',
+      then: ({ state }) => expect(state['skill_usage_log']).toEqual([{ ...launchedEntry(), outcome: 'completed', completed_at: expect.any(String) }]),
+    },
+    {
+      name: "another subagent's SubagentStop leaves the launched entry alone",
+      state: withLog([launchedEntry()]),
+      payload: { ...BACKGROUND_END, cwd: P, agent_id: 'a0000000000000000' },
+      expect: 'allow',
+      then: ({ state }) => expect(state['skill_usage_log']).toEqual([launchedEntry()]),
+    },
+    {
+      name: 'an entry already completed keeps its first completion time',
+      state: withLog([launchedEntry({ outcome: 'completed', completed_at: '2026-11-25T10:06:00.000Z' })]),
+      payload: { ...BACKGROUND_END, cwd: P },
+      expect: 'allow',
+      then: ({ state }) => expect(state['skill_usage_log'][0]).toMatchObject({ outcome: 'completed', completed_at: '2026-11-25T10:06:00.000Z' }),
+    },
+    {
+      name: 'a synchronous result stays completed and carries its id too',
+      state: workflowState('feature', '06-implementation'),
+      payload: agentResult(P, { subagent_type: 'software-developer' }, 'Done.'),
+      expect: 'allow',
+      then: ({ state }) => expect(state['skill_usage_log'][0]).toMatchObject({ outcome: 'completed', agent_id: 'a7154de3fc719065c' }),
     },
     {
       name: 'logs a cross-phase delegation as such',
@@ -46,4 +96,20 @@ guardTable('log-skill-usage', {
     },
   ],
   invalid: [],
+});
+
+describe('log-skill-usage with the Stop guards before it', () => {
+  it("a SubagentStop that the subagent's loop holds does not mark the subagent completed; its real end does", () => {
+    const project = tempDir('isdlc-log-skill-usage-');
+    writeJson(`${project}/.isdlc/state.json`, withLog([launchedEntry()]));
+    const fails = { type: 'command', name: 'tests', command: ['node', '-e', 'process.exit(1)'] };
+    makeLoop(project, { config: { validationRules: [fails], maxIterations: 5 }, sessionId: String(BACKGROUND_END['session_id']), agentId: AGENT_ID });
+    const end = { ...BACKGROUND_END, cwd: project };
+    const held = hook(project, end);
+    expect(decisionOf(held).kind).toBe('block');
+    expect(readJson<Record<string, any>>(`${project}/.isdlc/state.json`)['skill_usage_log'][0].outcome).toBe('launched');
+    const ended = hook(project, { ...end, last_assistant_message: 'Done.' }, ['--guards', 'log-skill-usage']);
+    expect(decisionOf(ended).kind).toBe('allow');
+    expect(readJson<Record<string, any>>(`${project}/.isdlc/state.json`)['skill_usage_log'][0].outcome).toBe('completed');
+  });
 });

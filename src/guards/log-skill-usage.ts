@@ -1,6 +1,8 @@
 // Each subagent delegation is logged in `skill_usage_log`: which agent, the phase it owns, the phase the
 // workflow was in. The gate's agent-delegation check reads this log, so the evidence that a phase's
-// agent ran is something the hook saw, not something an agent wrote.
+// agent ran is something the hook saw, not something an agent wrote. A subagent launched in the
+// background (Claude Code's default from 2.1.198) has only started when its Agent call returns: its entry
+// says `launched` with the subagent's id, and becomes `completed` at that subagent's SubagentStop.
 import { agentPhases, normalizeAgentName, PHASELESS_MARKERS } from '../detect/agents.js';
 import { delegationFor } from '../detect/phase-delegation.js';
 import { defineGuard } from '../engine/guard.js';
@@ -17,13 +19,34 @@ function usageVerdict(agentPhase: string | null, current: string | null): { stat
   return { status: 'observed', reason: 'cross-phase-usage' };
 }
 
+/** An entry still waiting for the end of the background subagent `agentId`. */
+function launchedAs(entry: SkillUsageEntry, agentId: string): boolean {
+  return entry.agent_id === agentId && entry.outcome === 'launched';
+}
+
 export const logSkillUsage = defineGuard({
   id: 'log-skill-usage',
-  description: 'Logs every subagent delegation (agent, its phase, the current phase) in skill_usage_log, the evidence for the agent-delegation gate check.',
-  on: { PostToolUse: ['agent'] },
-  check({ event, state, config, now, update }) {
+  description:
+    'Logs every subagent delegation (agent, its phase, the current phase) in skill_usage_log, the evidence for the agent-delegation gate check; a background launch is marked completed at its SubagentStop.',
+  on: { PostToolUse: ['agent'], SubagentStop: true },
+  check({ event, state, config, now, update, log }) {
     // Logged with or without a workflow: delegation-gate looks here for the orchestrator that starts one.
-    if (!state || !event.tool) return;
+    if (!state) return;
+    if (event.name === 'SubagentStop') {
+      const agentId = event.agentId;
+      if (!agentId || !(state.skill_usage_log ?? []).some((entry) => launchedAs(entry, agentId))) return;
+      const at = now.toISOString();
+      update((draft) => {
+        for (const entry of Array.isArray(draft.skill_usage_log) ? draft.skill_usage_log : []) {
+          if (!launchedAs(entry, agentId)) continue;
+          entry.outcome = 'completed';
+          entry.completed_at = at;
+        }
+      });
+      log({ agent_id: agentId, outcome: 'completed' });
+      return;
+    }
+    if (!event.tool) return;
     const current = currentPhaseOf(state);
     const input = event.tool.input;
     const subagentType = typeof input['subagent_type'] === 'string' ? input['subagent_type'] : '';
@@ -41,6 +64,7 @@ export const logSkillUsage = defineGuard({
       enforcement_mode: typeof state.skill_enforcement?.['mode'] === 'string' ? state.skill_enforcement['mode'] : 'observe',
       outcome: event.outcome?.backgrounded ? 'launched' : 'completed',
     };
+    if (event.outcome?.agentId) entry.agent_id = event.outcome.agentId;
     update((draft) => {
       const log = Array.isArray(draft.skill_usage_log) ? draft.skill_usage_log : [];
       log.push(entry);

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { guardTable } from '../../test/helpers/guard-table.js';
-import { agentResult, stop, userPrompt } from '../../test/helpers/payloads.js';
+import { lastActivity } from '../../test/helpers/project.js';
+import { agentResult, stop, taskNotification, userPrompt } from '../../test/helpers/payloads.js';
 import { workflowState } from '../../test/helpers/states.js';
 
 const P = '/project';
@@ -56,6 +57,27 @@ guardTable('menu-tracker', {
         expect(elicitation(state)).toMatchObject({ completed: true, final_selection: 'save', completed_at: expect.any(String) });
         expect(decision.systemMessage).toContain('INTERACTIVE ELICITATION COMPLETED');
       },
+    },
+    {
+      name: "a background agent's task notification is not the user's choice, whatever its result says",
+      state: awaiting(),
+      payload: taskNotification(P, `Drafted the requirements.\n\n[A] Adjust  [R] Refine  [C] Continue  [S] Save\n\nSave`),
+      expect: 'allow',
+      then: ({ state, decision, project }) => {
+        expect(elicitation(state)).toMatchObject({ menu_interactions: 2, awaiting_selection: true, selections: [] });
+        expect(decision.context).toBeUndefined();
+        expect(lastActivity(project)).toMatchObject({ event: 'UserPromptSubmit', notification: 'task' });
+      },
+    },
+    {
+      name: 'a task notification with leading whitespace and a bare "C" result is not a choice either',
+      state: awaiting(),
+      payload: (() => {
+        const payload = taskNotification(P, 'C');
+        return { ...payload, prompt: `\n  ${String(payload['prompt'])}` };
+      })(),
+      expect: 'allow',
+      then: ({ state }) => expect(elicitation(state)).toMatchObject({ menu_interactions: 2, awaiting_selection: true }),
     },
     {
       name: '"select an option" is not a selection',

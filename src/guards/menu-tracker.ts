@@ -52,6 +52,7 @@ export const menuTracker = defineGuard({
 
     if (event.name === 'UserPromptSubmit') {
       if (record?.awaiting_selection !== true) return;
+      // A background task's notification arrives without a prompt (the adapter keeps it apart): nobody chose.
       const choice = menuChoiceIn(event.prompt ?? '');
       if (!choice) return;
       const predicted = structuredClone(record);

@@ -46,7 +46,7 @@ guardTable('phase-loop-controller', {
       state: neverActivated(),
       payload: agentCall(P, { subagent_type: 'requirements-analyst' }),
       expect: 'deny',
-      reasonIncludes: ['phase-loop-controller', '01-requirements', 'has not been activated', 'isdlc phase activate', 'denied'],
+      reasonIncludes: ['isdlc phase-loop-controller: Run `isdlc phase activate` first, then delegate again.', '01-requirements', 'has not been activated', 'denied'],
     },
     {
       name: 'a workflow whose phase records are missing (T02)',
@@ -74,21 +74,21 @@ guardTable('phase-loop-controller', {
       state: completedAndWaiting('feature', '01-requirements'),
       payload: agentCall(P, { subagent_type: 'requirements-analyst' }),
       expect: 'deny',
-      reasonIncludes: ['01-requirements, which is completed', 'reached 02-impact-analysis'],
+      reasonIncludes: ['isdlc phase-loop-controller: Run `isdlc phase activate` to start 02-impact-analysis, the phase the workflow has reached', '01-requirements, which is completed'],
     },
     {
       name: 'a supervised workflow waiting for its review',
       state: completedAndWaiting('feature', '01-requirements', { supervised: true, supervised_review: { phase: '01-requirements', status: 'awaiting', requested_at: '2026-11-25T10:30:00.000Z' } }),
       payload: agentCall(P, { subagent_type: 'impact-analysis-orchestrator' }),
       expect: 'deny',
-      reasonIncludes: ["waiting for a person's review", 'isdlc phase review continue'],
+      reasonIncludes: ["isdlc phase-loop-controller: Wait for the person's review first", "waiting for a person's review", 'isdlc phase review continue'],
     },
     {
       name: 'after the last phase completed',
       state: completedAndWaiting('fix', '08-code-review'),
       payload: agentCall(P, { subagent_type: 'qa-engineer' }),
       expect: 'deny',
-      reasonIncludes: ['isdlc workflow finalize'],
+      reasonIncludes: ['isdlc phase-loop-controller: Run `isdlc workflow finalize`: every phase is completed.'],
     },
   ],
 });

@@ -30,19 +30,21 @@ export const phaseLoopController = defineGuard({
     const review = reviewBlocking(workflow);
     if (target === reached) {
       deny(
-        `${PREFIX} this delegation${who} is for phase ${target}, which has not been activated (its status is ${String(status ?? 'missing')}). ` +
-          (review
-            ? `First: ${review}. Then run \`isdlc phase activate\`, and delegate again.`
-            : `Run \`isdlc phase activate\` first: it marks ${target} in progress in every place state tracks it, and then this delegation passes. `) +
-          ' Until then the same call is denied.',
+        (review
+          ? `${PREFIX} Wait for the person's review first, then run \`isdlc phase activate\` and delegate again: ${review}. `
+          : `${PREFIX} Run \`isdlc phase activate\` first, then delegate again. `) +
+          `This delegation${who} is for phase ${target}, which has not been activated (its status is ${String(status ?? 'missing')}); ` +
+          `activation marks ${target} in progress in every place state tracks it, so its agent starts with the record in order. ` +
+          'Until then the same call is denied.',
       );
     } else if (target === current) {
       const next = reached
-        ? `the workflow has reached ${reached}: run \`isdlc phase activate\` to start it, then delegate to its agent`
-        : 'every phase is completed: run `isdlc workflow finalize`';
+        ? `Run \`isdlc phase activate\` to start ${reached}, the phase the workflow has reached, then delegate to its agent`
+        : 'Run `isdlc workflow finalize`: every phase is completed';
       deny(
-        `${PREFIX} this delegation${who} is for phase ${target}, which is ${String(status ?? 'not in progress')} (its gate has passed); ${next}.` +
-          (review ? ` ${review}.` : '') +
+        `${PREFIX} ${next}. ` +
+          `This delegation${who} is for phase ${target}, which is ${String(status ?? 'not in progress')} (its gate has passed), so its agent has nothing left to do.` +
+          (review ? ` First, though: ${review}.` : '') +
           ' Until then the same call is denied.',
       );
     }

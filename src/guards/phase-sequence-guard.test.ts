@@ -53,7 +53,7 @@ guardTable('phase-sequence-guard', {
       state: workflowAt('01-requirements'),
       payload: agentCall({ subagent_type: 'software-developer' }),
       expect: 'deny',
-      reasonIncludes: ['phase-sequence-guard', '06-implementation', '01-requirements', 'requirements-analyst', 'denied again'],
+      reasonIncludes: ['isdlc phase-sequence-guard: Carry on with phase 01-requirements (its agent is requirements-analyst) instead', 'out-of-order phase delegation', '06-implementation', 'denied again'],
     },
     { name: 'a delegation back to an earlier phase', state: workflowAt('06-implementation'), payload: agentCall({ subagent_type: 'requirements-analyst' }), expect: 'deny', reasonIncludes: ['01-requirements', '06-implementation'] },
     { name: 'the legacy Task tool name to a later phase', state: workflowAt('01-requirements'), payload: agentCall({ subagent_type: 'software-developer' }, 'Task'), expect: 'deny' },

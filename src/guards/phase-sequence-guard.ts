@@ -26,11 +26,11 @@ export const phaseSequenceGuard = defineGuard({
       ? `targets phase ${target}, but the active ${type}workflow is in phase ${current}.${order}`
       : `targets phase ${target}, which is not part of the active ${type}workflow (current phase: ${current}).${order}`;
     deny(
-      `isdlc phase-sequence-guard: out-of-order phase delegation. This call ${who}${where} ` +
-        `Work happens in the current phase only; a later phase starts once the current one has passed its gate and ` +
-        `the next has been activated. Next step: carry on with ${current}` +
-        (currentAgent ? ` (its agent is ${currentAgent})` : '') +
-        '; run `isdlc status` to see where the workflow stands. The same call will be denied again until then.',
+      `isdlc phase-sequence-guard: Carry on with phase ${current}${currentAgent ? ` (its agent is ${currentAgent})` : ''} instead; ` +
+        '`isdlc status` shows where the workflow stands. ' +
+        `This call ${who}is an out-of-order phase delegation: it ${where} ` +
+        'Work happens in the current phase only; a later phase starts once the current one has passed its gate and ' +
+        'the next has been activated. The same call will be denied again until then.',
     );
   },
 });

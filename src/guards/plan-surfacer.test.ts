@@ -41,7 +41,7 @@ guardTable('plan-surfacer', {
       state: workflowState('feature', '06-implementation'),
       payload: developer,
       expect: 'deny',
-      reasonIncludes: ['plan-surfacer', 'no task plan', '06-implementation', 'docs/isdlc/tasks.md', 'ORCH-012'],
+      reasonIncludes: ['isdlc plan-surfacer: Write the task plan docs/isdlc/tasks.md first, then delegate again', '06-implementation cannot be delegated without it', 'ORCH-012'],
     },
     {
       name: 'the next phase, reached but not yet activated',

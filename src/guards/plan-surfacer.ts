@@ -26,9 +26,10 @@ export const planSurfacer = defineGuard({
     if (!plan) {
       const expected = tasksPathCandidates(location)[0]!;
       deny(
-        `isdlc plan-surfacer: no task plan yet, so phase ${target} cannot be delegated. The plan is what lets the user see the work ahead ` +
-          `and what the agents follow. Generate it first: write ${expected} from the requirements and design (the generate-plan step, ORCH-012): ` +
-          'a `## Phase NN: Name` section per phase with `- [ ] T0001 task | traces: FR-01` lines. Then delegate again; until the file exists the same call is denied.',
+        `isdlc plan-surfacer: Write the task plan ${expected} first, then delegate again: from the requirements and design (the generate-plan step, ORCH-012), ` +
+          'a `## Phase NN: Name` section per phase with `- [ ] T0001 task | traces: FR-01` lines. ' +
+          `Phase ${target} cannot be delegated without it: the plan is what lets the user see the work ahead and what the agents follow. ` +
+          'Until the file exists the same call is denied.',
       );
       return;
     }

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { guardTable } from '../../test/helpers/guard-table.js';
-import { bashCall, editCall, writeCall } from '../../test/helpers/payloads.js';
+import { bashCall, editCall, recorded332In, writeCall } from '../../test/helpers/payloads.js';
 import { testRecord, withTests, workflowState } from '../../test/helpers/states.js';
 
 type State = Record<string, any>;
@@ -43,6 +43,24 @@ guardTable('state-write-validator', {
   valid: [
     { name: 'a Write to an ordinary source file', state: onDisk(), payload: writeCall(P, 'src/export.ts', 'export const x = 1;\n'), expect: 'allow' },
     { name: 'a file called state.json outside .isdlc', state: onDisk(), payload: writeCall(P, 'src/store/state.json', '{"count": 0}'), expect: 'allow' },
+    {
+      // The text rule is the courteous first line, never the wall: unexpected-file-change reports this one
+      // from the command's bashEditDiff once it ran.
+      name: 'the recorded 2.1.332 forge (`cd .isdlc && python3 -c ...` on a bare state.json) names no state path the text rule can see',
+      state: onDisk(),
+      payload: (project) => {
+        const { tool_response: _response, duration_ms: _ms, ...call } = recorded332In('post-bash-edit-diff-state.json', project);
+        return { ...call, hook_event_name: 'PreToolUse' };
+      },
+      expect: 'allow',
+    },
+    {
+      name: 'a PostToolUse payload carrying bashEditDiff is not its event (it judges calls before they run)',
+      state: onDisk(),
+      payload: (project) => recorded332In('post-bash-edit-diff-state.json', project),
+      expect: 'allow',
+      then: unchangedOnDisk,
+    },
     { name: 'a Write that changes only the project description, same version', state: onDisk(), payload: writeCall(P, STATE, changed((s) => (s['project'] = { description: 'CSV export' }))), expect: 'allow' },
     { name: 'a Write of the file exactly as it is', state: onDisk(), payload: writeCall(P, STATE, diskText), expect: 'allow' },
     { name: 'an Edit of a field nobody owns', state: onDisk(), payload: editCall(P, STATE, '"description": "test workflow"', '"description": "CSV export, take two"'), expect: 'allow' },
@@ -91,7 +109,7 @@ guardTable('state-write-validator', {
       state: onDisk(),
       payload: writeCall(P, STATE, changed((s) => (s['state_version'] = 3))),
       expect: 'deny',
-      reasonIncludes: ['V7', 'is 3 in this write but 5 on disk', 're-read', 'the file is unchanged'],
+      reasonIncludes: ['isdlc state-write-validator: Leave the fields below to isdlc: do what each line says instead of this Write of .isdlc/state.json', 'V7', 'is 3 in this write but 5 on disk', 're-read', 'the file is unchanged'],
       then: unchangedOnDisk,
     },
     {
@@ -151,7 +169,7 @@ guardTable('state-write-validator', {
     { name: 'removing the loop store (to escape a loop)', state: onDisk(), payload: bashCall(P, 'rm -f .isdlc/loop.db .isdlc/loop.db-wal'), expect: 'deny', reasonIncludes: ["the iteration loops' store", '<promise>BLOCKED</promise>', 'isdlc loop cancel'] },
     { name: 'editing the loop store with sqlite3', state: onDisk(), payload: bashCall(P, `sqlite3 .isdlc/loop.db "UPDATE loops SET status = 'completed'"`), expect: 'deny', reasonIncludes: ['loop.db (sqlite3)'] },
     { name: 'a script that opens the loop store', state: onDisk(), payload: bashCall(P, `python3 -c "import sqlite3; sqlite3.connect('.isdlc/loop.db').execute('DELETE FROM loops')"`), expect: 'deny', reasonIncludes: ['python3 script'] },
-    { name: 'overwriting the loop store with the Write tool', state: onDisk(), payload: writeCall(P, '.isdlc/loop.db', ''), expect: 'deny', reasonIncludes: ["the iteration loops' store"] },
+    { name: 'overwriting the loop store with the Write tool', state: onDisk(), payload: writeCall(P, '.isdlc/loop.db', ''), expect: 'deny', reasonIncludes: ['isdlc state-write-validator: Leave the loop store to isdlc', "the iteration loops' store"] },
     { name: 'writing a gate result by hand', state: onDisk(), payload: writeCall(P, STATE, changed((s) => (s['phases']['06-implementation'].gate_validation = { status: 'passed' }))), expect: 'deny', reasonIncludes: ['gate_validation', 'isdlc phase complete'] },
     { name: 'switching enforcement off', state: onDisk(), payload: editCall(P, STATE, '"enabled": true', '"enabled": false'), expect: 'deny', reasonIncludes: ['iteration_enforcement'] },
     {
@@ -191,8 +209,8 @@ guardTable('state-write-validator', {
       expect: 'deny',
       reasonIncludes: ['isdlc workflow cancel'],
     },
-    { name: 'an Edit that would leave the file not JSON', state: onDisk(), payload: editCall(P, STATE, '"state_version": 5,', '"state_version": 5'), expect: 'deny', reasonIncludes: ['not be a valid JSON object'], then: unchangedOnDisk },
-    { name: 'writing a state file that does not exist', payload: writeCall(P, STATE, '{"state_version": 1}'), expect: 'deny', reasonIncludes: ['isdlc init'] },
+    { name: 'an Edit that would leave the file not JSON', state: onDisk(), payload: editCall(P, STATE, '"state_version": 5,', '"state_version": 5'), expect: 'deny', reasonIncludes: ['isdlc state-write-validator: Use the isdlc commands to change state (`isdlc status` names the next one) instead of this Edit', 'not be a valid JSON object'], then: unchangedOnDisk },
+    { name: 'writing a state file that does not exist', payload: writeCall(P, STATE, '{"state_version": 1}'), expect: 'deny', reasonIncludes: ['isdlc state-write-validator: Do not create .isdlc/state.json by hand', 'isdlc init'] },
     {
       name: "a monorepo project's state file",
       files: { '.isdlc/projects/api-service/state.json': onDisk() },
@@ -201,7 +219,7 @@ guardTable('state-write-validator', {
       reasonIncludes: ['V7'],
     },
     { name: 'a Windows path (backslashes)', state: onDisk(), payload: writeCall(P, '.isdlc\\state.json', changed((s) => (tests(s).completed = true))), expect: 'deny', reasonIncludes: ['test_iteration'] },
-    { name: 'shell: a redirection onto state', state: onDisk(), payload: bashCall(P, "echo '{}' > .isdlc/state.json"), expect: 'deny', reasonIncludes: ['redirection', 'isdlc status --json'], then: unchangedOnDisk },
+    { name: 'shell: a redirection onto state', state: onDisk(), payload: bashCall(P, "echo '{}' > .isdlc/state.json"), expect: 'deny', reasonIncludes: ["isdlc state-write-validator: Use isdlc's commands instead: read the state with `isdlc status --json`", 'redirection'], then: unchangedOnDisk },
     { name: 'shell: jq to a temp file, then mv onto state', state: onDisk(), payload: bashCall(P, "jq '.phases[\"06-implementation\"].status = \"completed\"' .isdlc/state.json > /tmp/s.json && mv /tmp/s.json .isdlc/state.json"), expect: 'deny', reasonIncludes: ['(mv)'] },
     { name: 'shell: sed -i', state: onDisk(), payload: bashCall(P, 'sed -i "s/failed/passed/" .isdlc/state.json'), expect: 'deny', reasonIncludes: ['sed -i'] },
     { name: 'shell: tee into a monorepo state', state: onDisk(), payload: bashCall(P, 'cat /tmp/s.json | tee .isdlc/projects/web/state.json'), expect: 'deny', reasonIncludes: ['tee'] },

@@ -49,9 +49,10 @@ function describe(findings: EditFinding[]): string {
 
 function loopStoreRefusal(what: string): string {
   return (
-    `${PREFIX} this would write ${what}, the iteration loops' store; only isdlc's commands and MCP tools change it, so it is not written. ` +
-    'See a loop with `isdlc loop status` or iteration_status. If you cannot go on, end your final message with ' +
-    '<promise>BLOCKED</promise> and the reason; cancelling a loop is for a person (`isdlc loop cancel`). The same call will be denied again.'
+    `${PREFIX} Leave the loop store to isdlc: see a loop with \`isdlc loop status\` or iteration_status, and if you cannot go on, end your final message with ` +
+    '<promise>BLOCKED</promise> and the reason. ' +
+    `This would write ${what}, the iteration loops' store, which only isdlc's commands and MCP tools change, so it is not written; ` +
+    'cancelling a loop is for a person (`isdlc loop cancel`). The same call will be denied again.'
   );
 }
 
@@ -70,9 +71,10 @@ export const stateWriteValidator = defineGuard({
         return;
       }
       deny(
-        `${PREFIX} this command would write ${writes.map((w) => `${w.target} (${w.how})`).join(', ')}, which holds the workflow's state; ` +
-          'isdlc changes it only through its own commands, so the command is not run. Read it with `isdlc status --json`; change it with ' +
-          '`isdlc phase activate`, `isdlc phase complete`, `isdlc workflow finalize` or `isdlc workflow cancel`. The same command will be denied again.',
+        `${PREFIX} Use isdlc's commands instead: read the state with \`isdlc status --json\`; change it with ` +
+          '`isdlc phase activate`, `isdlc phase complete`, `isdlc workflow finalize` or `isdlc workflow cancel`. ' +
+          `This command would write ${writes.map((w) => `${w.target} (${w.how})`).join(', ')}, which holds the workflow's state; ` +
+          'isdlc changes it only through its own commands, so the command is not run. The same command will be denied again.',
       );
       return;
     }
@@ -85,7 +87,12 @@ export const stateWriteValidator = defineGuard({
     const file = toolFilePath(path, event.cwd ?? location.root);
     const diskText = readText(file);
     if (diskText === null) {
-      if (tool.kind === 'write') deny(`${PREFIX} ${path} does not exist; state files are created by \`isdlc init\` and changed by isdlc's commands, not written by hand.`);
+      if (tool.kind === 'write') {
+        deny(
+          `${PREFIX} Do not create ${path} by hand: \`isdlc init\` (or \`isdlc workflow start\`) creates state files, and isdlc's commands change them. ` +
+            'The file does not exist, so this Write is not made. The same call will be denied again.',
+        );
+      }
       return;
     }
     const disk = parseState(diskText);
@@ -97,16 +104,20 @@ export const stateWriteValidator = defineGuard({
     if (after === null) return;
     const incoming = parseState(after);
     if (!incoming) {
-      deny(`${PREFIX} after this ${tool.name} ${path} would not be a valid JSON object, and every guard and command would lose the workflow's state. The file is unchanged. Use the isdlc commands to change state.`);
+      deny(
+        `${PREFIX} Use the isdlc commands to change state (\`isdlc status\` names the next one) instead of this ${tool.name}: ` +
+          `after it ${path} would not be a valid JSON object, and every guard and command would lose the workflow's state. The file is unchanged.`,
+      );
       return;
     }
     const review = reviewStateEdit(disk, incoming);
     log({ file, refusals: review.refusals.map((r) => `${r.rule} ${r.field}`), notes: review.notes.length });
     if (review.refusals.length > 0) {
       deny(
-        `${PREFIX} this ${tool.name} of ${path} is refused before it happens; the file is unchanged.\n${describe(review.refusals)}\n` +
+        `${PREFIX} Leave the fields below to isdlc: do what each line says instead of this ${tool.name} of ${path} (\`isdlc status\` shows where the workflow stands). ` +
+          `The ${tool.name} is refused before it happens, and the file is unchanged:\n${describe(review.refusals)}\n` +
           "These fields belong to isdlc's commands and watchers, so a hand edit would make the record say something isdlc never observed. " +
-          'Run `isdlc status` to see where the workflow stands. The same edit will be denied again.',
+          'The same edit will be denied again.',
       );
       return;
     }

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { guardTable } from '../../test/helpers/guard-table.js';
-import { bashFailed, bashPassed, runnerOutput } from '../../test/helpers/payloads.js';
+import { bashEdited, bashFailed, bashPassed, runnerOutput } from '../../test/helpers/payloads.js';
 import { testRecord, withTests, workflowState } from '../../test/helpers/states.js';
 
 const P = '/project';
@@ -27,6 +27,14 @@ guardTable('test-watcher', {
       expect: 'allow',
       contextIncludes: ['the tests passed (vitest: 5 passed, 0 failed)', 'iteration 3 of 10', 'requirement of 06-implementation is met'],
       then: ({ state }) => expect(tests(state)).toMatchObject({ completed: true, status: 'success', last_test_result: 'passed', current_iteration: 3 }),
+    },
+    {
+      name: "a passing run whose result carries bashEditDiff (2.1.332: the run wrote files) is judged from its output as before",
+      state: withTests(impl(), '06-implementation', testRecord('failed', 2)),
+      payload: (project) => bashEdited(project, 'npx vitest run --coverage', [{ path: 'coverage/coverage-summary.json', created: true, lines: ['+{}'] }], runnerOutput('vitest', 'passing')),
+      expect: 'allow',
+      contextIncludes: ['the tests passed (vitest: 5 passed, 0 failed)', 'iteration 3 of 10'],
+      then: ({ state }) => expect(tests(state)).toMatchObject({ completed: true, last_test_result: 'passed', current_iteration: 3 }),
     },
     {
       name: 'the tenth failure escalates with max_iterations (AC-IE-007)',

@@ -1,5 +1,5 @@
 // Claude Code's hook wire format (see shared/reference/HOST-PROTOCOL.md): payload in, decision out.
-import type { HookEvent, HookEventName, ToolKind, ToolOutcome } from '../engine/event.js';
+import type { FileChange, FileChanges, HookEvent, HookEventName, HostNotification, ToolKind, ToolOutcome } from '../engine/event.js';
 import { isHookEventName } from '../engine/event.js';
 import type { Verdict } from '../engine/verdict.js';
 import { recordOrUndefined } from '../util/json.js';
@@ -111,7 +111,12 @@ export function parseClaudeCodePayload(raw: unknown, eventOverride?: string): Pa
     const last = textOf(p.last_assistant_message);
     if (last) event.stop.lastMessage = last;
   }
-  if (name === 'UserPromptSubmit' && p.prompt !== undefined) event.prompt = p.prompt;
+  if (name === 'UserPromptSubmit' && p.prompt !== undefined) {
+    // Claude Code submits a background task's end as a prompt; guards must never read it as the user's words.
+    const notification = taskNotificationOf(p.prompt);
+    if (notification) event.notification = notification;
+    else event.prompt = p.prompt;
+  }
   if (name === 'UserPromptExpansion') {
     event.expansion = { command: p.command_name ?? '', args: p.command_args ?? '' };
   }
@@ -129,12 +134,67 @@ function successOutcome(p: Payload): ToolOutcome {
   // `tool_result` is what the earlier JavaScript framework read; Claude Code sends `tool_response`.
   const response = p.tool_response !== undefined ? p.tool_response : p.tool_result;
   const record = recordOrUndefined(response);
-  return {
+  const outcome: ToolOutcome = {
     failed: false,
     text: textOf(response),
     interrupted: record?.['interrupted'] === true,
     backgrounded: record?.['status'] === 'async_launched' || typeof record?.['backgroundTaskId'] === 'string',
   };
+  const kind = p.tool_name ? toolKindOf(p.tool_name) : 'other';
+  if (kind === 'agent' && typeof record?.['agentId'] === 'string' && record['agentId'] !== '') outcome.agentId = record['agentId'];
+  if (kind === 'shell') {
+    const changes = fileChangesOf(record?.['bashEditDiff']);
+    if (changes) outcome.fileChanges = changes;
+  }
+  return outcome;
+}
+
+/**
+ * Claude Code 2.1.332's `bashEditDiff`: `{files: [{filePath, hunks, created?, deleted?}], moreFiles, changedFiles}`.
+ * `changedFiles` may name files `files` leaves out; both are taken.
+ */
+function fileChangesOf(value: unknown): FileChanges | undefined {
+  const diff = recordOrUndefined(value);
+  if (!diff) return undefined;
+  const byPath = new Map<string, FileChange>();
+  for (const item of Array.isArray(diff['files']) ? diff['files'] : []) {
+    const file = recordOrUndefined(item);
+    const path = file?.['filePath'];
+    if (!file || typeof path !== 'string' || path === '') continue;
+    const change: FileChange = { path };
+    if (file['created'] === true) change.created = true;
+    if (file['deleted'] === true) change.deleted = true;
+    const lines = (Array.isArray(file['hunks']) ? file['hunks'] : []).flatMap((hunk) => {
+      const hunkLines = recordOrUndefined(hunk)?.['lines'];
+      return Array.isArray(hunkLines) ? hunkLines.filter((line): line is string => typeof line === 'string') : [];
+    });
+    if (lines.length > 0) change.lines = lines;
+    byPath.set(path, change);
+  }
+  let namedOnlyInChangedFiles = 0;
+  for (const path of Array.isArray(diff['changedFiles']) ? diff['changedFiles'] : []) {
+    if (typeof path !== 'string' || path === '' || byPath.has(path)) continue;
+    byPath.set(path, { path });
+    namedOnlyInChangedFiles += 1;
+  }
+  // `moreFiles` counts the changed files left out of `files`; those `changedFiles` names are not unknown.
+  const more = diff['moreFiles'];
+  const unlisted = typeof more === 'number' && Number.isFinite(more) ? Math.max(0, Math.floor(more) - namedOnlyInChangedFiles) : 0;
+  if (byPath.size === 0 && unlisted === 0) return undefined;
+  return { files: [...byPath.values()], unlisted };
+}
+
+const TASK_NOTIFICATION = /^\s*<task-notification>/;
+
+/** A `<task-notification>` prompt, or undefined for anything a person could have typed. */
+function taskNotificationOf(prompt: string): HostNotification | undefined {
+  if (!TASK_NOTIFICATION.test(prompt)) return undefined;
+  const notification: HostNotification = { kind: 'task', text: prompt };
+  const taskId = /<task-id>\s*([^<\s]+)\s*<\/task-id>/.exec(prompt)?.[1];
+  const status = /<status>\s*([^<\s]+)\s*<\/status>/.exec(prompt)?.[1];
+  if (taskId) notification.taskId = taskId;
+  if (status) notification.status = status;
+  return notification;
 }
 
 const EXIT_CODE_LINE = /^Exit code (-?\d+)\s*(?:\r?\n|$)/;
@@ -187,6 +247,12 @@ const CONTEXT_EVENTS = new Set<HookEventName>([
   'UserPromptExpansion',
 ]);
 
+/** The decision as Claude Code's wire carries it: a PreToolUse deny is `deny`, any other deny is `block`. */
+export function claudeCodeDecision(eventName: HookEventName, verdict: Verdict): 'allow' | 'deny' | 'block' {
+  if (!verdict.deny) return 'allow';
+  return eventName === 'PreToolUse' ? 'deny' : 'block';
+}
+
 /**
  * The JSON Claude Code honours for a verdict, or '' for a plain allow. Never `continue: false`
  * (that halts the whole agent and tells only the user), and `permissionDecision: "allow"` only to carry
@@ -199,7 +265,7 @@ export function renderClaudeCodeVerdict(eventName: HookEventName, verdict: Verdi
 
   if (verdict.deny) {
     const reason = capText(verdict.deny.reason);
-    if (eventName === 'PreToolUse') {
+    if (claudeCodeDecision(eventName, verdict) === 'deny') {
       specific['permissionDecision'] = 'deny';
       specific['permissionDecisionReason'] = reason;
     } else {

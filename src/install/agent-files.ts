@@ -77,20 +77,6 @@ function list(items: string[]): string {
   return items.map((item) => `- ${item}`).join('\n');
 }
 
-/** Seed 004 §2.3: agents whose phase iterates on tests carry the iteration metadata. */
-function iterationFrontmatter(maxIterations: number): string {
-  return [
-    'iteration:',
-    '  enabled: true',
-    `  maxIterations: ${maxIterations}`,
-    '  completionPromises:',
-    '    - "<promise>COMPLETE</promise>"',
-    '    - "<promise>BLOCKED</promise>"',
-    '  validationRules:',
-    '    - tests_pass',
-  ].join('\n');
-}
-
 function phaseAgentFile(config: ProjectConfig, agent: string, phases: string[]): string {
   const testing = phases
     .map((phase) => effectivePhaseRequirements(config.iterationRequirements, phase)?.test_iteration)
@@ -110,7 +96,9 @@ function phaseAgentFile(config: ProjectConfig, agent: string, phases: string[]):
     `Before you report back, run \`${ISDLC} gate check\` and say what it shows.`,
     'Never edit `.isdlc/state.json` (isdlc refuses it); leave commits to the end of the workflow.',
   ];
-  const front = [`name: ${agent}`, `description: isdlc phase agent for ${phases.join(', ')}.`, ...(testing ? [iterationFrontmatter(testing.max_iterations ?? 10)] : [])];
+  // Only keys Claude Code documents: it warns about others. The loop defaults seed 004 §2.3 kept in an
+  // `iteration:` key come from the agent's phase config instead (loop/agent-defaults.ts).
+  const front = [`name: ${agent}`, `description: isdlc phase agent for ${phases.join(', ')}.`];
   const promises = testing
     ? '\n\nWhen the work is done and the tests pass, end with `<promise>COMPLETE</promise>`; when something outside your reach stops you, end with `<promise>BLOCKED</promise>` and the reason.'
     : '';

@@ -1,13 +1,18 @@
-// What the loop says: the reason that keeps an agent working (its next instruction, so it states the
-// iteration, what failed and what to do), and the line a person sees when a loop ends.
+// What the loop says: the reason that keeps an agent working (its next instruction: what to do, what
+// failed, the iteration), and the line a person sees when a loop ends.
 import type { Decision } from './decide.js';
 import type { IterationConfig } from './loop-config.js';
 import type { Loop, Task } from './store.js';
-import type { ValidationReport } from './types.js';
+import { clip } from './describe.js';
+import type { RuleResult, ValidationReport } from './types.js';
 
-/** Claude Code caps a hook's text fields at 10,000 characters. */
-const MAX_REASON = 9_000;
+/**
+ * A held Stop's reason reaches the model twice in Claude Code 2.1.332 (a system-reminder and a system
+ * message) at every iteration, so it says only what the next step needs; `isdlc loop status` has the rest.
+ */
+export const MAX_REASON = 300;
 const TAIL_LINES = 15;
+const STATUS_POINTER = 'Output, task, history: `isdlc loop status`.';
 
 /** The tag that completes this loop, as the agent must write it. */
 export function completeTag(config: IterationConfig): string {
@@ -20,37 +25,52 @@ function indentTail(tail: string | undefined): string[] {
   return tail.trim().split('\n').slice(-TAIL_LINES).map((line) => `    ${line}`);
 }
 
+/** Each failing rule's message with the tail of its output: what `isdlc loop status` shows. */
 export function failingLines(report: ValidationReport): string[] {
   return report.results.filter((result) => !result.passed).flatMap((result) => [`- ${result.message}`, ...indentTail(result.outputTail)]);
 }
 
-export function continueReason(loop: Loop, task: Task, decision: Decision, report: ValidationReport, previousIteration: number): string {
-  const left = loop.config.maxIterations - loop.iteration + 1;
-  const lines: string[] = [];
+const ERROR_LINE = /\b(?:error|assert(?:ion)?\w*|expected|exception|panic(?:ked)?|not ok)\b|[✗✕×]/i;
+const FAIL_LINE = /\bfail(?:ed|ing|ure|s)?\b/i;
+
+/**
+ * The one line that tells most about why a rule failed: the first error-like line of its output (an
+ * assertion, a compiler error), else the first line that says it failed, else the last line. A rule that
+ * did not finish (timed out, killed, not started) or has no output is told by its own message.
+ */
+export function tellingLine(result: RuleResult): string {
+  const own = result.message.startsWith(`${result.name}: `) ? result.message.slice(result.name.length + 2) : result.message;
+  if (result.errored || result.timedOut || result.exitCode === null) return own;
+  const lines = (result.outputTail ?? '').split('\n').map((line) => line.trim()).filter(Boolean);
+  return lines.find((line) => ERROR_LINE.test(line)) ?? lines.find((line) => FAIL_LINE.test(line)) ?? lines.at(-1) ?? own;
+}
+
+/** `before` + the detail cut to what is left of MAX_REASON + `after`. */
+function fitted(before: string, detail: string, after: string): string {
+  const room = Math.max(24, MAX_REASON - before.length - after.length);
+  return `${before}${clip(detail.replace(/\s+/g, ' '), room)}${after}`;
+}
+
+export function continueReason(loop: Loop, decision: Decision, report: ValidationReport, previousIteration: number): string {
+  const head = `isdlc loop ${loop.id}: `;
+  const at = `iteration ${previousIteration} of ${loop.config.maxIterations}`;
+  const done = completeTag(loop.config);
+  const stuck = 'stuck: <promise>BLOCKED</promise> + why';
   if (report.overallPassed) {
-    lines.push(
-      `isdlc loop ${loop.id} ("${task.title}"): iteration ${previousIteration} of ${loop.config.maxIterations} passes every rule ` +
-        `(${report.totalRules}), but your final message carried no completion promise, so the loop goes on.`,
-      `If the task is done, say so and end your final message with ${completeTag(loop.config)} on its own line. Otherwise keep working.`,
-    );
-  } else {
-    lines.push(
-      `isdlc loop ${loop.id} ("${task.title}"): iteration ${previousIteration} of ${loop.config.maxIterations} failed validation, so this turn does not end yet.`,
-      'Failing:',
-      ...failingLines(report),
-    );
-    if (decision.prematureComplete) lines.push(`Your ${completeTag(loop.config)} does not count while a rule fails.`);
-    lines.push(
-      `Next: fix what fails, then end your turn; the rules run again then. When every rule passes, end your final message with ${completeTag(loop.config)}.`,
+    return (
+      `${head}End your final message with ${done} if the task is done; else keep working. ` +
+      `The ${at} passes every rule (${report.totalRules}), but carried no completion promise (${stuck}). ${STATUS_POINTER}`
     );
   }
-  lines.push(
-    `If you cannot go on without a person, end your final message with <promise>BLOCKED</promise> and the reason.`,
-    `This is iteration ${loop.iteration}; ${left} left including it. ${loop.config.circuitBreakerThreshold} failed iterations in a row hand the loop to a person (${decision.consecutiveFailures} so far).`,
+  const failing = report.results.filter((result) => !result.passed);
+  const first = failing[0]!;
+  const others = failing.length > 1 ? ` and ${failing.length - 1} more rule${failing.length > 2 ? 's' : ''}` : '';
+  const promise = decision.prematureComplete ? `Your ${done} does not count while a rule fails` : `When all pass, end with ${done}`;
+  return fitted(
+    `${head}Fix ${clip(first.name, 30)} (`,
+    tellingLine(first),
+    `)${others}, then end your turn; ${at} failed. ${promise}; ${stuck}. ${STATUS_POINTER}`,
   );
-  if (loop.config.prompt) lines.push('', 'The task:', loop.config.prompt);
-  const text = lines.join('\n');
-  return text.length <= MAX_REASON ? text : `${text.slice(0, MAX_REASON - 20)}\n[... cut short]`;
 }
 
 /** The person's line while the loop goes on. */

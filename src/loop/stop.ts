@@ -45,7 +45,7 @@ export function answerStop(input: StopInput): StopAnswer {
     if (outcome.decision.signal === 'CONTINUE') {
       return {
         kind: 'block',
-        reason: continueReason(outcome.loop, task, outcome.decision, report, loop.iteration),
+        reason: continueReason(outcome.loop, outcome.decision, report, loop.iteration),
         userMessage: progressMessage(outcome.loop, report, loop.iteration),
         loopId: loop.id,
         iteration: outcome.loop.iteration,

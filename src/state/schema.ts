@@ -69,6 +69,11 @@ export interface SkillUsageEntry {
   agent?: string;
   agent_phase?: string;
   current_phase?: string;
+  /** isdlc's addition: the subagent's id, as its SubagentStop names it. */
+  agent_id?: string;
+  /** `launched` (a background subagent still running) or `completed`. */
+  outcome?: string;
+  completed_at?: string;
   [key: string]: unknown;
 }
 

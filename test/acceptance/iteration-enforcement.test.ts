@@ -222,7 +222,7 @@ describe('seed 003 TS-004: failing tests hold the gate until they pass', () => {
     // An advance through Agent is denied with the reason; fixing stays possible.
     const denied = send(dir, advance(dir));
     expect(denied.kind).toBe('deny');
-    expect(denied.reason).toContain('tests of phase 06-implementation are failing');
+    expect(denied.reason).toContain('Fix the failing tests of phase 06-implementation');
     expect(send(dir, bashCall(dir, 'npm test')).kind).toBe('allow');
     expect(send(dir, agentResult(dir, { subagent_type: 'software-developer', prompt: 'Fix the rounding bug' }, 'Fixed rounding.')).kind).toBe('allow');
 

@@ -70,11 +70,11 @@ describe('a loop held by the registered Stop hook', () => {
 
     const first = stopWith(project, 'I wrote add().');
     expect(first.kind).toBe('block');
-    expect(first.reason).toMatch(/iteration 1 of 5 failed validation/);
-    expect(first.reason).toMatch(/npm test/);
-    expect(first.reason).toMatch(/FAIL add\(1, 2\) should be 3, got -1/);
+    expect(first.reason).toMatch(/^isdlc loop L-[0-9a-f]{10}: Fix npm test \(FAIL add\(1, 2\) should be 3, got -1\), then end your turn; iteration 1 of 5 failed\./);
     expect(first.reason).toMatch(/<promise>COMPLETE<\/promise>/);
-    expect(first.reason).toMatch(/Make add\(\) add/);
+    expect(first.reason).toMatch(/`isdlc loop status`/);
+    // The task and the whole output are in `isdlc loop status`, not in the reason the model gets twice.
+    expect(cli(['loop', 'status', '--dir', project]).stdout).toMatch(/failing at iteration 1:[\s\S]*FAIL add\(1, 2\) should be 3, got -1/);
 
     fixedAdd(project);
     const second = stopWith(project, 'add() now adds; the tests pass.\n\n<promise>COMPLETE</promise>', { stop_hook_active: true });
@@ -199,14 +199,13 @@ describe('a loop held by the registered Stop hook', () => {
     expect(subStop('Fixed.\n<promise>COMPLETE</promise>').kind).toBe('allow');
   });
 
-  it("takes its defaults from the agent's iteration: frontmatter with --agent, and flags override them", () => {
+  it("takes its defaults from the agent's phase config with --agent, and flags override them", () => {
     const project = projectWithTests();
-    const front = readFileSync(join(project, '.claude/agents/software-developer.md'), 'utf8');
-    const max = Number(/maxIterations: (\d+)/.exec(front)![1]);
     const start = cli(['loop', 'start', '--agent', 'software-developer', '--json', 'Implement CSV export'], { cwd: project });
     expect(start.status, start.stderr).toBe(0);
-    const { loop } = JSON.parse(start.stdout) as { loop: { config: { maxIterations: number; validationRules: { name: string; command: string }[] } } };
-    expect(loop.config.maxIterations).toBe(max);
+    const { loop } = JSON.parse(start.stdout) as { loop: { config: { maxIterations: number; completionPromises: string[]; validationRules: { name: string; command: string }[] } } };
+    // 06-implementation's test_iteration in the bundled iteration-requirements.json.
+    expect(loop.config).toMatchObject({ maxIterations: 10, completionPromises: ['<promise>COMPLETE</promise>', '<promise>BLOCKED</promise>'] });
     expect(loop.config.validationRules).toMatchObject([{ name: 'tests_pass', command: 'npm test' }]);
 
     const overridden = cli(['loop', 'start', '--agent', 'software-developer', '--max-iterations', '4', '--rule', 'npm run lint', '--json', 'Tidy up'], { cwd: project });
@@ -214,7 +213,34 @@ describe('a loop held by the registered Stop hook', () => {
 
     const unknown = cli(['loop', 'start', '--agent', 'nobody', 'Anything'], { cwd: project });
     expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toContain('no agent definition .claude/agents/nobody.md');
+    expect(unknown.stderr).toContain('no defaults for agent "nobody": the skills manifest gives it no phase');
+
+    const noTests = cli(['loop', 'start', '--agent', 'requirements-analyst', 'Anything'], { cwd: project });
+    expect(noTests.status).toBe(2);
+    expect(noTests.stderr).toContain('its phase (01-requirements) does not iterate on tests');
+  });
+
+  it("follows the project's own config, and an iteration: frontmatter a person wrote still wins (seed 004 §2.3)", () => {
+    const project = projectWithTests();
+    writeJson(join(project, '.isdlc/config/iteration-requirements.json'), {
+      phase_requirements: { '06-implementation': { test_iteration: { enabled: true, max_iterations: 6 } } },
+    });
+    const fromConfig = cli(['loop', 'start', '--agent', 'software-developer', '--json', 'Implement it'], { cwd: project });
+    expect(fromConfig.status, fromConfig.stderr).toBe(0);
+    expect(JSON.parse(fromConfig.stdout).loop.config.maxIterations).toBe(6);
+
+    writeFile(
+      join(project, '.claude/agents/software-developer.md'),
+      '---\nname: software-developer\ndescription: ours\niteration:\n  maxIterations: 3\n  completionPromises:\n    - "<promise>SHIPPED</promise>"\n    - "<promise>BLOCKED</promise>"\n  validationRules:\n    - compiles\n---\nOur developer.\n',
+    );
+    const fromFile = cli(['loop', 'start', '--agent', 'software-developer', '--json', 'Ship it'], { cwd: project });
+    expect(fromFile.status, fromFile.stderr).toBe(0);
+    expect(JSON.parse(fromFile.stdout).loop.config).toMatchObject({ maxIterations: 3, completionPromises: ['<promise>SHIPPED</promise>', '<promise>BLOCKED</promise>'], validationRules: [{ name: 'compiles' }] });
+
+    writeFile(join(project, '.claude/agents/qa-engineer.md'), '---\nname: qa-engineer\niteration:\n  enabled: false\n---\n');
+    const off = cli(['loop', 'start', '--agent', 'qa-engineer', 'Review'], { cwd: project });
+    expect(off.status).toBe(2);
+    expect(off.stderr).toContain('says iteration is not enabled for this agent');
   });
 
   it('refuses bad input with a clear line', () => {
@@ -242,7 +268,8 @@ describe('a loop held by the registered Stop hook', () => {
     const answer = stopWith(project, 'Waiting.');
     expect(Date.now() - began).toBeLessThan(15_000);
     expect(answer.kind).toBe('block');
-    expect(answer.reason).toMatch(/hangs: `sleep 30 & .*` was still running at its timeout of 1 s and was stopped with every process it started/);
+    expect(answer.reason).toMatch(/Fix hangs \(`sleep 30 & .*` was still running at its timeout/);
+    expect(cli(['loop', 'status', '--dir', project]).stdout).toMatch(/hangs: `sleep 30 & .*` was still running at its timeout of 1 s and was stopped with every process it started/);
     const background = Number(readFileSync(join(project, 'bg.pid'), 'utf8').trim());
     expect(await goneWithin(background, 3_000)).toBe(true);
     expect(isAlive(background)).toBe(false);

@@ -196,6 +196,20 @@ describe('isdlc replay', () => {
     expect(readJson<Record<string, any>>(join(dir, '.isdlc/state.json'))['active_workflow'].phase_status['00-quick-scan']).toBe('in_progress');
   });
 
+  it('shows a held Stop as BLOCK, the way the wire and the activity log say it', () => {
+    const dir = initedProject();
+    const session = JSON.parse(readFileSync(join(REPO, 'test/fixtures/payloads/stop.json'), 'utf8')) as Record<string, unknown>;
+    const state = readJson<Record<string, any>>(join(dir, '.isdlc/state.json'));
+    state['pending_delegation'] = { skill: 'isdlc', required_agent: 'sdlc-orchestrator', invoked_at: new Date().toISOString(), args: '', session_id: session['session_id'], reminders: 0 };
+    writeJson(join(dir, '.isdlc/state.json'), state);
+    const file = join(tempDir(), 'session.jsonl');
+    writeFile(file, `${JSON.stringify(session)}\n`);
+    const run = cli(['replay', file, '--dir', dir]);
+    expect(run.stdout).toMatch(/→ BLOCK by delegation-gate/);
+    expect(run.stdout).toContain('1 events replayed: 0 allowed, 0 denied, 1 held (blocked).');
+    expect(JSON.parse(cli(['replay', file, '--dir', dir, '--json']).stdout)[0].decision).toBe('block');
+  });
+
   it('skips lines that are not JSON, saying so', () => {
     const dir = initedProject();
     const file = join(tempDir(), 'session.jsonl');

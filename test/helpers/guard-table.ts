@@ -21,6 +21,12 @@ export interface GuardCase {
   then?: (result: { decision: Decision; state: Record<string, any>; project: string }) => void;
 }
 
+/**
+ * How every deny and held Stop starts, whatever the guard: isdlc and where it comes from, then the action
+ * to take (or not to take). The model reads the first sentence first; the rule and the why come after.
+ */
+export const ACTION_FIRST = /^isdlc [^:\n]{1,40}: (?:Do not|Stop|Run|Fix|Delegate|Carry on|Switch|Check|Leave|Write|Record|Meet|Use|Ask|Keep|End|Wait)\b/;
+
 export function guardTable(guardId: string, cases: { valid: GuardCase[]; invalid: GuardCase[] }): void {
   const run = (c: GuardCase) => {
     const project = tempDir(`isdlc-${guardId}-`);
@@ -36,6 +42,7 @@ export function guardTable(guardId: string, cases: { valid: GuardCase[]; invalid
     expect(result.status, result.stderr).toBe(0);
     const decision = decisionOf(result);
     expect(decision.kind, decision.reason).toBe(c.expect);
+    if (decision.kind !== 'allow') expect(decision.reason, 'a deny starts with what to do').toMatch(ACTION_FIRST);
     for (const text of c.reasonIncludes ?? []) expect(decision.reason).toContain(text);
     for (const text of c.contextIncludes ?? []) expect(decision.context).toContain(text);
     if (c.then) {

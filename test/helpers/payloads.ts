@@ -84,3 +84,59 @@ export function writeDone(project: string, filePath: string, content: string): P
   const payload = recorded('post-write.json');
   return { ...payload, cwd: project, tool_input: { file_path: filePath, content }, tool_response: { ...(payload['tool_response'] as Payload), filePath, content } };
 }
+
+/** Recorded from Claude Code 2.1.332 (test/fixtures/payloads/claude-code-2.1.332). */
+export function recorded332(name: string): Payload {
+  return recorded(`claude-code-2.1.332/${name}`);
+}
+
+/** The `<task-notification>` Claude Code submits as a prompt when a background agent ends, with its result text replaced. */
+export function taskNotification(project: string, result: string): Payload {
+  const payload = recorded332('user-prompt-task-notification.json');
+  return { ...payload, cwd: project, prompt: String(payload['prompt']).replace(/<result>[\s\S]*?<\/result>/, () => `<result>${result}</result>`) };
+}
+
+/** Where the 2.1.332 recordings were made; tests move them into their own project. */
+export const RECORDED_332_PROJECT = '/tmp/exp/rec-332/proj';
+
+/** A recorded 2.1.332 payload with every path under the recording's project moved under `project`. */
+export function recorded332In(name: string, project: string): Payload {
+  const text = JSON.stringify(recorded332(name)).split(RECORDED_332_PROJECT).join(project);
+  return { ...(JSON.parse(text) as Payload), cwd: project };
+}
+
+export interface EditedFile {
+  /** Relative to the project. */
+  path: string;
+  created?: boolean;
+  deleted?: boolean;
+  lines?: string[];
+}
+
+/**
+ * A Bash command that exited 0 and changed files: the recorded 2.1.332 PostToolUse with its
+ * `bashEditDiff` listing `files` (absolute paths under `project`, as Claude Code sends them).
+ */
+export function bashEdited(project: string, command: string, files: EditedFile[], stdout = ''): Payload {
+  const payload = recorded332In('post-bash-edit-diff.json', project);
+  const response = payload['tool_response'] as Payload;
+  const absolute = (path: string) => `${project}/${path}`;
+  return {
+    ...payload,
+    tool_input: { command, description: 'Run a command' },
+    tool_response: {
+      ...response,
+      stdout,
+      bashEditDiff: {
+        files: files.map((file) => ({
+          filePath: absolute(file.path),
+          hunks: file.lines ? [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: file.lines }] : [],
+          ...(file.created ? { created: true } : {}),
+          ...(file.deleted ? { deleted: true } : {}),
+        })),
+        moreFiles: 0,
+        changedFiles: files.map((file) => absolute(file.path)),
+      },
+    },
+  };
+}

@@ -1,7 +1,7 @@
 // The Claude Code adapter against recorded payloads: every event parses into the canonical event, and
 // every kind of verdict renders the way the host honours it.
 import { describe, expect, it } from 'vitest';
-import { parseClaudeCodePayload, renderClaudeCodeVerdict, textOf, toolKindOf } from '../../src/host/claude-code.js';
+import { claudeCodeDecision, parseClaudeCodePayload, renderClaudeCodeVerdict, textOf, toolKindOf } from '../../src/host/claude-code.js';
 import type { HookEvent } from '../../src/engine/event.js';
 import { emptyVerdict } from '../../src/engine/verdict.js';
 import { fixture } from '../helpers/project.js';
@@ -84,6 +84,49 @@ describe('parsing recorded payloads', () => {
     expect(parsed('user-prompt-expansion.json').expansion).toEqual({ command: 'shpecho', args: 'EXPANDED' });
   });
 
+  it("keeps a <task-notification> prompt apart: it is the host's report of a background task, not what the user typed", () => {
+    const e = parsed('claude-code-2.1.332/user-prompt-task-notification.json');
+    expect(e.prompt).toBeUndefined();
+    expect(e.notification).toMatchObject({ kind: 'task', taskId: 'a49d57a7463b2321b', status: 'completed' });
+    expect(e.notification?.text).toContain('<result>Done.</result>');
+    const indented = fixture('claude-code-2.1.332/user-prompt-task-notification.json');
+    indented['prompt'] = `\n   ${String(indented['prompt'])}`;
+    const result = parseClaudeCodePayload(indented);
+    expect(result.ok && result.event.prompt).toBeUndefined();
+    expect(result.ok && result.event.notification?.kind).toBe('task');
+    // Typed text that merely mentions the tag further in is the user's.
+    const typed = fixture('user-prompt-submit.json');
+    typed['prompt'] = 'why did <task-notification> show up?';
+    const own = parseClaudeCodePayload(typed);
+    expect(own.ok && own.event.prompt).toBe('why did <task-notification> show up?');
+    expect(own.ok && own.event.notification).toBeUndefined();
+  });
+
+  it("exposes a subagent's id from its Agent result, launched in the background (2.1.332) or finished", () => {
+    const launched = parsed('claude-code-2.1.332/post-agent-async.json');
+    expect(launched.outcome).toMatchObject({ backgrounded: true, agentId: 'a49d57a7463b2321b' });
+    // The SubagentStop of that agent carries the same id.
+    expect(parsed('claude-code-2.1.332/subagent-stop-background.json').agentId).toBe('a49d57a7463b2321b');
+    expect(parsed('post-agent-completed.json').outcome).toMatchObject({ backgrounded: false, agentId: 'a7154de3fc719065c' });
+  });
+
+  it("reads a Bash result's bashEditDiff (2.1.332) as the files the command changed", () => {
+    const e = parsed('claude-code-2.1.332/post-bash-edit-diff.json');
+    expect(e.outcome?.text).toBe('');
+    expect(e.outcome?.fileChanges).toEqual({ files: [{ path: '/tmp/exp/rec-332/proj/notes.txt', created: true, lines: ['+A', '+b'] }], unlisted: 0 });
+    const state = parsed('claude-code-2.1.332/post-bash-edit-diff-state.json');
+    expect(state.outcome?.fileChanges?.files.map((file) => file.path)).toEqual(['/tmp/exp/rec-332/proj/.isdlc/state.json']);
+    expect(state.outcome?.fileChanges?.files[0]?.lines).toContain('+  "forged": true');
+    // changedFiles may name more files than carry hunks; moreFiles counts those named nowhere.
+    const payload = fixture('claude-code-2.1.332/post-bash-edit-diff.json');
+    const diff = (payload['tool_response'] as Record<string, any>)['bashEditDiff'];
+    diff.changedFiles.push('/tmp/exp/rec-332/proj/.mcp.json');
+    diff.moreFiles = 3;
+    const result = parseClaudeCodePayload(payload);
+    expect(result.ok && result.event.outcome?.fileChanges).toMatchObject({ files: [{ path: '/tmp/exp/rec-332/proj/notes.txt' }, { path: '/tmp/exp/rec-332/proj/.mcp.json' }], unlisted: 2 });
+    expect(parsed('post-bash.json').outcome?.fileChanges).toBeUndefined();
+  });
+
   it('takes the event from --event when the payload lacks hook_event_name', () => {
     const payload = fixture('pre-bash.json');
     delete payload['hook_event_name'];
@@ -150,6 +193,12 @@ describe('rendering verdicts', () => {
 
   it.each(['Stop', 'SubagentStop'] as const)('a %s deny is decision block with the reason', (event) => {
     expect(JSON.parse(renderClaudeCodeVerdict(event, deny))).toEqual({ decision: 'block', reason: 'because' });
+  });
+
+  it('names the decision as the wire does: deny before a tool, block anywhere else, allow without a deny', () => {
+    expect(claudeCodeDecision('PreToolUse', deny)).toBe('deny');
+    for (const event of ['Stop', 'SubagentStop', 'PostToolUse', 'UserPromptSubmit'] as const) expect(claudeCodeDecision(event, deny)).toBe('block');
+    expect(claudeCodeDecision('Stop', emptyVerdict())).toBe('allow');
   });
 
   it('a line for the human is systemMessage', () => {

@@ -1,0 +1,118 @@
+// A shell command changed one of isdlc's guarded files (src/protect/guarded-set.ts), by a route no text
+// rule saw (`cd .isdlc && python3 ...`, a script the agent wrote). Claude Code's bashEditDiff says which
+// files a command changed; when a guarded one is among them the model hears which, that isdlc did not make
+// the change and what to use instead, the person hears it too, and the activity log records it.
+//
+// A courtesy signal, not the wall: bashEditDiff is blind to files git ignores (the loop store, the log)
+// and to failed commands, and a later journal of isdlc's own writes is what tells tampering apart for sure.
+import type { FileChange } from '../engine/event.js';
+import { defineGuard } from '../engine/guard.js';
+import { simpleCommands, type SimpleCommand } from '../detect/shell-words.js';
+import { GUARDED_KIND_LABELS, guardedFileKindOnDisk, relativeToRoot, type GuardedKind } from '../protect/guarded-set.js';
+
+/** What to use instead of changing a file of this kind, for the model. */
+const INSTEAD: Readonly<Record<GuardedKind, string>> = Object.freeze({
+  state:
+    'read it with `isdlc status`; change it only with `isdlc phase activate`, `isdlc phase complete`, `isdlc workflow finalize` or `isdlc workflow cancel`',
+  config: "configuration is the person's to change: ask them (`isdlc config show NAME` shows what is in use)",
+  bin: 'only `isdlc init`, run by the person, installs it',
+  'loop-store': 'see a loop with `isdlc loop status`; if you cannot go on, end your final message with <promise>BLOCKED</promise> and the reason',
+  log: "it is isdlc's record of what the hooks decided; leave it as it is",
+  settings: "isdlc's hook entries there are installed by `isdlc init`: ask the person to change them",
+  mcp: "isdlc's server entry there is installed by `isdlc init`: ask the person to change it",
+  constitution: "the constitution is the person's: ask them; record checks against it with `isdlc constitution record`",
+  other: 'leave it to isdlc',
+});
+
+/** Shell words that only move about or print: harmless beside an isdlc command. */
+const NEUTRAL_COMMANDS = new Set(['cd', 'pushd', 'popd', 'echo', 'printf', 'true']);
+
+/** `isdlc ...`, `npx isdlc ...`, `node .isdlc/bin/isdlc.cjs ...` (any path to isdlc's executable). */
+function runsIsdlc(command: SimpleCommand): boolean {
+  if (command.name === 'isdlc' || command.name === 'isdlc.cjs') return true;
+  const first = command.args.find((word) => !word.startsWith('-'));
+  if (command.name === 'npx' || command.name === 'pnpx' || command.name === 'bunx') return first === 'isdlc';
+  return command.name === 'node' && first !== undefined && /(?:^|[\\/])isdlc\.cjs$/.test(first);
+}
+
+/** The command line is isdlc's own commands and nothing else that could write: its changes are isdlc's. */
+function onlyIsdlcCommands(line: string, powershell: boolean): boolean {
+  let commands: SimpleCommand[];
+  try {
+    commands = simpleCommands(line, { powershell });
+  } catch {
+    return false; // a line the parser cannot read is not known to be isdlc's own
+  }
+  return (
+    commands.some(runsIsdlc) &&
+    commands.every((command) => command.redirects.length === 0 && (runsIsdlc(command) || NEUTRAL_COMMANDS.has(command.name)))
+  );
+}
+
+/** isdlc's state store raises `state_version` with every write; a change that leaves it be is not one of those. */
+function stateVersionRose(lines: readonly string[]): boolean {
+  const versions = (sign: string) =>
+    lines.filter((line) => line.startsWith(sign)).flatMap((line) => {
+      const match = /"state_version"\s*:\s*(\d+)/.exec(line);
+      return match ? [Number(match[1])] : [];
+    });
+  const before = versions('-');
+  const after = versions('+');
+  return before.length > 0 && after.length > 0 && Math.max(...after) > Math.max(...before);
+}
+
+const changedLines = (file: FileChange): string[] => (file.lines ?? []).filter((line) => /^[+-]/.test(line));
+
+/** Whether this change of a guarded file is worth reporting, given what the diff shows. */
+function reportable(kind: GuardedKind, file: FileChange): boolean {
+  if (file.deleted) return true;
+  // A state write by isdlc elsewhere (a hook of a subagent running beside this command) shows up here too.
+  if (kind === 'state') return !stateVersionRose(file.lines ?? []);
+  // Only isdlc's own entries in those files are guarded; the rest is the person's or Claude Code's.
+  if (kind === 'settings' || kind === 'mcp') return changedLines(file).some((line) => /isdlc/i.test(line));
+  // isdlc only appends to its log; appended lines are its hooks writing while the command ran.
+  if (kind === 'log') return changedLines(file).some((line) => line.startsWith('-'));
+  return true;
+}
+
+function changeOf(file: FileChange): 'created' | 'deleted' | 'modified' {
+  return file.deleted ? 'deleted' : file.created ? 'created' : 'modified';
+}
+
+export const unexpectedFileChange = defineGuard({
+  id: 'unexpected-file-change',
+  description: "After a shell command, reports isdlc's guarded files that Claude Code's bashEditDiff lists as changed by it (to the model, the person and the log).",
+  on: { PostToolUse: ['shell'] },
+  check({ event, location, note, tellUser, log }) {
+    const changes = event.outcome?.fileChanges;
+    if (!changes || changes.files.length === 0) return;
+    const guarded = changes.files.flatMap((file) => {
+      const kind = guardedFileKindOnDisk(location.root, file.path);
+      return kind ? [{ file, kind, path: relativeToRoot(location.root, file.path) ?? file.path }] : [];
+    });
+    if (guarded.length === 0) return;
+    const command = typeof event.tool?.input['command'] === 'string' ? event.tool.input['command'] : '';
+    if (onlyIsdlcCommands(command, event.tool?.name === 'PowerShell')) {
+      log({ outcome: 'isdlc-command', files: guarded.map((item) => item.path) });
+      return;
+    }
+    const reported = guarded.filter((item) => reportable(item.kind, item.file));
+    if (reported.length === 0) {
+      log({ outcome: 'not-reported', files: guarded.map((item) => item.path) });
+      return;
+    }
+    log({ guarded_files: reported.map((item) => ({ file: item.path, kind: item.kind, change: changeOf(item.file) })) });
+    const names = reported.map((item) => item.path).join(', ');
+    const lines = reported.map((item) => `- ${item.path} (${GUARDED_KIND_LABELS[item.kind]}, ${changeOf(item.file)}): ${INSTEAD[item.kind]}.`);
+    note(
+      `isdlc unexpected-file-change: Use isdlc's commands, not shell commands, to change isdlc's files. Your last command changed ` +
+        `${reported.length === 1 ? 'a file' : 'files'} only isdlc should change:\n${lines.join('\n')}\n` +
+        'isdlc did not make this change and has not reverted it yet. The person has been told.',
+    );
+    tellUser(
+      `isdlc: the agent's shell command changed ${names} (${[...new Set(reported.map((item) => GUARDED_KIND_LABELS[item.kind]))].join('; ')}) ` +
+        "outside isdlc's commands. isdlc did not make this change and has not reverted it: review it (for example `git diff -- " +
+        `${reported.map((item) => item.path).join(' ')}\`).`,
+    );
+  },
+});

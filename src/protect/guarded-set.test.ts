@@ -1,0 +1,82 @@
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../test/helpers/project.js';
+import { guardedFileKind, guardedFileKindOnDisk, type GuardedKind } from './guarded-set.js';
+
+const ROOT = '/work/project';
+
+describe('guardedFileKind', () => {
+  it.each<[string, GuardedKind | undefined]>([
+    ['.isdlc/state.json', 'state'],
+    ['.isdlc/projects/api/state.json', 'state'],
+    ['.isdlc/config/iteration-requirements.json', 'config'],
+    ['.isdlc/config/README.md', 'config'],
+    ['.isdlc/monorepo.json', 'config'],
+    ['.isdlc/install.json', 'config'],
+    ['.isdlc/.gitignore', 'config'],
+    ['.isdlc/bin/isdlc.cjs', 'bin'],
+    ['.isdlc/bin/hook-turn.cjs', 'bin'],
+    ['.isdlc/loop.db', 'loop-store'],
+    ['.isdlc/loop.db-wal', 'loop-store'],
+    ['.isdlc/hook-activity.log', 'log'],
+    ['.isdlc/hook-activity.log.1', 'log'],
+    ['.isdlc/constitution.md', 'constitution'],
+    ['.isdlc/projects/api/constitution.md', 'constitution'],
+    ['.isdlc/state.json.1234.tmp', 'other'],
+    ['.isdlc/projects/api/notes.txt', 'other'],
+    ['.claude/settings.json', 'settings'],
+    ['.claude/settings.local.json', 'settings'],
+    ['.mcp.json', 'mcp'],
+    ['docs/isdlc/constitution.md', 'constitution'],
+    ['docs/isdlc/projects/api/constitution.md', 'constitution'],
+    ['.claude/hooks/config/skills-manifest.json', 'config'],
+    // The user's and the agents' files
+    ['.isdlc/tasks.md', undefined],
+    ['.isdlc/projects/api/tasks.md', undefined],
+    ['docs/isdlc/tasks.md', undefined],
+    ['.claude/commands/isdlc.md', undefined],
+    ['.claude/agents/software-developer.md', undefined],
+    ['src/state.json', undefined],
+    ['notes.txt', undefined],
+    ['docs/isdlc/requirements/REQ-0001/requirements.md', undefined],
+  ])('%s is %s', (path, kind) => {
+    expect(guardedFileKind(ROOT, path)).toBe(kind);
+    expect(guardedFileKind(ROOT, `${ROOT}/${path}`)).toBe(kind);
+  });
+
+  it.each([
+    [`${ROOT}/./.isdlc/state.json`, 'state'],
+    [`${ROOT}//.isdlc//state.json`, 'state'],
+    [`${ROOT}/src/../.isdlc/state.json`, 'state'],
+    ['./.mcp.json', 'mcp'],
+    ['src/../.claude/settings.json', 'settings'],
+    [`${ROOT}/.isdlc/config/../bin/isdlc.cjs`, 'bin'],
+  ])('normalises %s to %s', (path, kind) => expect(guardedFileKind(ROOT, path)).toBe(kind));
+
+  it.each([
+    ['/elsewhere/.isdlc/state.json'],
+    [`${ROOT}/../other/.isdlc/state.json`],
+    ['../.isdlc/state.json'],
+    [ROOT],
+    [`${ROOT}/.isdlc/..`],
+  ])('%s is not a guarded file of the project', (path) => expect(guardedFileKind(ROOT, path)).toBeUndefined());
+});
+
+describe('guardedFileKindOnDisk', () => {
+  it('resolves a project reached through a symlinked folder, and a file that links into .isdlc/', () => {
+    const real = tempDir('isdlc-guarded-');
+    mkdirSync(join(real, 'project/.isdlc'), { recursive: true });
+    writeFileSync(join(real, 'project/.isdlc/state.json'), '{}');
+    symlinkSync(join(real, 'project'), join(real, 'link'));
+    symlinkSync(join(real, 'project/.isdlc/state.json'), join(real, 'project/notes.json'));
+
+    expect(guardedFileKindOnDisk(join(real, 'link'), join(real, 'project/.isdlc/state.json'))).toBe('state');
+    expect(guardedFileKindOnDisk(join(real, 'project'), join(real, 'link/.isdlc/state.json'))).toBe('state');
+    // A deleted file still resolves through its folder.
+    expect(guardedFileKindOnDisk(join(real, 'link'), join(real, 'project/.isdlc/gone.json'))).toBe('other');
+    expect(guardedFileKind(join(real, 'project'), 'notes.json')).toBeUndefined();
+    expect(guardedFileKindOnDisk(join(real, 'project'), 'notes.json')).toBe('state');
+    expect(guardedFileKindOnDisk(join(real, 'project'), 'missing/dir/file.txt')).toBeUndefined();
+  });
+});

@@ -1,0 +1,100 @@
+// isdlc's guarded files: the ones only isdlc (or the person, for config) should change, because the
+// guarantees rest on them. This is the one definition; whatever watches or protects them (the text rules,
+// the bashEditDiff signal, later the journal and the sandbox settings) asks here.
+//
+// Guarded, relative to the project root:
+//   .isdlc/**                              everything isdlc keeps: state, config, bin, loop store, logs
+//                                          (except the task plan .isdlc/[projects/<id>/]tasks.md, which
+//                                          agents write)
+//   .claude/settings.json, settings.local.json   where isdlc's hooks are registered
+//   .mcp.json                              where isdlc's MCP server is registered
+//   docs/isdlc/[projects/<id>/]constitution.md   the constitution (also under .isdlc/)
+//   .claude/hooks/config/**                the JavaScript framework's config folder, which isdlc reads
+// Not guarded: the `.claude/commands/isdlc.md` and `.claude/agents/*.md` that init installed (users edit them).
+import { realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+
+export type GuardedKind = 'state' | 'config' | 'bin' | 'loop-store' | 'log' | 'settings' | 'mcp' | 'constitution' | 'other';
+
+/** What a guarded file is, in a few words, for messages. */
+export const GUARDED_KIND_LABELS: Readonly<Record<GuardedKind, string>> = Object.freeze({
+  state: "the workflow's state",
+  config: "isdlc's configuration",
+  bin: "isdlc's installed program",
+  'loop-store': "the iteration loops' store",
+  log: "isdlc's activity log",
+  settings: "Claude Code's project settings, where isdlc's hooks are registered",
+  mcp: 'the MCP server registry, where isdlc\'s server is registered',
+  constitution: "the project's constitution",
+  other: 'a file isdlc keeps',
+});
+
+/** Case-insensitive file systems are the default on Windows and macOS: `.ISDLC/State.json` is the state file there. */
+const FOLD_CASE = process.platform === 'win32' || process.platform === 'darwin';
+
+/** The kind of a path relative to the project root, `/`-separated and normalised. */
+export function guardedKindOfRelative(relativePath: string): GuardedKind | undefined {
+  const rel = FOLD_CASE ? relativePath.toLowerCase() : relativePath;
+  const parts = rel.split('/');
+  const [top, second] = parts;
+  if (top === '.isdlc') {
+    const rest = parts.slice(1);
+    const inProject = rest[0] === 'projects' && rest.length === 3 ? rest[2]! : undefined;
+    const file = inProject ?? (rest.length === 1 ? rest[0]! : undefined);
+    if (file === 'tasks.md') return undefined; // the task plan is the agents' work
+    if (file === 'state.json') return 'state';
+    if (file === 'constitution.md') return 'constitution';
+    if (rest.length === 1 && /^loop\.db(?:-wal|-shm|-journal)?$/.test(rest[0]!)) return 'loop-store';
+    if (rest.length === 1 && /^hook-activity\.log(?:\.\d+)?$/.test(rest[0]!)) return 'log';
+    if (rest[0] === 'bin') return 'bin';
+    if (rest[0] === 'config' || (rest.length === 1 && ['monorepo.json', 'install.json', '.gitignore'].includes(rest[0]!))) return 'config';
+    return 'other';
+  }
+  if (rel === '.claude/settings.json' || rel === '.claude/settings.local.json') return 'settings';
+  if (rel === '.mcp.json') return 'mcp';
+  if (rel === 'docs/isdlc/constitution.md') return 'constitution';
+  if (top === 'docs' && second === 'isdlc' && parts[2] === 'projects' && parts.length === 5 && parts[4] === 'constitution.md') return 'constitution';
+  if (top === '.claude' && second === 'hooks' && parts[2] === 'config' && parts.length > 3) return 'config';
+  return undefined;
+}
+
+/** `path` relative to `root`, `/`-separated, or undefined when it is the root itself or outside it. */
+export function relativeToRoot(root: string, path: string): string | undefined {
+  const rel = relative(resolve(root), resolve(root, path));
+  if (rel === '' || isAbsolute(rel) || rel === '..' || rel.startsWith(`..${sep}`)) return undefined;
+  return sep === '/' ? rel : rel.split(sep).join('/');
+}
+
+/**
+ * What kind of guarded file `path` is (absolute, or relative to `root`), or undefined when it is not one.
+ * Pure: `./`, `//` and `x/..` are resolved by reading the path, never the disk.
+ */
+export function guardedFileKind(root: string, path: string): GuardedKind | undefined {
+  const rel = relativeToRoot(root, path);
+  return rel === undefined ? undefined : guardedKindOfRelative(rel);
+}
+
+/** The real path of a file that may no longer exist (a deletion): its folder's real path and its name. */
+function realPathOf(path: string): string | undefined {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    try {
+      return resolve(realpathSync.native(dirname(path)), basename(path));
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/**
+ * guardedFileKind, and when that finds nothing, the same with symlinks resolved: a project reached through
+ * a linked folder (`/tmp` → `/private/tmp`), or a file in the project that links into `.isdlc/`.
+ */
+export function guardedFileKindOnDisk(root: string, path: string): GuardedKind | undefined {
+  const lexical = guardedFileKind(root, path);
+  if (lexical) return lexical;
+  const realRoot = realPathOf(resolve(root));
+  const realPath = realPathOf(resolve(root, path));
+  return realRoot && realPath ? guardedFileKind(realRoot, realPath) : undefined;
+}
