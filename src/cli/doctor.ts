@@ -12,6 +12,7 @@ import { projectTrust } from '../install/claude-trust.js';
 import { sourceText } from '../install/hook-plan.js';
 import {
   bashEditDiffFinding,
+  hostSettingsSources,
   execFormFindings,
   minimumVersionFinding,
   readProjectSettingsFiles,
@@ -158,7 +159,7 @@ function checkSettings(root: string, claude: VersionCheck, findings: Finding[]):
   if (capabilities.supported) {
     findings.push(...execFormFindings(settings, claude.version, claude.reinit));
     findings.push(...userPromptExpansionFindings(files, claude.version, claude.reinit));
-    findings.push(bashEditDiffFinding(files, claude.version, claude.reinit));
+    findings.push(bashEditDiffFinding(files, hostSettingsSources(), claude.version));
   }
 }
 

@@ -3,15 +3,9 @@
 // each isdlc command and MCP tool; hooks run either way. Trust is recorded per exact folder path in
 // `.claude.json` (a trusted parent folder does not count).
 import { realpathSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { readTextIfPresent } from '../util/read-text.js';
 import { recordOrUndefined } from '../util/json.js';
-
-/** Where Claude Code keeps its per-project records: in CLAUDE_CONFIG_DIR when that is set, else in HOME. */
-export function claudeConfigFile(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env['CLAUDE_CONFIG_DIR'] || env['HOME'] || homedir(), '.claude.json');
-}
+import { claudeConfigFile } from './claude-files.js';
 
 export type ProjectTrust = { trusted: true; file: string } | { trusted: false; file: string; why: string };
 

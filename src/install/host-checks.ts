@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { capabilitiesOf, CLAUDE_CODE, compareVersions, UPGRADE_COMMANDS } from '../host/claude-code-versions.js';
 import { readTextIfPresent } from '../util/read-text.js';
+import { claudeManagedSettingsFile, claudeUserSettingsFile, readSettingsObject } from './claude-files.js';
 import { recordOrUndefined } from '../util/json.js';
 import { BASH_EDIT_DIFF_SETTING, findOurHooks, isOurHook, type MatcherEntry, type Settings } from './settings.js';
 
@@ -92,26 +93,56 @@ export function userPromptExpansionFindings(files: readonly SettingsFileRead[], 
   return findings;
 }
 
-/** Whether Claude Code tells isdlc which files a shell command changed, whatever the permission mode. */
-export function bashEditDiffFinding(files: readonly SettingsFileRead[], version: string, reinit: string): Finding {
-  // The local file overrides the shared one.
-  const setBy = [...files].reverse().find(({ settings }) => settings && Object.hasOwn(settings, BASH_EDIT_DIFF_SETTING));
-  const blind = 'isdlc cannot see which files shell commands change (Claude Code reports them only in bypass and auto permission modes)';
-  if (!setBy) return { severity: 'warn', what: `${BASH_EDIT_DIFF_SETTING} is not set: ${blind}`, fix: `${run(reinit)} (it adds \`"${BASH_EDIT_DIFF_SETTING}": true\`)` };
-  const value = setBy.settings![BASH_EDIT_DIFF_SETTING];
-  if (value !== true) {
+/** A settings source outside the project that Claude Code reads `bashEditDiffEnabled` from. */
+export interface HostSettingsSource {
+  /** How a person finds it: `~/.claude/settings.json`, the managed settings file. */
+  label: string;
+  settings?: Settings;
+}
+
+/** The user's and the managed settings, as Claude Code would read them for this environment. */
+export function hostSettingsSources(env: NodeJS.ProcessEnv = process.env): { managed: HostSettingsSource; user: HostSettingsSource } {
+  const managed = claudeManagedSettingsFile();
+  const user = claudeUserSettingsFile(env);
+  return {
+    managed: { label: managed, settings: readSettingsObject(managed) },
+    user: { label: user, settings: readSettingsObject(user) },
+  };
+}
+
+/**
+ * Whether Claude Code tells isdlc which files a shell command changed, in every permission mode. Claude
+ * Code 2.1.332 takes `bashEditDiffEnabled: true` only from managed, `--settings` and user settings; in
+ * the project's settings only a `false` counts (it turns the diff off). Without it the diff comes in
+ * bypass and auto modes only.
+ */
+export function bashEditDiffFinding(files: readonly SettingsFileRead[], host: { managed: HostSettingsSource; user: HostSettingsSource }, version: string): Finding {
+  const has = (settings: Settings | undefined): boolean => settings !== undefined && Object.hasOwn(settings, BASH_EDIT_DIFF_SETTING);
+  const blind = 'isdlc sees which files a shell command changed only in bypass and auto permission modes';
+  const fix = `add \`"${BASH_EDIT_DIFF_SETTING}": true\` to ${host.user.label} (a setting of yours for every project; Claude Code ignores it in project settings), or start Claude Code with CLAUDE_CODE_BASH_EDIT_DIFF=1`;
+  // The project's files override the user's: a `false` there turns the diff off whatever the user says.
+  const off = [...files].reverse().find(({ settings }) => has(settings) && settings![BASH_EDIT_DIFF_SETTING] === false);
+  const honoured = [host.managed, host.user].find(({ settings }) => has(settings));
+  if (honoured && honoured.settings![BASH_EDIT_DIFF_SETTING] !== true) {
+    return { severity: 'warn', what: `${honoured.label} sets ${BASH_EDIT_DIFF_SETTING} to ${JSON.stringify(honoured.settings![BASH_EDIT_DIFF_SETTING])}: ${blind}`, fix };
+  }
+  if (honoured && off) {
+    return { severity: 'warn', what: `${off.rel} sets ${BASH_EDIT_DIFF_SETTING} to false, which turns off the true in ${honoured.label}: ${blind}`, fix: `take it out of ${off.rel}` };
+  }
+  if (!honoured) {
+    const ignored = files.find(({ settings }) => has(settings) && settings![BASH_EDIT_DIFF_SETTING] === true);
     return {
       severity: 'warn',
-      what: `${setBy.rel} sets ${BASH_EDIT_DIFF_SETTING} to ${JSON.stringify(value)}: ${blind}`,
-      fix: `set \`"${BASH_EDIT_DIFF_SETTING}": true\` in ${setBy.rel} (isdlc leaves your value as it is)`,
+      what: `${BASH_EDIT_DIFF_SETTING} is not on${ignored ? ` (the true in ${ignored.rel} is ignored: Claude Code reads it only from user or managed settings)` : ''}: ${blind}`,
+      fix,
     };
   }
   const predates = compareVersions(version, CLAUDE_CODE.bashEditDiffAbsentIn) <= 0;
   return {
     severity: 'ok',
     what: predates
-      ? `${BASH_EDIT_DIFF_SETTING} is on in ${setBy.rel}; Claude Code ${version} predates the setting (it is in ${CLAUDE_CODE.bashEditDiffSeenIn}), so it takes effect after an upgrade`
-      : `${BASH_EDIT_DIFF_SETTING} is on in ${setBy.rel}: Claude Code reports the files a shell command changes`,
+      ? `${BASH_EDIT_DIFF_SETTING} is on in ${honoured.label}; Claude Code ${version} predates the setting (it is in ${CLAUDE_CODE.bashEditDiffSeenIn}), so it takes effect after an upgrade`
+      : `${BASH_EDIT_DIFF_SETTING} is on in ${honoured.label}: Claude Code reports the files a shell command changes, in every permission mode`,
   };
 }
 

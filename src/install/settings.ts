@@ -30,7 +30,8 @@ export type Settings = Record<string, unknown>;
 
 /**
  * With it on, Claude Code tells PostToolUse(Bash) which files the command changed (`bashEditDiff`) in
- * every permission mode, not only in bypass and auto; isdlc adds it unless the user has a value.
+ * every permission mode, not only in bypass and auto. Claude Code reads it only from user and managed
+ * settings, so init does not write it into the project; init and doctor tell the person.
  */
 export const BASH_EDIT_DIFF_SETTING = 'bashEditDiffEnabled';
 
@@ -119,7 +120,7 @@ const registrationKey = (event: string, matcher: string | undefined): string => 
 /**
  * Returns the settings with `registrations` present exactly once each (one of ours from an older install
  * is brought up to date in place) and none of our others. The input is not modified. `created` names
- * what did not exist before: containers, and `bashEditDiffEnabled` when it was added.
+ * the containers that did not exist before.
  */
 export function mergeOurSettings(
   input: Settings,
@@ -170,18 +171,12 @@ export function mergeOurSettings(
   for (const rule of PERMISSION_RULES) if (!allow.includes(rule)) allow.push(rule);
   permissions['allow'] = allow;
   settings['permissions'] = permissions;
-
-  // A value the user set, `false` included, is theirs.
-  if (!Object.hasOwn(settings, BASH_EDIT_DIFF_SETTING)) {
-    settings[BASH_EDIT_DIFF_SETTING] = true;
-    created.push(BASH_EDIT_DIFF_SETTING);
-  }
   return { settings, created };
 }
 
 /**
  * Returns the settings without anything of ours; everything the user had stays exactly as it was. An
- * entry that only held ours goes; so does `bashEditDiffEnabled: true` when init recorded adding it. A container (`hooks`, an event's list, `permissions`, its `allow`)
+ * entry that only held ours goes. A container (`hooks`, an event's list, `permissions`, its `allow`)
  * that our removal leaves empty goes if init created it: `created` is what init recorded; without that
  * record, a container emptied by the removal is taken to be ours.
  */
@@ -211,8 +206,6 @@ export function removeOurSettings(input: Settings, created?: readonly string[]):
       if (Object.keys(permissions).length === 0 && ours('permissions')) delete settings['permissions'];
     }
   }
-  // Only when init added it and it is still as init left it; without a record it may be the user's.
-  if (created?.includes(BASH_EDIT_DIFF_SETTING) && settings[BASH_EDIT_DIFF_SETTING] === true) delete settings[BASH_EDIT_DIFF_SETTING];
   return settings;
 }
 

@@ -115,13 +115,20 @@ describe('doctor checks against the Claude Code installed', () => {
     expect(edited.findings).toContainEqual(expect.objectContaining({ severity: 'fail', what: expect.stringContaining('an isdlc hook is registered in exec form') }));
   });
 
-  it('reports bashEditDiffEnabled turned off by the user', () => {
+  it('reports whether bashEditDiffEnabled is on where Claude Code reads it: user settings, not the project', () => {
     const dir = projectFor('2.1.332');
-    expect(doctor(dir, withClaude('2.1.332')).findings).toContainEqual({ severity: 'ok', what: 'bashEditDiffEnabled is on in .claude/settings.json: Claude Code reports the files a shell command changes' });
+    const home = homeWith({ [dir]: { hasTrustDialogAccepted: true } });
+    expect(doctor(dir, { ...withClaude('2.1.332'), ...home })).toMatchObject({ status: 0 });
+    expect(doctor(dir, { ...withClaude('2.1.332'), ...home }).findings).toContainEqual(expect.objectContaining({ severity: 'warn', what: expect.stringMatching(/^bashEditDiffEnabled is not on: /) }));
+    writeJson(join(home['HOME']!, '.claude/settings.json'), { bashEditDiffEnabled: true });
+    expect(doctor(dir, { ...withClaude('2.1.332'), ...home }).findings).toContainEqual({
+      severity: 'ok',
+      what: `bashEditDiffEnabled is on in ${join(home['HOME']!, '.claude/settings.json')}: Claude Code reports the files a shell command changes, in every permission mode`,
+    });
     writeJson(join(dir, '.claude/settings.local.json'), { bashEditDiffEnabled: false });
-    expect(doctor(dir, withClaude('2.1.332')).findings).toContainEqual(expect.objectContaining({
+    expect(doctor(dir, { ...withClaude('2.1.332'), ...home }).findings).toContainEqual(expect.objectContaining({
       severity: 'warn',
-      what: expect.stringContaining('.claude/settings.local.json sets bashEditDiffEnabled to false: isdlc cannot see which files shell commands change'),
+      what: expect.stringContaining('.claude/settings.local.json sets bashEditDiffEnabled to false, which turns off the true in'),
     }));
   });
 });

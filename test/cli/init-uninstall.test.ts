@@ -382,43 +382,56 @@ describe('isdlc init registers what the installed Claude Code runs', () => {
   });
 });
 
-describe('bashEditDiffEnabled in the project settings', () => {
-  it('is added when the user has no value, and uninstall takes it out again', () => {
+describe('bashEditDiffEnabled', () => {
+  const home = (userSettings?: Record<string, unknown>): Record<string, string> => {
+    const dir = tempDir('isdlc-home-');
+    if (userSettings) writeJson(join(dir, '.claude/settings.json'), userSettings);
+    return { HOME: dir, CLAUDE_CONFIG_DIR: '' };
+  };
+
+  it('is not written into the project (Claude Code reads it only from user settings); init says how to turn it on', () => {
     const dir = userProject();
-    expect(cli(['init', dir]).status).toBe(0);
-    expect(settingsOf(dir).bashEditDiffEnabled).toBe(true);
-    expect(cli(['uninstall', dir]).status).toBe(0);
-    expect(readJson(join(dir, '.claude/settings.json'))).toEqual(USER_SETTINGS);
+    const env = home();
+    const run = cli(['init', dir], { env });
+    expect(run.status, run.stderr).toBe(0);
+    expect(settingsOf(dir).bashEditDiffEnabled).toBeUndefined();
+    expect(run.stdout).toContain('! bashEditDiffEnabled is not on: isdlc sees which files a shell command changed only in bypass and auto permission modes');
+    expect(run.stdout).toContain(`add \`"bashEditDiffEnabled": true\` to ${join(env['HOME']!, '.claude/settings.json')}`);
   });
 
-  it("keeps the user's false, says what that costs, and uninstall leaves it", () => {
+  it("is quiet when the user's settings turn it on", () => {
+    const dir = userProject();
+    const run = cli(['init', dir], { env: home({ bashEditDiffEnabled: true }) });
+    expect(run.stdout).not.toContain('bashEditDiffEnabled');
+  });
+
+  it("keeps the project's false, says it turns the user's true off, and uninstall leaves it", () => {
     const dir = tempDir();
     const theirs = { ...USER_SETTINGS, bashEditDiffEnabled: false };
     writeJson(join(dir, '.claude/settings.json'), theirs);
-    const run = cli(['init', dir]);
+    const run = cli(['init', dir], { env: home({ bashEditDiffEnabled: true }) });
     expect(run.status, run.stderr).toBe(0);
     expect(settingsOf(dir).bashEditDiffEnabled).toBe(false);
-    expect(run.stdout).toContain('! .claude/settings.json sets bashEditDiffEnabled to false: isdlc cannot see which files shell commands change');
+    expect(run.stdout).toContain('! .claude/settings.json sets bashEditDiffEnabled to false, which turns off the true in');
     expect(cli(['uninstall', dir]).status).toBe(0);
     expect(readJson(join(dir, '.claude/settings.json'))).toEqual(theirs);
   });
 
-  it("keeps the user's own true through uninstall", () => {
+  it("says a true in the project is ignored, and keeps it through uninstall", () => {
     const dir = tempDir();
     const theirs = { bashEditDiffEnabled: true, model: 'opus' };
     writeJson(join(dir, '.claude/settings.json'), theirs);
-    const run = cli(['init', dir]);
-    expect(run.stdout).not.toContain('bashEditDiffEnabled');
+    const run = cli(['init', dir], { env: home() });
+    expect(run.stdout).toContain('(the true in .claude/settings.json is ignored: Claude Code reads it only from user or managed settings)');
     expect(cli(['uninstall', dir]).status).toBe(0);
     expect(readJson(join(dir, '.claude/settings.json'))).toEqual(theirs);
   });
 
-  it("says so when the user's settings.local.json turns it off", () => {
-    const dir = tempDir();
-    writeJson(join(dir, '.claude/settings.local.json'), { bashEditDiffEnabled: false });
-    const run = cli(['init', dir]);
-    expect(settingsOf(dir).bashEditDiffEnabled).toBe(true);
-    expect(run.stdout).toContain('! .claude/settings.local.json sets bashEditDiffEnabled to false');
-    expect(readJson(join(dir, '.claude/settings.local.json'))).toEqual({ bashEditDiffEnabled: false });
+  it("follows CLAUDE_CONFIG_DIR to the user's settings", () => {
+    const dir = userProject();
+    const config = tempDir('isdlc-config-');
+    writeJson(join(config, 'settings.json'), { bashEditDiffEnabled: true });
+    const run = cli(['init', dir], { env: { ...home(), CLAUDE_CONFIG_DIR: config } });
+    expect(run.stdout).not.toContain('bashEditDiffEnabled');
   });
 });

@@ -1,12 +1,12 @@
 // What Claude Code itself makes of what `isdlc init` writes: the bashEditDiff setting, the permission
 // rules before and after the folder is trusted, and the agent definitions.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { cli } from '../helpers/project.js';
 import { MockApi } from './harness/mock-api.js';
 import { bash, call, say } from './harness/script.js';
-import { activity, e2eProject, runClaude, trust } from './harness/session.js';
+import { activity, e2eProject, runClaude, trust, userSettings } from './harness/session.js';
 import { usesClaudeCode } from './harness/pinned.js';
 
 usesClaudeCode();
@@ -15,13 +15,27 @@ usesClaudeCode();
 const SNEAKY = `cd .isdlc && python3 -c "import json;p='state'+'.json';s=json.load(open(p));s['forged']=True;json.dump(s,open(p,'w'))"`;
 
 describe('bashEditDiff', () => {
-  test('in the default permission mode a shell change to state is reported by Claude Code, and isdlc tells the model and the person', async () => {
-    const project = e2eProject();
-    const run = await runClaude(project, {
-      prompt: 'Tidy up.',
-      permissions: ['--permission-mode', 'default', '--allowedTools', 'Bash'],
-      scripts: [{ name: 'main', turns: [call(bash(SNEAKY)), say('Tidied.')] }],
-    });
+  const tidyUp = { name: 'main', turns: [call(bash(SNEAKY)), say('Tidied.')] };
+  const defaultMode = ['--permission-mode', 'default', '--allowedTools', 'Bash'];
+
+  test('Claude Code ignores bashEditDiffEnabled in project settings: without the user setting, nothing is reported in the default mode, and doctor says how to turn it on', async () => {
+    const project = e2eProject({ trusted: true });
+    const settingsFile = join(project.dir, '.claude', 'settings.json');
+    writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(readFileSync(settingsFile, 'utf8')), bashEditDiffEnabled: true }, null, 2));
+    const run = await runClaude(project, { prompt: 'Tidy up.', permissions: defaultMode, scripts: [tidyUp] });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(readFileSync(join(project.dir, '.isdlc', 'state.json'), 'utf8')).toContain('"forged"');
+    expect(MockApi.shown(run.api.conversation('main')[1]!)).not.toContain('.isdlc/state.json');
+    const doctor = cli(['doctor', project.dir, '--claude-version', project.version], { env: { HOME: project.home } });
+    expect(doctor.stdout).toMatch(/! bashEditDiffEnabled is not on \(the true in \.claude\/settings\.json is ignored/);
+  });
+
+  test('with it in the user settings, a shell change to state in the default mode is reported, and isdlc tells the model and the person', async () => {
+    const project = e2eProject({ trusted: true });
+    userSettings(project, { bashEditDiffEnabled: true });
+    const doctor = cli(['doctor', project.dir, '--claude-version', project.version], { env: { HOME: project.home } });
+    expect(doctor.stdout).toMatch(/✓ bashEditDiffEnabled is on in /);
+    const run = await runClaude(project, { prompt: 'Tidy up.', permissions: defaultMode, scripts: [tidyUp] });
     expect(run.exitCode, run.stderr).toBe(0);
     expect(readFileSync(join(project.dir, '.isdlc', 'state.json'), 'utf8')).toContain('"forged"');
     const post = activity(project).find((entry) => entry.event === 'PostToolUse' && entry.tool === 'Bash')!;

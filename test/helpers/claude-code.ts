@@ -41,14 +41,18 @@ export function withoutClaude(): Record<string, string> {
   return { PATH: bare };
 }
 
-/** A HOME whose `.claude.json` holds `projects` (trust records by folder path); CLAUDE_CONFIG_DIR unset. */
-export function homeWith(projects: Record<string, Record<string, unknown>> | undefined): Record<string, string> {
+/**
+ * A HOME whose `.claude.json` holds `projects` (trust records by folder path) and whose
+ * `.claude/settings.json` holds `userSettings`; CLAUDE_CONFIG_DIR unset.
+ */
+export function homeWith(projects: Record<string, Record<string, unknown>> | undefined, userSettings?: Record<string, unknown>): Record<string, string> {
   const home = tempDir('isdlc-home-');
   if (projects) writeJson(join(home, '.claude.json'), { numStartups: 3, projects });
+  if (userSettings) writeJson(join(home, '.claude', 'settings.json'), userSettings);
   return { HOME: home, CLAUDE_CONFIG_DIR: '' };
 }
 
-/** A HOME in which Claude Code trusts `project`. */
+/** The HOME of a user who set isdlc up as the README says: Claude Code trusts `project`, bashEditDiff is on. */
 export function trustedHome(project: string): Record<string, string> {
-  return homeWith({ [project]: { allowedTools: [], hasTrustDialogAccepted: true } });
+  return homeWith({ [project]: { allowedTools: [], hasTrustDialogAccepted: true } }, { bashEditDiffEnabled: true });
 }

@@ -183,29 +183,16 @@ describe('registrations follow the Claude Code version', () => {
 });
 
 describe('bashEditDiffEnabled', () => {
-  it('is added when the user has no value, once, and recorded as created', () => {
-    const { settings, created } = mergeOurSettings(userSettings, 'exec');
-    expect(settings[BASH_EDIT_DIFF_SETTING]).toBe(true);
-    expect(created).toContain(BASH_EDIT_DIFF_SETTING);
-    const again = mergeOurSettings(settings, 'exec');
-    expect(again.settings).toEqual(settings);
-    expect(again.created).not.toContain(BASH_EDIT_DIFF_SETTING);
+  // Claude Code reads it only from user and managed settings: in the project it would only mislead.
+  it('is never added to the project settings', () => {
+    expect(Object.hasOwn(mergeOurSettings(userSettings, 'exec').settings, BASH_EDIT_DIFF_SETTING)).toBe(false);
+    expect(Object.hasOwn(mergeOurSettings({}, 'shell').settings, BASH_EDIT_DIFF_SETTING)).toBe(false);
   });
 
   it.each([false, true, 'yes'])("keeps the user's own value %j, and uninstall leaves it", (value) => {
     const input = { ...userSettings, [BASH_EDIT_DIFF_SETTING]: value };
     const { settings, created } = mergeOurSettings(input, 'exec');
     expect(settings[BASH_EDIT_DIFF_SETTING]).toBe(value);
-    expect(created).not.toContain(BASH_EDIT_DIFF_SETTING);
     expect(removeOurSettings(settings, created)).toEqual(input);
-  });
-
-  it('is taken out by uninstall only when init added it and it is still true', () => {
-    const { settings, created } = mergeOurSettings({}, 'exec');
-    expect(removeOurSettings(settings, created)).toEqual({});
-    // Turned off by the user after init: theirs now.
-    expect(removeOurSettings({ ...settings, [BASH_EDIT_DIFF_SETTING]: false }, created)).toEqual({ [BASH_EDIT_DIFF_SETTING]: false });
-    // Without init's record nothing says it was ours.
-    expect(removeOurSettings(settings)).toEqual({ [BASH_EDIT_DIFF_SETTING]: true });
   });
 });

@@ -69,6 +69,14 @@ export function trust(project: E2eProject): void {
   writeFileSync(file, JSON.stringify({ ...config, projects }, null, 2));
 }
 
+/** The user's own Claude Code settings (HOME/.claude/settings.json), merged with what is there. */
+export function userSettings(project: E2eProject, settings: Record<string, unknown>): void {
+  const file = join(project.home, '.claude', 'settings.json');
+  const before = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  mkdirSync(join(project.home, '.claude'), { recursive: true });
+  writeFileSync(file, JSON.stringify({ ...before, ...settings }, null, 2));
+}
+
 export interface StreamEvent {
   type: string;
   subtype?: string;
