@@ -120,14 +120,25 @@ guardTable('unexpected-file-change', {
       then: quiet,
     },
     {
-      name: 'a state change that raised state_version is a write of isdlc’s store (a hook beside the command), not reported',
+      name: 'a state change to a version an isdlc hook logged writing is a write of isdlc’s store (a hook beside the command), not reported',
       state: state(),
+      files: { '.isdlc/hook-activity.log': '{"event":"PostToolUse","tool":"Agent","decision":"allow","state_version":8}\n' },
       payload: (project) => bashEdited(project, 'npm test', [{ path: '.isdlc/state.json', lines: ['-  "state_version": 7', '+  "state_version": 8'] }]),
       expect: 'allow',
       then: ({ decision, project }) => {
         quiet({ decision });
         expect(detailOf(project)).toMatchObject({ outcome: 'not-reported', files: ['.isdlc/state.json'] });
       },
+    },
+    {
+      name: 'a forger who raises state_version too is still reported: no isdlc hook wrote that version',
+      state: state(),
+      files: { '.isdlc/hook-activity.log': '{"event":"PostToolUse","tool":"Agent","decision":"allow","state_version":7}\n' },
+      payload: (project) =>
+        bashEdited(project, 'python3 fix.py', [{ path: '.isdlc/state.json', lines: ['-  "state_version": 7', '+  "state_version": 8', '+  "forged": true'] }]),
+      expect: 'allow',
+      contextIncludes: ['.isdlc/state.json', 'isdlc did not make this change'],
+      then: ({ project }) => expect(detailOf(project)).toMatchObject({ guarded_files: [{ file: '.isdlc/state.json', kind: 'state', change: 'modified' }] }),
     },
     {
       name: "isdlc's log growing while the command ran is its hooks appending",

@@ -5,6 +5,9 @@
 //
 // A courtesy signal, not the wall: bashEditDiff is blind to files git ignores (the loop store, the log)
 // and to failed commands, and a later journal of isdlc's own writes is what tells tampering apart for sure.
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ACTIVITY_LOG } from '../engine/activity-log.js';
 import type { FileChange } from '../engine/event.js';
 import { defineGuard } from '../engine/guard.js';
 import { simpleCommands, type SimpleCommand } from '../detect/shell-words.js';
@@ -49,25 +52,55 @@ function onlyIsdlcCommands(line: string, powershell: boolean): boolean {
   );
 }
 
-/** isdlc's state store raises `state_version` with every write; a change that leaves it be is not one of those. */
-function stateVersionRose(lines: readonly string[]): boolean {
-  const versions = (sign: string) =>
-    lines.filter((line) => line.startsWith(sign)).flatMap((line) => {
-      const match = /"state_version"\s*:\s*(\d+)/.exec(line);
-      return match ? [Number(match[1])] : [];
-    });
-  const before = versions('-');
-  const after = versions('+');
-  return before.length > 0 && after.length > 0 && Math.max(...after) > Math.max(...before);
+/** The highest `state_version` on the diff's lines of one side (`-` before, `+` after). */
+function stateVersionOn(lines: readonly string[], sign: '-' | '+'): number | undefined {
+  const versions = lines.filter((line) => line.startsWith(sign)).flatMap((line) => {
+    const match = /"state_version"\s*:\s*(\d+)/.exec(line);
+    return match ? [Number(match[1])] : [];
+  });
+  return versions.length > 0 ? Math.max(...versions) : undefined;
+}
+
+/** How much of the activity log's end is read: far more than the hook calls one command can overlap. */
+const LOG_TAIL_BYTES = 256 * 1024;
+
+function logTail(file: string): string {
+  try {
+    const size = statSync(file).size;
+    const fd = openSync(file, 'r');
+    try {
+      const length = Math.min(size, LOG_TAIL_BYTES);
+      const buffer = Buffer.alloc(length);
+      readSync(fd, buffer, 0, length, size - length);
+      return buffer.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * A state diff is a write of isdlc's store (a hook of a subagent running beside the command, say) when the
+ * version rose and an isdlc hook logged writing exactly that version. A raised `state_version` alone
+ * proves nothing: a forger can raise it too.
+ */
+function writtenByIsdlcHook(isdlcDir: string, lines: readonly string[]): boolean {
+  const before = stateVersionOn(lines, '-');
+  const after = stateVersionOn(lines, '+');
+  if (before === undefined || after === undefined || after <= before) return false;
+  const logged = `"state_version":${after}`;
+  return [ACTIVITY_LOG, `${ACTIVITY_LOG}.1`].some((name) => logTail(join(isdlcDir, name)).includes(logged));
 }
 
 const changedLines = (file: FileChange): string[] => (file.lines ?? []).filter((line) => /^[+-]/.test(line));
 
 /** Whether this change of a guarded file is worth reporting, given what the diff shows. */
-function reportable(kind: GuardedKind, file: FileChange): boolean {
+function reportable(kind: GuardedKind, file: FileChange, isdlcDir: string): boolean {
   if (file.deleted) return true;
   // A state write by isdlc elsewhere (a hook of a subagent running beside this command) shows up here too.
-  if (kind === 'state') return !stateVersionRose(file.lines ?? []);
+  if (kind === 'state') return !writtenByIsdlcHook(isdlcDir, file.lines ?? []);
   // Only isdlc's own entries in those files are guarded; the rest is the person's or Claude Code's.
   if (kind === 'settings' || kind === 'mcp') return changedLines(file).some((line) => /isdlc/i.test(line));
   // isdlc only appends to its log; appended lines are its hooks writing while the command ran.
@@ -96,7 +129,7 @@ export const unexpectedFileChange = defineGuard({
       log({ outcome: 'isdlc-command', files: guarded.map((item) => item.path) });
       return;
     }
-    const reported = guarded.filter((item) => reportable(item.kind, item.file));
+    const reported = guarded.filter((item) => reportable(item.kind, item.file, location.isdlcDir));
     if (reported.length === 0) {
       log({ outcome: 'not-reported', files: guarded.map((item) => item.path) });
       return;
