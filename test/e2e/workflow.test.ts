@@ -78,6 +78,8 @@ describe('a feature workflow in 06-implementation', () => {
     const entry = (readState(project)['skill_usage_log'] as State[]).find((logged) => logged['agent'] === 'software-developer');
     expect(entry).toMatchObject({ agent_phase: '06-implementation', agent_id: agentId, outcome: 'completed' });
     expect(activity(project).some((logged) => logged.event === 'SubagentStop')).toBe(true);
+    // Its end also comes back as a prompt Claude Code submits itself: isdlc reads it as a notification, not as the user's words.
+    expect(activity(project).filter((logged) => logged.event === 'UserPromptSubmit').map((logged) => logged['notification'] ?? 'typed')).toEqual(['typed', 'task']);
   });
 
   test('a failing `npm test` is recorded from the real run and the model is told where it stands', async () => {
