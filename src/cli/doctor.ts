@@ -13,6 +13,7 @@ import { sourceText } from '../install/hook-plan.js';
 import {
   bashEditDiffFinding,
   hostSettingsSources,
+  hooksSwitchedOffFindings,
   execFormFindings,
   minimumVersionFinding,
   readProjectSettingsFiles,
@@ -155,11 +156,13 @@ function checkSettings(root: string, claude: VersionCheck, findings: Finding[]):
   for (const { rel, problem } of files) {
     if (problem && rel !== SETTINGS_FILE) findings.push({ severity: 'warn', what: `${rel} cannot be read: ${problem}`, fix: 'fix the JSON; Claude Code reads this file too' });
   }
+  const host = hostSettingsSources();
+  findings.push(...hooksSwitchedOffFindings(files, host));
   // Below the minimum, re-registering cannot help (init refuses): the minimum's finding says to upgrade.
   if (capabilities.supported) {
     findings.push(...execFormFindings(settings, claude.version, claude.reinit));
     findings.push(...userPromptExpansionFindings(files, claude.version, claude.reinit));
-    findings.push(bashEditDiffFinding(files, hostSettingsSources(), claude.version));
+    findings.push(bashEditDiffFinding(files, host, claude.version));
   }
 }
 

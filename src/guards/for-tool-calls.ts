@@ -5,6 +5,7 @@ import { branchGuard } from './branch-guard.js';
 import { constitutionValidator } from './constitution-validator.js';
 import { gateBlocker } from './gate-blocker.js';
 import { gateRequirementsInjector } from './gate-requirements-injector.js';
+import { hookSettingsGuard } from './hook-settings-guard.js';
 import { humanOnlyCommands } from './human-only-commands.js';
 import { iterationCorridor } from './iteration-corridor.js';
 import { phaseLoopController } from './phase-loop-controller.js';
@@ -24,5 +25,6 @@ export const TOOL_CALL_GUARDS: readonly Guard[] = Object.freeze([
   humanOnlyCommands,
   branchGuard,
   stateWriteValidator,
+  hookSettingsGuard,
   gateRequirementsInjector,
 ]);

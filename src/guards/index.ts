@@ -8,6 +8,7 @@ import { delegationGate } from './delegation-gate.js';
 import { discoverMenuGuard } from './discover-menu-guard.js';
 import { gateBlocker } from './gate-blocker.js';
 import { gateRequirementsInjector } from './gate-requirements-injector.js';
+import { hookSettingsGuard } from './hook-settings-guard.js';
 import { humanOnlyCommands } from './human-only-commands.js';
 import { iterationCorridor } from './iteration-corridor.js';
 import { iterationLoop } from './iteration-loop.js';
@@ -40,6 +41,7 @@ export const GUARDS: readonly Guard[] = Object.freeze([
   humanOnlyCommands,
   branchGuard,
   stateWriteValidator,
+  hookSettingsGuard,
   // a delegation nothing denied gets its gate requirements
   gateRequirementsInjector,
   // after a tool, on a prompt, at a stop; first what a command changed that only isdlc should change

@@ -2,37 +2,13 @@
 // state file is judged on the file it would leave behind, and refused when it is stale (V7), regresses
 // a phase (V8), or changes what isdlc's commands and watchers own. A shell command that writes a state
 // file cannot be judged that way and is refused outright. The file on disk is never touched here.
-import { readFileSync } from 'node:fs';
+import { readTextOrNull, textAfterEdit } from '../detect/file-edits.js';
 import { isLoopStorePath, isStateFilePath, shellStateWrites, toolFilePath } from '../detect/state-file-writes.js';
 import { defineGuard } from '../engine/guard.js';
-import type { HookEvent } from '../engine/event.js';
 import { reviewStateEdit, type EditFinding } from '../state/hand-edit-review.js';
 import type { IsdlcState } from '../state/schema.js';
 
 const PREFIX = 'isdlc state-write-validator:';
-
-function readText(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
-/** The file's text after the Write or Edit, or null when the tool would fail anyway (nothing to judge). */
-function textAfter(event: HookEvent, before: string): string | null {
-  const input = event.tool!.input;
-  if (event.tool!.kind === 'write') return typeof input['content'] === 'string' ? input['content'] : null;
-  const edits = Array.isArray(input['edits']) ? (input['edits'] as Record<string, unknown>[]) : [input];
-  let text = before;
-  for (const edit of edits) {
-    const from = edit['old_string'];
-    const to = edit['new_string'];
-    if (typeof from !== 'string' || typeof to !== 'string' || from === '' || !text.includes(from)) return null;
-    text = edit['replace_all'] === true ? text.split(from).join(to) : text.replace(from, () => to);
-  }
-  return text;
-}
 
 function parseState(text: string): IsdlcState | null {
   try {
@@ -85,7 +61,7 @@ export const stateWriteValidator = defineGuard({
     }
     if (!isStateFilePath(path)) return;
     const file = toolFilePath(path, event.cwd ?? location.root);
-    const diskText = readText(file);
+    const diskText = readTextOrNull(file);
     if (diskText === null) {
       if (tool.kind === 'write') {
         deny(
@@ -100,7 +76,7 @@ export const stateWriteValidator = defineGuard({
       note(`${PREFIX} ${path} was not valid JSON before this change, so the change could not be checked; \`isdlc doctor\` reports on it.`);
       return;
     }
-    const after = textAfter(event, diskText);
+    const after = textAfterEdit(event, diskText);
     if (after === null) return;
     const incoming = parseState(after);
     if (!incoming) {

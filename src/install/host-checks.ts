@@ -146,6 +146,32 @@ export function bashEditDiffFinding(files: readonly SettingsFileRead[], host: { 
   };
 }
 
+/**
+ * Settings that make Claude Code run no project hook at all, whatever isdlc registered (seen with
+ * 2.1.332: `disableAllHooks: true` in the project's, the local or the user's settings stops every hook,
+ * and Claude Code applies it mid-session). Managed settings can also allow only managed hooks.
+ */
+export function hooksSwitchedOffFindings(files: readonly SettingsFileRead[], host: { managed: HostSettingsSource; user: HostSettingsSource }): Finding[] {
+  const findings: Finding[] = [];
+  const sources = [...files.map(({ rel, settings }) => ({ label: rel, settings })), host.user, host.managed];
+  for (const { label, settings } of sources) {
+    if (settings?.['disableAllHooks'] !== true) continue;
+    findings.push({
+      severity: 'fail',
+      what: `${label} sets disableAllHooks: Claude Code runs no hook at all, so none of isdlc's checks happen`,
+      fix: label === host.managed.label ? 'ask whoever manages Claude Code on this machine; isdlc cannot work while it is set' : `take \`"disableAllHooks": true\` out of ${label}`,
+    });
+  }
+  if (host.managed.settings?.['allowManagedHooksOnly'] === true) {
+    findings.push({
+      severity: 'fail',
+      what: `${host.managed.label} sets allowManagedHooksOnly: Claude Code runs only hooks from managed settings, so isdlc's project hooks never run`,
+      fix: 'ask whoever manages Claude Code on this machine to register isdlc in the managed settings or to lift allowManagedHooksOnly',
+    });
+  }
+  return findings;
+}
+
 /** Below the minimum the one fix is a newer Claude Code, after which init registers for it. */
 export function minimumVersionFinding(version: string, root: string): Finding | undefined {
   if (capabilitiesOf(version).supported) return undefined;

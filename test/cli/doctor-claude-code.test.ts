@@ -133,6 +133,28 @@ describe('doctor checks against the Claude Code installed', () => {
   });
 });
 
+describe('doctor and settings that switch every hook off', () => {
+  it.each(['.claude/settings.json', '.claude/settings.local.json'])('fails on disableAllHooks in %s, naming the file to fix', (rel) => {
+    const dir = projectFor('2.1.332');
+    const file = join(dir, rel);
+    const before = rel.endsWith('local.json') ? {} : readJson<Record<string, unknown>>(file);
+    writeJson(file, { ...before, disableAllHooks: true });
+    const run = text(dir, withClaude('2.1.332'));
+    expect(run.status).toBe(1);
+    expect(run.stdout).not.toContain('All good');
+    expect(run.stdout).toContain(`✗ ${rel} sets disableAllHooks: Claude Code runs no hook at all`);
+    expect(run.stdout).toContain(`fix: take \`"disableAllHooks": true\` out of ${rel}`);
+  });
+
+  it("fails on disableAllHooks in the user's settings", () => {
+    const dir = projectFor('2.1.332');
+    const home = homeWith({ [dir]: { hasTrustDialogAccepted: true } }, { disableAllHooks: true });
+    const run = doctor(dir, { ...withClaude('2.1.332'), ...home });
+    expect(run.status).toBe(1);
+    expect(run.findings).toContainEqual(expect.objectContaining({ severity: 'fail', what: `${join(home['HOME']!, '.claude/settings.json')} sets disableAllHooks: Claude Code runs no hook at all, so none of isdlc's checks happen` }));
+  });
+});
+
 describe('doctor and folder trust', () => {
   const trustFinding = (findings: Finding[]): Finding | undefined => findings.find((f) => f.what.includes('trust'));
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { cli } from '../helpers/project.js';
 import { MockApi } from './harness/mock-api.js';
-import { bash, call, say } from './harness/script.js';
+import { bash, call, say, write } from './harness/script.js';
 import { activity, e2eProject, runClaude, trust, userSettings } from './harness/session.js';
 import { usesClaudeCode } from './harness/pinned.js';
 
@@ -45,6 +45,49 @@ describe('bashEditDiff', () => {
     expect(next).toContain('.isdlc/state.json');
     const response = run.hookResponses.find((hook) => hook.hook_name === 'PostToolUse:Bash')!;
     expect(JSON.parse(response.stdout)).toMatchObject({ systemMessage: expect.stringContaining('.isdlc/state.json') });
+  });
+});
+
+describe('disableAllHooks', () => {
+  const FORGE = `sed -i 's/"state_version"/"state_versi0n"/' .isdlc/state.json`;
+
+  test('in the local settings it stops every hook, isdlc with them, and doctor fails on it', async () => {
+    const project = e2eProject({ trusted: true });
+    writeFileSync(join(project.dir, '.claude', 'settings.local.json'), JSON.stringify({ disableAllHooks: true }));
+    const run = await runClaude(project, { prompt: 'Go.', scripts: [{ name: 'main', turns: [call(bash(FORGE)), say('Done.')] }] });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(activity(project)).toEqual([]);
+    expect(run.api.toolResult(run.api.toolUseIds('Bash')[0]!)?.isError).toBe(false);
+    const doctor = cli(['doctor', project.dir, '--claude-version', project.version], { env: { HOME: project.home } });
+    expect(doctor.status).toBe(1);
+    expect(doctor.stdout).toContain('✗ .claude/settings.local.json sets disableAllHooks');
+    expect(doctor.stdout).not.toContain('All good');
+  });
+
+  test("the agent's Write that would set it, in the project's or the user's settings, is denied, and the hooks keep running", async () => {
+    const project = e2eProject({ trusted: true });
+    const run = await runClaude(project, {
+      prompt: 'Go.',
+      scripts: [
+        {
+          name: 'main',
+          turns: [
+            call(write(join(project.dir, '.claude', 'settings.local.json'), JSON.stringify({ disableAllHooks: true }))),
+            call(write(join(project.home, '.claude', 'settings.json'), JSON.stringify({ disableAllHooks: true }))),
+            call(bash(FORGE)),
+            say('Done.'),
+          ],
+        },
+      ],
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const [local, user, forge] = run.api.calls.map((sent) => run.api.toolResult(sent.id)!);
+    expect(local!.isError).toBe(true);
+    expect(local!.text).toContain('hook-settings-guard');
+    expect(user!.isError).toBe(true);
+    // Still watched: the forgery after the attempts is denied.
+    expect(forge!.isError).toBe(true);
+    expect(readFileSync(join(project.dir, '.isdlc', 'state.json'), 'utf8')).toContain('"state_version"');
   });
 });
 

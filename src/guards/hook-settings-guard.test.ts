@@ -1,0 +1,62 @@
+import { expect } from 'vitest';
+import { guardTable } from '../../test/helpers/guard-table.js';
+import { readJson } from '../../test/helpers/project.js';
+
+const write = (file: string, content: unknown) => (project: string) => ({
+  hook_event_name: 'PreToolUse',
+  session_id: 'S-1',
+  tool_name: 'Write',
+  tool_input: { file_path: `${project}/${file}`, content: typeof content === 'string' ? content : JSON.stringify(content, null, 2) },
+  tool_use_id: 'toolu_settings',
+});
+const edit = (file: string, from: string, to: string) => (project: string) => ({
+  hook_event_name: 'PreToolUse',
+  session_id: 'S-1',
+  tool_name: 'Edit',
+  tool_input: { file_path: `${project}/${file}`, old_string: from, new_string: to },
+  tool_use_id: 'toolu_settings',
+});
+
+const OURS = { type: 'command', command: 'node', args: ['${CLAUDE_PROJECT_DIR}/.isdlc/bin/isdlc.cjs', 'hook'], timeout: 10 };
+const SETTINGS = {
+  permissions: { allow: ['Bash(npm test)'] },
+  hooks: {
+    PreToolUse: [{ matcher: 'Bash|PowerShell', hooks: [OURS] }],
+    Stop: [{ hooks: [{ ...OURS, timeout: 600 }] }, { hooks: [{ type: 'command', command: 'say done' }] }],
+  },
+};
+const files = { '.claude/settings.json': SETTINGS };
+const untouched = ({ project }: { project: string }) => expect(readJson(`${project}/.claude/settings.json`)).toEqual(SETTINGS);
+
+guardTable('hook-settings-guard', {
+  valid: [
+    { name: 'adding a permission rule keeps isdlc’s entries', files, payload: write('.claude/settings.json', { ...SETTINGS, permissions: { allow: ['Bash(npm test)', 'Bash(npm run lint)'] } }), expect: 'allow' },
+    { name: 'taking out the user’s own Stop hook is the user’s business', files, payload: write('.claude/settings.json', { ...SETTINGS, hooks: { ...SETTINGS.hooks, Stop: [SETTINGS.hooks.Stop[0]] } }), expect: 'allow' },
+    { name: 'a local settings file with a theme', payload: write('.claude/settings.local.json', { theme: 'dark' }), expect: 'allow' },
+    { name: 'disableAllHooks: false is nothing to stop', payload: write('.claude/settings.local.json', { disableAllHooks: false }), expect: 'allow' },
+    { name: 'an Edit whose old_string is not there would fail anyway', files, payload: edit('.claude/settings.json', '"nothing like this"', '"disableAllHooks": true'), expect: 'allow' },
+    { name: 'some other settings.json is not Claude Code’s', payload: write('config/settings.json', { disableAllHooks: true }), expect: 'allow' },
+    { name: 'a settings file that already switched hooks off may be edited further', files: { '.claude/settings.local.json': { disableAllHooks: true } }, payload: write('.claude/settings.local.json', { disableAllHooks: true, theme: 'dark' }), expect: 'allow' },
+  ],
+  invalid: [
+    {
+      name: 'disableAllHooks in the local settings',
+      files,
+      payload: write('.claude/settings.local.json', { disableAllHooks: true }),
+      expect: 'deny',
+      reasonIncludes: ['disableAllHooks', '.claude/settings.local.json', 'run no hook at all'],
+    },
+    { name: 'disableAllHooks added to settings.json by an Edit', files, payload: edit('.claude/settings.json', '"permissions": {', '"disableAllHooks": true,\n  "permissions": {'), expect: 'deny', reasonIncludes: ['disableAllHooks'], then: untouched },
+    { name: 'the path spelled with ./ and ..', payload: (project) => write('.claude/settings.local.json', { disableAllHooks: true })(`${project}/./.claude/../.claude/..`), expect: 'deny' },
+    {
+      name: 'isdlc’s Stop hook taken out of settings.json',
+      files,
+      payload: write('.claude/settings.json', { ...SETTINGS, hooks: { ...SETTINGS.hooks, Stop: [SETTINGS.hooks.Stop[1]] } }),
+      expect: 'deny',
+      reasonIncludes: ["remove or change 1 of isdlc's hook registrations", 'Stop'],
+    },
+    { name: 'isdlc’s hook rewritten to do nothing', files, payload: edit('.claude/settings.json', '"hook"', '"--version"'), expect: 'deny', reasonIncludes: ['PreToolUse [Bash|PowerShell]'] },
+    { name: 'the whole hooks section dropped', files, payload: write('.claude/settings.json', { permissions: SETTINGS.permissions }), expect: 'deny', reasonIncludes: ['2 of isdlc'] },
+    { name: 'settings.json made unreadable', files, payload: write('.claude/settings.json', '{ "hooks": '), expect: 'deny', reasonIncludes: ['would not be a JSON object'] },
+  ],
+});
