@@ -1,3 +1,4 @@
+import { symlinkSync } from 'node:fs';
 import { expect } from 'vitest';
 import { guardTable } from '../../test/helpers/guard-table.js';
 import { readJson } from '../../test/helpers/project.js';
@@ -30,13 +31,13 @@ const untouched = ({ project }: { project: string }) => expect(readJson(`${proje
 
 guardTable('hook-settings-guard', {
   valid: [
-    { name: 'adding a permission rule keeps isdlc’s entries', files, payload: write('.claude/settings.json', { ...SETTINGS, permissions: { allow: ['Bash(npm test)', 'Bash(npm run lint)'] } }), expect: 'allow' },
-    { name: 'taking out the user’s own Stop hook is the user’s business', files, payload: write('.claude/settings.json', { ...SETTINGS, hooks: { ...SETTINGS.hooks, Stop: [SETTINGS.hooks.Stop[0]] } }), expect: 'allow' },
+    { name: 'the same settings.json, only reformatted', files, payload: write('.claude/settings.json', JSON.stringify(SETTINGS)), expect: 'allow' },
+    { name: 'a permission rule in the local settings, where project settings of the agent belong', files, payload: write('.claude/settings.local.json', { permissions: { allow: ['Bash(npm run lint)'] } }), expect: 'allow' },
     { name: 'a local settings file with a theme', payload: write('.claude/settings.local.json', { theme: 'dark' }), expect: 'allow' },
     { name: 'disableAllHooks: false is nothing to stop', payload: write('.claude/settings.local.json', { disableAllHooks: false }), expect: 'allow' },
     { name: 'an Edit whose old_string is not there would fail anyway', files, payload: edit('.claude/settings.json', '"nothing like this"', '"disableAllHooks": true'), expect: 'allow' },
     { name: 'some other settings.json is not Claude Code’s', payload: write('config/settings.json', { disableAllHooks: true }), expect: 'allow' },
-    { name: 'a settings file that already switched hooks off may be edited further', files: { '.claude/settings.local.json': { disableAllHooks: true } }, payload: write('.claude/settings.local.json', { disableAllHooks: true, theme: 'dark' }), expect: 'allow' },
+    { name: 'a local settings file that already switched hooks off may be edited further', files: { '.claude/settings.local.json': { disableAllHooks: true } }, payload: write('.claude/settings.local.json', { disableAllHooks: true, theme: 'dark' }), expect: 'allow' },
   ],
   invalid: [
     {
@@ -44,19 +45,30 @@ guardTable('hook-settings-guard', {
       files,
       payload: write('.claude/settings.local.json', { disableAllHooks: true }),
       expect: 'deny',
-      reasonIncludes: ['disableAllHooks', '.claude/settings.local.json', 'run no hook at all'],
+      reasonIncludes: ['disableAllHooks', '.claude/settings.local.json', 'runs no hook at all'],
     },
-    { name: 'disableAllHooks added to settings.json by an Edit', files, payload: edit('.claude/settings.json', '"permissions": {', '"disableAllHooks": true,\n  "permissions": {'), expect: 'deny', reasonIncludes: ['disableAllHooks'], then: untouched },
+    { name: 'disableAllHooks as a string, which Claude Code also stops hooks on', payload: write('.claude/settings.local.json', { disableAllHooks: 'true' }), expect: 'deny' },
     { name: 'the path spelled with ./ and ..', payload: (project) => write('.claude/settings.local.json', { disableAllHooks: true })(`${project}/./.claude/../.claude/..`), expect: 'deny' },
     {
-      name: 'isdlc’s Stop hook taken out of settings.json',
-      files,
-      payload: write('.claude/settings.json', { ...SETTINGS, hooks: { ...SETTINGS.hooks, Stop: [SETTINGS.hooks.Stop[1]] } }),
+      name: 'a symlink the agent made to the local settings',
+      files: { '.claude/settings.local.json': {} },
+      setup: (project) => symlinkSync(`${project}/.claude/settings.local.json`, `${project}/harmless.json`),
+      payload: write('harmless.json', { disableAllHooks: true }),
       expect: 'deny',
-      reasonIncludes: ["remove or change 1 of isdlc's hook registrations", 'Stop'],
+      reasonIncludes: ['.claude/settings.local.json'],
     },
-    { name: 'isdlc’s hook rewritten to do nothing', files, payload: edit('.claude/settings.json', '"hook"', '"--version"'), expect: 'deny', reasonIncludes: ['PreToolUse [Bash|PowerShell]'] },
-    { name: 'the whole hooks section dropped', files, payload: write('.claude/settings.json', { permissions: SETTINGS.permissions }), expect: 'deny', reasonIncludes: ['2 of isdlc'] },
-    { name: 'settings.json made unreadable', files, payload: write('.claude/settings.json', '{ "hooks": '), expect: 'deny', reasonIncludes: ['would not be a JSON object'] },
+    {
+      name: 'settings.json: even a harmless-looking permission rule (one value Claude Code rejects drops the whole file)',
+      files,
+      payload: write('.claude/settings.json', { ...SETTINGS, permissions: { allow: ['Bash(npm test)', 'Bash(npm run lint)'] } }),
+      expect: 'deny',
+      reasonIncludes: ['Leave .claude/settings.json as it is', '.claude/settings.local.json', 'drops the whole file'],
+      then: untouched,
+    },
+    { name: 'settings.json: a value of the wrong type (`"model": 42` switches every hook off)', files, payload: edit('.claude/settings.json', '"permissions": {', '"model": 42,\n  "permissions": {'), expect: 'deny', then: untouched },
+    { name: 'settings.json: disableAllHooks added by an Edit', files, payload: edit('.claude/settings.json', '"permissions": {', '"disableAllHooks": true,\n  "permissions": {'), expect: 'deny' },
+    { name: 'settings.json: isdlc’s Stop hook taken out', files, payload: write('.claude/settings.json', { ...SETTINGS, hooks: { ...SETTINGS.hooks, Stop: [SETTINGS.hooks.Stop[1]] } }), expect: 'deny' },
+    { name: 'settings.json: isdlc’s hook rewritten to do nothing', files, payload: edit('.claude/settings.json', '"hook"', '"--version"'), expect: 'deny' },
+    { name: 'settings.json: made unreadable', files, payload: write('.claude/settings.json', '{ "hooks": '), expect: 'deny' },
   ],
 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { cli } from '../helpers/project.js';
 import { MockApi } from './harness/mock-api.js';
-import { bash, call, say, write } from './harness/script.js';
+import { bash, call, edit, say, write } from './harness/script.js';
 import { activity, e2eProject, runClaude, trust, userSettings } from './harness/session.js';
 import { usesClaudeCode } from './harness/pinned.js';
 
@@ -62,6 +62,42 @@ describe('disableAllHooks', () => {
     expect(doctor.status).toBe(1);
     expect(doctor.stdout).toContain('✗ .claude/settings.local.json sets disableAllHooks');
     expect(doctor.stdout).not.toContain('All good');
+  });
+
+  test("one value of the wrong type in .claude/settings.json drops the whole file, isdlc's hooks with it; the agent's edits of that file are refused", async () => {
+    const broken = e2eProject({ trusted: true });
+    const brokenFile = join(broken.dir, '.claude', 'settings.json');
+    writeFileSync(brokenFile, JSON.stringify({ ...JSON.parse(readFileSync(brokenFile, 'utf8')), model: 42 }));
+    const dropped = await runClaude(broken, { prompt: 'Go.', scripts: [{ name: 'main', turns: [call(bash('echo hi')), say('Done.')] }] });
+    expect(dropped.exitCode, dropped.stderr).toBe(0);
+    expect(activity(broken)).toEqual([]);
+
+    const project = e2eProject({ trusted: true });
+    const file = join(project.dir, '.claude', 'settings.json');
+    const before = readFileSync(file, 'utf8');
+    const run = await runClaude(project, {
+      prompt: 'Go.',
+      scripts: [
+        {
+          name: 'main',
+          turns: [
+            // Claude Code validates its own Edit of a settings file: a wrong type never gets written.
+            call(edit(file, '"permissions": {', '"model": 42,\n  "permissions": {')),
+            // A valid edit that makes isdlc's hook do nothing is isdlc's to refuse.
+            call({ name: 'Edit', input: { file_path: file, old_string: '"hook"', new_string: '"--version"', replace_all: true } }),
+            call(bash(FORGE)),
+            say('Done.'),
+          ],
+        },
+      ],
+    });
+    const [wrongType, edited, forge] = run.api.calls.map((sent) => run.api.toolResult(sent.id)!);
+    expect(wrongType!.isError).toBe(true);
+    expect(wrongType!.text).toContain('validation failed');
+    expect(edited!.isError).toBe(true);
+    expect(edited!.text).toContain('Leave .claude/settings.json as it is');
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(forge!.isError).toBe(true);
   });
 
   test("the agent's Write that would set it, in the project's or the user's settings, is denied, and the hooks keep running", async () => {
