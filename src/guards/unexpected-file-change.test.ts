@@ -100,10 +100,10 @@ guardTable('unexpected-file-change', {
       then: quiet,
     },
     {
-      name: "isdlc's own command changing state through the shell (`isdlc phase complete`) is isdlc's write",
+      name: "the project's own isdlc changing state through the shell (`node .isdlc/bin/isdlc.cjs phase complete`, after a cd to the project) is isdlc's write",
       state: state(),
       payload: (project) =>
-        bashEdited(project, 'cd /somewhere && node .isdlc/bin/isdlc.cjs phase complete --summary "done"', [
+        bashEdited(project, `cd ${project} && node .isdlc/bin/isdlc.cjs phase complete --summary "done"`, [
           { path: '.isdlc/state.json', lines: ['-  "state_version": 7', '+  "state_version": 8'] },
         ]),
       expect: 'allow',
@@ -113,9 +113,9 @@ guardTable('unexpected-file-change', {
       },
     },
     {
-      name: 'npx isdlc workflow start is isdlc too',
+      name: 'the same by its absolute path',
       state: state(),
-      payload: (project) => bashEdited(project, 'npx isdlc workflow start feature --description "CSV"', [{ path: '.isdlc/state.json', created: true }]),
+      payload: (project) => bashEdited(project, `node ${project}/.isdlc/bin/isdlc.cjs workflow start feature --description "CSV"`, [{ path: '.isdlc/state.json', created: true }]),
       expect: 'allow',
       then: quiet,
     },
@@ -130,6 +130,18 @@ guardTable('unexpected-file-change', {
         expect(detailOf(project)).toMatchObject({ outcome: 'not-reported', files: ['.isdlc/state.json'] });
       },
     },
+    ...[
+      ['a script the agent named isdlc.cjs', 'node /tmp/isdlc.cjs phase complete'],
+      ["the project's path after a cd elsewhere", 'cd /tmp/fake && node .isdlc/bin/isdlc.cjs phase complete'],
+      ['a command the agent named isdlc', './isdlc phase complete'],
+      ['npx isdlc, which runs whatever node_modules holds under that name', 'npx isdlc phase complete'],
+    ].map(([what, command]) => ({
+      name: `not isdlc's own command, so reported: ${what}`,
+      state: state(),
+      payload: (project: string) => bashEdited(project, command!, [{ path: '.isdlc/state.json', lines: ['-  "state_version": 7', '+  "state_version": 8'] }]),
+      expect: 'allow' as const,
+      contextIncludes: ['.isdlc/state.json', 'isdlc did not make this change'],
+    })),
     {
       name: 'a forger who raises state_version too is still reported: no isdlc hook wrote that version',
       state: state(),

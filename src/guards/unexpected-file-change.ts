@@ -6,8 +6,9 @@
 // A courtesy signal, not the wall: bashEditDiff is blind to files git ignores (the loop store, the log)
 // and to failed commands, and a later journal of isdlc's own writes is what tells tampering apart for sure.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ACTIVITY_LOG } from '../engine/activity-log.js';
+import { ISDLC_DIR } from '../state/locate.js';
 import type { FileChange } from '../engine/event.js';
 import { defineGuard } from '../engine/guard.js';
 import { simpleCommands, type SimpleCommand } from '../detect/shell-words.js';
@@ -27,29 +28,42 @@ const INSTEAD: Readonly<Record<GuardedKind, string>> = Object.freeze({
   other: 'leave it to isdlc',
 });
 
-/** Shell words that only move about or print: harmless beside an isdlc command. */
-const NEUTRAL_COMMANDS = new Set(['cd', 'pushd', 'popd', 'echo', 'printf', 'true']);
+/** Shell words that only print: harmless beside an isdlc command. */
+const NEUTRAL_COMMANDS = new Set(['echo', 'printf', 'true']);
 
-/** `isdlc ...`, `npx isdlc ...`, `node .isdlc/bin/isdlc.cjs ...` (any path to isdlc's executable). */
-function runsIsdlc(command: SimpleCommand): boolean {
-  if (command.name === 'isdlc' || command.name === 'isdlc.cjs') return true;
-  const first = command.args.find((word) => !word.startsWith('-'));
-  if (command.name === 'npx' || command.name === 'pnpx' || command.name === 'bunx') return first === 'isdlc';
-  return command.name === 'node' && first !== undefined && /(?:^|[\\/])isdlc\.cjs$/.test(first);
+/**
+ * `node <project>/.isdlc/bin/isdlc.cjs ...`, the form isdlc's agent files use: the project's own copy,
+ * found from the project root or from the folder a `cd` before it names. A bare `isdlc`, `npx isdlc` or
+ * any other `isdlc.cjs` could be a script the agent wrote under that name, so they do not count.
+ */
+function runsProjectIsdlc(command: SimpleCommand, folder: string, bin: string): boolean {
+  if (command.name !== 'node') return false;
+  const script = command.args.find((word) => !word.startsWith('-'));
+  return script !== undefined && resolve(folder, script) === bin;
 }
 
-/** The command line is isdlc's own commands and nothing else that could write: its changes are isdlc's. */
-function onlyIsdlcCommands(line: string, powershell: boolean): boolean {
+/** The command line is the project's isdlc commands and nothing else that could write: its changes are isdlc's. */
+function onlyIsdlcCommands(line: string, powershell: boolean, root: string): boolean {
   let commands: SimpleCommand[];
   try {
     commands = simpleCommands(line, { powershell });
   } catch {
     return false; // a line the parser cannot read is not known to be isdlc's own
   }
-  return (
-    commands.some(runsIsdlc) &&
-    commands.every((command) => command.redirects.length === 0 && (runsIsdlc(command) || NEUTRAL_COMMANDS.has(command.name)))
-  );
+  const bin = join(root, ISDLC_DIR, 'bin', 'isdlc.cjs');
+  let folder = root;
+  let ranIsdlc = false;
+  for (const command of commands) {
+    if (command.redirects.length > 0) return false;
+    if (command.name === 'cd') {
+      // Only a plain `cd DIR` is followed; anything else (`cd -`, `cd` alone, a variable) leaves the folder unknown.
+      const [target, ...rest] = command.args;
+      if (target === undefined || rest.length > 0 || target === '-' || /[$`~]/.test(target)) return false;
+      folder = resolve(folder, target);
+    } else if (runsProjectIsdlc(command, folder, bin)) ranIsdlc = true;
+    else if (!NEUTRAL_COMMANDS.has(command.name)) return false;
+  }
+  return ranIsdlc;
 }
 
 /** The highest `state_version` on the diff's lines of one side (`-` before, `+` after). */
@@ -125,7 +139,7 @@ export const unexpectedFileChange = defineGuard({
     });
     if (guarded.length === 0) return;
     const command = typeof event.tool?.input['command'] === 'string' ? event.tool.input['command'] : '';
-    if (onlyIsdlcCommands(command, event.tool?.name === 'PowerShell')) {
+    if (onlyIsdlcCommands(command, event.tool?.name === 'PowerShell', location.root)) {
       log({ outcome: 'isdlc-command', files: guarded.map((item) => item.path) });
       return;
     }
