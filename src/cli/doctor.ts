@@ -28,6 +28,8 @@ import { activeWorkflowOf, workflowPhasesOf } from '../state/current-phase.js';
 import { ISDLC_DIR, locateState, readMonorepoConfig } from '../state/locate.js';
 import type { IsdlcState } from '../state/schema.js';
 import { knownPhaseKeys } from '../config/phases.js';
+import { claudeSandboxSupport } from '../protect/claude-sandbox-support.js';
+import { protectionFindings } from '../protect/protection-level.js';
 
 export type { Finding, Severity };
 
@@ -311,6 +313,7 @@ export function runDoctor(root: string, options: DoctorOptions = {}): Finding[] 
   if (!existsSync(join(root, INSTALL_RECORD))) findings.push({ severity: 'warn', what: `${INSTALL_RECORD} is missing`, fix: `run \`${claude.reinit}\`` });
   checkGuardsLoad(root, claude.reinit, findings);
   checkSettings(root, claude, findings);
+  findings.push(...protectionFindings(root, claudeSandboxSupport(), claude.version));
   checkTrust(root, findings);
   checkLoops(root, claude.reinit, findings);
   const config = checkConfig(root, findings);

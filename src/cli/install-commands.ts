@@ -6,6 +6,7 @@ import { assumedVersionWarning, describePlan, resolveTarget } from '../install/h
 import { bashEditDiffFinding, hooksSwitchedOffFindings, hostSettingsSources, readProjectSettingsFiles, userPromptExpansionFindings } from '../install/host-checks.js';
 import { initProject, uninstallProject, type ChangeLine, type InitResult } from '../install/install.js';
 import type { HookForm } from '../install/settings.js';
+import { claudeSandboxSupport } from '../protect/claude-sandbox-support.js';
 import { formatFindings, runDoctor } from './doctor.js';
 import { io, json, UsageError } from './shared.js';
 
@@ -35,7 +36,20 @@ function initNotices(root: string, result: InitResult): string[] {
   warnings.push(...hooksSwitchedOffFindings(files, host).map((f) => `${f.what}.\n    fix: ${f.fix ?? ''}`));
   const bashEditDiff = bashEditDiffFinding(files, host, plan.target.version);
   if (bashEditDiff.severity !== 'ok') warnings.push(`${bashEditDiff.what}.\n    fix: ${bashEditDiff.fix ?? ''}`);
-  return [describePlan(plan), ...warnings.filter((w): w is string => w !== undefined).map((w) => `! ${w}`)];
+  return [describePlan(plan), sandboxNotice(result), ...warnings.filter((w): w is string => w !== undefined).map((w) => `! ${w}`)];
+}
+
+/** One line on the sandbox: on, or off and why, and what a value of the user's became. */
+function sandboxNotice(result: InitResult): string {
+  const replaced = result.replaced.filter((r) => r.path.startsWith('sandbox.') || r.path.startsWith('permissions.'));
+  const was = replaced.length > 0 ? ` (replaced your ${replaced.map((r) => `${r.path}: ${JSON.stringify(r.was)}`).join(', ')}; uninstall gives it back)` : '';
+  if (result.sandbox.on) {
+    return (
+      `sandboxed: every Bash call of the agent runs in Claude Code's sandbox, where isdlc's files are read-only${was}. ` +
+      'It costs about 0.2 s per Bash call; `isdlc init --no-sandbox` turns it off.'
+    );
+  }
+  return `! not sandboxed: ${result.sandbox.why ?? 'unknown'}. The agent's shell can then write isdlc's files; isdlc can only notice afterwards.`;
 }
 
 export function registerInstallCommands(program: Command): void {
@@ -48,12 +62,15 @@ export function registerInstallCommands(program: Command): void {
       new Option('--hook-form <form>', 'how the hook is registered: exec (node with arguments, no shell; Claude Code 2.1.139 and later) or shell (one command line); default: what the Claude Code version runs')
         .choices(['exec', 'shell']),
     )
+    .option('--no-sandbox', "leave Claude Code's sandbox off (by default init turns it on where it can run, so the agent's shell cannot write isdlc's files)")
     .option('--json', 'print the changes as JSON (notices go to stderr)')
-    .action((dir: string, options: { claudeVersion?: string; hookForm?: HookForm; json?: boolean }) => {
+    .action((dir: string, options: { claudeVersion?: string; hookForm?: HookForm; sandbox: boolean; json?: boolean }) => {
       const root = resolve(dir);
       const result = initProject(root, {
         binSource: __dirname,
         claude: resolveTarget(options.claudeVersion),
+        sandboxSupport: claudeSandboxSupport(),
+        noSandbox: options.sandbox === false,
         ...(options.hookForm ? { hookForm: options.hookForm } : {}),
         version: __ISDLC_VERSION__,
       });

@@ -10,6 +10,12 @@ import type { ActiveWorkflow, IsdlcState } from '../state/schema.js';
 import { supervisedReviewOf } from '../workflow/review.js';
 import type { StateSnapshot } from '../state/store.js';
 import { finiteNumber as num } from '../util/json.js';
+import { projectSandboxState, protectionLine } from '../protect/protection-level.js';
+
+function protectionOf(root: string): StatusReport['protection'] {
+  const state = projectSandboxState(root);
+  return { sandboxed: state.sandboxed, ...(state.why ? { why: state.why } : {}) };
+}
 
 export interface StatusReport {
   project: string;
@@ -32,6 +38,8 @@ export interface StatusReport {
   escalations: Escalation[];
   /** What moves the workflow on from here. */
   nextStep: string | null;
+  /** Whether the agent's shell runs in Claude Code's sandbox with isdlc's files read-only, and why not. */
+  protection: { sandboxed: boolean; why?: string };
 }
 
 export interface PhaseLine {
@@ -76,6 +84,7 @@ export function buildStatus(location: StateLocation, snapshot: StateSnapshot, co
     gate: null,
     escalations: (Array.isArray(state.pending_escalations) ? state.pending_escalations : []) as Escalation[],
     nextStep: null,
+    protection: protectionOf(location.root),
   };
   if (snapshot.corrupt) report.stateProblem = `${snapshot.corrupt.problem}; kept as ${snapshot.corrupt.keptAs}`;
   else if (!snapshot.state) report.stateProblem = 'no state file: run `isdlc init`';
@@ -133,6 +142,7 @@ function timingText(phase: PhaseLine, now: Date): string {
 export function formatStatus(report: StatusReport): string {
   const lines = [`isdlc status: ${report.project}${report.projectId ? ` (project ${report.projectId})` : ''}`];
   lines.push(`State: ${report.stateFile} (version ${report.stateVersion})${report.stateProblem ? `: ${report.stateProblem}` : ''}`);
+  lines.push(protectionLine(report.protection));
   const workflow = report.workflow;
   if (!workflow) {
     lines.push('No active workflow. Start one with `isdlc workflow start <type>`.');

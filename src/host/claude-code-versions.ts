@@ -19,6 +19,13 @@ export const CLAUDE_CODE = Object.freeze({
   /** `bashEditDiffEnabled` is in 2.1.332 and not in 2.1.138; the first version that has it is not known. */
   bashEditDiffSeenIn: '2.1.332',
   bashEditDiffAbsentIn: '2.1.138',
+  /**
+   * The sandbox runs Bash from here. 2.1.100 from npm fails every sandboxed Bash call (exit 126): its
+   * seccomp helper comes without the execute bit. 2.1.138 is the oldest version seen to work.
+   */
+  sandboxWorksFrom: '2.1.138',
+  /** `permissions.blockWritesOutsideWorkingDirectories` is in 2.1.332 and not in 2.1.138; where it starts is not known. */
+  blockWritesOutsideSeenIn: '2.1.332',
   /** The newest version these facts were checked against: what init registers for when none is found. */
   newestKnown: '2.1.332',
 });
@@ -70,6 +77,10 @@ export interface ClaudeCapabilities {
   userPromptExpansionFires: boolean;
   /** A `UserPromptExpansion` key silently disables every hook of its settings file. */
   userPromptExpansionKeyDropsHooks: boolean;
+  /** Claude Code's sandbox runs Bash (with isdlc's files read-only). */
+  sandbox: boolean;
+  /** `permissions.blockWritesOutsideWorkingDirectories` keeps the file tools inside the project. */
+  blockWritesOutside: boolean;
 }
 
 export function capabilitiesOf(version: string): ClaudeCapabilities {
@@ -79,6 +90,8 @@ export function capabilitiesOf(version: string): ClaudeCapabilities {
     execFormHooks: atLeast(CLAUDE_CODE.execFormHooksFrom),
     userPromptExpansionFires: atLeast(CLAUDE_CODE.userPromptExpansionFiresFrom),
     userPromptExpansionKeyDropsHooks: compareVersions(version, CLAUDE_CODE.userPromptExpansionKeyDropsHooksUpTo) <= 0,
+    sandbox: atLeast(CLAUDE_CODE.sandboxWorksFrom),
+    blockWritesOutside: atLeast(CLAUDE_CODE.blockWritesOutsideSeenIn),
   };
 }
 

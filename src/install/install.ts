@@ -14,7 +14,12 @@ import { MCP_FILE, mergeOurMcpServer, removeOurMcpServer } from './mcp-json.js';
 import { readTextIfPresent } from '../util/read-text.js';
 import { initialState } from '../state/initial-state.js';
 import { mergeOurSettings, removeOurSettings, type HookForm, type Settings } from './settings.js';
+import { CLAUDE_CODE, UPGRADE_COMMANDS } from '../host/claude-code-versions.js';
 import { planHooks, type ClaudeTarget, type HookPlan, type VersionSource } from './hook-plan.js';
+import { applyOwned, OwnedSettingsShapeError, removeOwned, type OwnedRecord } from './owned-settings.js';
+import { constitutionFiles, protectedPaths, sandboxEdits } from '../protect/sandbox-settings.js';
+import type { SandboxSupport } from '../protect/claude-sandbox-support.js';
+import { missingPlaceholders, updateGitExclude } from '../protect/git-exclude.js';
 
 export const BIN_FILES = [
   'isdlc.cjs',
@@ -71,6 +76,10 @@ export interface InstallRecord {
   mcp_file_created?: boolean;
   /** The Claude Code init registered the hooks for, where its version came from, and the hook form used. */
   claude_code?: { version: string; from: VersionSource; hook_form: HookForm };
+  /** Values init set and list entries it added in settings.json (the sandbox, the deny rules), to give back. */
+  settings_owned?: OwnedRecord;
+  /** Whether init turned Claude Code's sandbox on, and why not. */
+  sandbox?: { on: boolean; why?: string };
 }
 
 export type Change = 'created' | 'updated' | 'unchanged' | 'kept' | 'removed' | 'skipped';
@@ -134,6 +143,10 @@ export interface InitOptions {
   claude: ClaudeTarget;
   /** A hook form the user asked for; without one, the form that Claude Code runs. */
   hookForm?: HookForm;
+  /** Whether Claude Code's sandbox can run on this machine (the caller checks, so tests can say). */
+  sandboxSupport: SandboxSupport;
+  /** `--no-sandbox`: leave Claude Code's sandbox off (what isdlc turned on before is taken back). */
+  noSandbox?: boolean;
   version: string;
   now?: Date;
 }
@@ -142,6 +155,21 @@ export interface InitResult {
   changes: ChangeLine[];
   /** What was registered, for which Claude Code. */
   plan: HookPlan;
+  /** Whether the sandbox is on, and why not. */
+  sandbox: { on: boolean; why?: string };
+  /** Values of the user's in settings.json that init replaced (e.g. `sandbox.enabled: false`). */
+  replaced: { path: string; was: unknown }[];
+}
+
+/** Why the sandbox stays off, for the record and for the person. */
+function sandboxDecision(options: InitOptions, plan: HookPlan): { on: boolean; why?: string } {
+  if (options.noSandbox) return { on: false, why: 'turned off with `isdlc init --no-sandbox`' };
+  if (!plan.capabilities.sandbox) {
+    return { on: false, why: `Claude Code ${plan.target.version}'s sandbox cannot run Bash (it works from ${CLAUDE_CODE.sandboxWorksFrom}); upgrade with ${UPGRADE_COMMANDS}, then run \`isdlc init\` again` };
+  }
+  const support = options.sandboxSupport;
+  if (support.ok) return { on: true };
+  return { on: false, why: `${support.why}${support.install ? `; install: ${support.install}, then run \`isdlc init\` again` : ''}` };
 }
 
 export function initProject(root: string, options: InitOptions): InitResult {
@@ -157,6 +185,17 @@ export function initProject(root: string, options: InitOptions): InitResult {
   // Settings next: if the user's file cannot be merged, stop before touching anything.
   const { settings, existed: settingsExisted } = readSettings(root);
   const merged = mergeOurSettings(settings, plan.form, plan.registrations);
+  const previous = readRecord(root);
+  const sandbox = sandboxDecision(options, plan);
+  const constitutions = constitutionFiles(root);
+  let owned: ReturnType<typeof applyOwned>;
+  try {
+    const before = previous?.settings_owned ? { record: previous.settings_owned, created: previous.settings_created } : undefined;
+    owned = applyOwned(merged.settings, sandboxEdits({ sandbox: sandbox.on, claudeVersion: plan.target.version, constitutions }), before);
+  } catch (error) {
+    if (error instanceof OwnedSettingsShapeError) throw new InstallError(`${join(root, SETTINGS_FILE)}: ${error.message}. Fix it first; isdlc changed nothing.`);
+    throw error;
+  }
   const mcp = readMcpConfig(root);
   let mcpMerged: ReturnType<typeof mergeOurMcpServer>;
   try {
@@ -166,16 +205,17 @@ export function initProject(root: string, options: InitOptions): InitResult {
   }
 
   const now = (options.now ?? new Date()).toISOString();
-  const previous = readRecord(root);
   const record: InstallRecord = {
     version: 1,
     isdlc_version: options.version,
     installed_at: previous?.installed_at ?? now,
     files: { ...(previous?.files ?? {}) },
-    settings_created: [...new Set([...(previous?.settings_created ?? []), ...merged.created])],
+    settings_created: [...new Set([...(previous?.settings_created ?? []), ...merged.created, ...owned.created])],
     settings_file_created: previous?.settings_file_created ?? !settingsExisted,
     mcp_file_created: previous?.mcp_file_created ?? !mcp.existed,
     claude_code: { version: plan.target.version, from: plan.target.from, hook_form: plan.form },
+    settings_owned: owned.record,
+    sandbox,
   };
   const changes: ChangeLine[] = [];
 
@@ -225,13 +265,14 @@ export function initProject(root: string, options: InitOptions): InitResult {
     changes.push({ path: rel, change: 'created' });
   }
 
-  const settingsText = serialise(merged.settings);
+  const settingsText = serialise(owned.settings);
   const settingsPath = join(root, SETTINGS_FILE);
   if (readTextIfPresent(settingsPath) === settingsText) changes.push({ path: SETTINGS_FILE, change: 'unchanged' });
   else {
     mkdirSync(dirname(settingsPath), { recursive: true });
     writeFileAtomic(settingsPath, settingsText);
-    changes.push({ path: SETTINGS_FILE, change: settingsExisted ? 'updated' : 'created', note: 'isdlc hooks and permission merged in' });
+    const what = sandbox.on ? 'isdlc hooks, permissions and the sandbox merged in' : 'isdlc hooks and permissions merged in';
+    changes.push({ path: SETTINGS_FILE, change: settingsExisted ? 'updated' : 'created', note: what });
   }
 
   const mcpText = serialise(mcpMerged.config);
@@ -242,6 +283,13 @@ export function initProject(root: string, options: InitOptions): InitResult {
     changes.push({ path: MCP_FILE, change: mcp.existed ? 'updated' : 'created', note: 'the isdlc MCP server (loop tools) added' });
   }
 
+  // After settings.json and .mcp.json exist: only names still missing are listed.
+  const placeholders = sandbox.on ? missingPlaceholders(root, protectedPaths(constitutions).files) : [];
+  const exclude = updateGitExclude(root, placeholders);
+  if (exclude.file && exclude.change !== 'unchanged') {
+    changes.push({ path: relative(root, exclude.file), change: exclude.change === 'removed' ? 'updated' : (exclude.change as Change), note: placeholders.length > 0 ? `${placeholders.length} names the sandbox shows as placeholders, kept out of git` : "isdlc's block taken out" });
+  }
+
   warmHookCache(join(root, ISDLC_DIR, 'bin', 'isdlc.cjs'));
 
   const recordText = serialise(record);
@@ -249,7 +297,7 @@ export function initProject(root: string, options: InitOptions): InitResult {
     writeFileAtomic(join(root, INSTALL_RECORD), recordText);
     changes.push({ path: INSTALL_RECORD, change: previous ? 'updated' : 'created' });
   }
-  return { changes, plan };
+  return { changes, plan, sandbox, replaced: owned.replaced };
 }
 
 /**
@@ -290,7 +338,8 @@ export function uninstallProject(root: string, options: UninstallOptions): Chang
   const settingsPath = join(root, SETTINGS_FILE);
   if (existsSync(settingsPath)) {
     const { settings } = readSettings(root);
-    const cleaned = removeOurSettings(settings, record?.settings_created);
+    const withoutHooks = removeOurSettings(settings, record?.settings_created);
+    const cleaned = record?.settings_owned ? removeOwned(withoutHooks, record.settings_owned, record.settings_created) : withoutHooks;
     if (record?.settings_file_created && Object.keys(cleaned).length === 0) {
       rmSync(settingsPath);
       removeIfEmpty(dirname(settingsPath));
@@ -316,7 +365,10 @@ export function uninstallProject(root: string, options: UninstallOptions): Chang
     }
   }
 
-  const removeOwned = (rel: string): void => {
+  const exclude = updateGitExclude(root, []);
+  if (exclude.file && exclude.change === 'removed') changes.push({ path: relative(root, exclude.file), change: 'updated', note: "isdlc's block taken out" });
+
+  const removeOwnedFile = (rel: string): void => {
     const path = join(root, rel);
     if (!existsSync(path)) return;
     const owned = record?.files[rel];
@@ -328,19 +380,19 @@ export function uninstallProject(root: string, options: UninstallOptions): Chang
     changes.push({ path: rel, change: 'removed' });
   };
 
-  for (const file of BIN_FILES) removeOwned(`${ISDLC_DIR}/bin/${file}`);
+  for (const file of BIN_FILES) removeOwnedFile(`${ISDLC_DIR}/bin/${file}`);
   const binDir = join(root, ISDLC_DIR, 'bin');
   if (existsSync(binDir)) {
     for (const name of readdirSync(binDir)) if (name.endsWith('.cache')) rmSync(join(binDir, name));
     removeIfEmpty(binDir);
   }
-  for (const rel of [`${ISDLC_DIR}/.gitignore`, `${ISDLC_DIR}/config/README.md`]) if (record?.files[rel]) removeOwned(rel);
-  for (const rel of Object.keys(record?.files ?? {})) if (rel === COMMAND_FILE || rel.startsWith(`${AGENT_DIR}/`)) removeOwned(rel);
+  for (const rel of [`${ISDLC_DIR}/.gitignore`, `${ISDLC_DIR}/config/README.md`]) if (record?.files[rel]) removeOwnedFile(rel);
+  for (const rel of Object.keys(record?.files ?? {})) if (rel === COMMAND_FILE || rel.startsWith(`${AGENT_DIR}/`)) removeOwnedFile(rel);
   for (const dir of [dirname(COMMAND_FILE), AGENT_DIR, '.claude']) removeIfEmpty(join(root, dir));
   removeIfEmpty(join(root, ISDLC_DIR, 'config'));
 
   if (options.purge) {
-    if (record?.files[CONSTITUTION_FILE]) removeOwned(CONSTITUTION_FILE);
+    if (record?.files[CONSTITUTION_FILE]) removeOwnedFile(CONSTITUTION_FILE);
     else if (existsSync(join(root, CONSTITUTION_FILE))) changes.push({ path: CONSTITUTION_FILE, change: 'kept', note: 'not created by isdlc' });
     removeIfEmpty(join(root, 'docs/isdlc'));
     removeIfEmpty(join(root, 'docs'));

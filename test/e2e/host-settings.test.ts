@@ -1,12 +1,14 @@
 // What Claude Code itself makes of what `isdlc init` writes: the bashEditDiff setting, the permission
-// rules before and after the folder is trusted, and the agent definitions.
+// rules before and after the folder is trusted, and the agent definitions. The scenarios about what the
+// hooks notice on their own run in projects without the sandbox and deny rules in front of them
+// (`unprotected`); the others show those layers holding where the hooks are gone.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { cli } from '../helpers/project.js';
 import { MockApi } from './harness/mock-api.js';
 import { bash, call, edit, say, write } from './harness/script.js';
-import { activity, e2eProject, runClaude, trust, userSettings } from './harness/session.js';
+import { activity, e2eProject, runClaude, trust, unprotected, userSettings } from './harness/session.js';
 import { usesClaudeCode } from './harness/pinned.js';
 
 usesClaudeCode();
@@ -19,7 +21,7 @@ describe('bashEditDiff', () => {
   const defaultMode = ['--permission-mode', 'default', '--allowedTools', 'Bash'];
 
   test('Claude Code ignores bashEditDiffEnabled in project settings: without the user setting, nothing is reported in the default mode, and doctor says how to turn it on', async () => {
-    const project = e2eProject({ trusted: true });
+    const project = unprotected(e2eProject({ trusted: true }));
     const settingsFile = join(project.dir, '.claude', 'settings.json');
     writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(readFileSync(settingsFile, 'utf8')), bashEditDiffEnabled: true }, null, 2));
     const run = await runClaude(project, { prompt: 'Tidy up.', permissions: defaultMode, scripts: [tidyUp] });
@@ -31,7 +33,7 @@ describe('bashEditDiff', () => {
   });
 
   test('with it in the user settings, a shell change to state in the default mode is reported, and isdlc tells the model and the person', async () => {
-    const project = e2eProject({ trusted: true });
+    const project = unprotected(e2eProject({ trusted: true }));
     userSettings(project, { bashEditDiffEnabled: true });
     const doctor = cli(['doctor', project.dir, '--claude-version', project.version], { env: { HOME: project.home } });
     expect(doctor.stdout).toMatch(/✓ bashEditDiffEnabled is on in /);
@@ -51,13 +53,15 @@ describe('bashEditDiff', () => {
 describe('disableAllHooks', () => {
   const FORGE = `sed -i 's/"state_version"/"state_versi0n"/' .isdlc/state.json`;
 
-  test('in the local settings it stops every hook, isdlc with them, and doctor fails on it', async () => {
+  test("in the local settings it stops every hook, isdlc with them, and doctor fails on it; the sandbox still holds", async () => {
     const project = e2eProject({ trusted: true });
     writeFileSync(join(project.dir, '.claude', 'settings.local.json'), JSON.stringify({ disableAllHooks: true }));
     const run = await runClaude(project, { prompt: 'Go.', scripts: [{ name: 'main', turns: [call(bash(FORGE)), say('Done.')] }] });
     expect(run.exitCode, run.stderr).toBe(0);
     expect(activity(project)).toEqual([]);
-    expect(run.api.toolResult(run.api.toolUseIds('Bash')[0]!)?.isError).toBe(false);
+    // No hook ran, yet the forgery failed: the sandbox and the deny rules do not depend on the hooks.
+    expect(run.api.toolResult(run.api.toolUseIds('Bash')[0]!)?.isError).toBe(true);
+    expect(readFileSync(join(project.dir, '.isdlc', 'state.json'), 'utf8')).toContain('"state_version"');
     const doctor = cli(['doctor', project.dir, '--claude-version', project.version], { env: { HOME: project.home } });
     expect(doctor.status).toBe(1);
     expect(doctor.stdout).toContain('✗ .claude/settings.local.json sets disableAllHooks');
@@ -72,7 +76,7 @@ describe('disableAllHooks', () => {
     expect(dropped.exitCode, dropped.stderr).toBe(0);
     expect(activity(broken)).toEqual([]);
 
-    const project = e2eProject({ trusted: true });
+    const project = unprotected(e2eProject({ trusted: true }));
     const file = join(project.dir, '.claude', 'settings.json');
     const before = readFileSync(file, 'utf8');
     const run = await runClaude(project, {
@@ -101,7 +105,7 @@ describe('disableAllHooks', () => {
   });
 
   test("the agent's Write that would set it, in the project's or the user's settings, is denied, and the hooks keep running", async () => {
-    const project = e2eProject({ trusted: true });
+    const project = unprotected(e2eProject({ trusted: true }));
     const run = await runClaude(project, {
       prompt: 'Go.',
       scripts: [

@@ -1,7 +1,6 @@
 // Claude Code's own sandbox (bubblewrap on Linux) around the agent's shell, with isdlc's folder denied
-// to it: the agent's commands cannot write isdlc's files, while isdlc's hooks and MCP server, which
-// Claude Code runs outside the sandbox, go on recording. (The sandbox settings are written here by
-// hand; the sandbox issue makes init write them.)
+// to it, as `isdlc init` sets it up: the agent's commands cannot write isdlc's files, while isdlc's hooks
+// and MCP server, which Claude Code runs outside the sandbox, go on recording.
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
@@ -13,8 +12,6 @@ import { usesClaudeCode } from './harness/pinned.js';
 
 usesClaudeCode();
 
-const SANDBOX = { enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false, filesystem: { denyWrite: ['.isdlc'] } };
-
 test('inside the sandbox the agent cannot write .isdlc; tests still run and are recorded by the hooks', async () => {
   const project = e2eProject({
     files: {
@@ -24,9 +21,6 @@ test('inside the sandbox the agent cannot write .isdlc; tests still run and are 
     },
   });
   writeFileSync(join(project.dir, '.isdlc', 'state.json'), `${JSON.stringify(workflowState('feature', '06-implementation'), null, 2)}\n`);
-  const settingsFile = join(project.dir, '.claude', 'settings.json');
-  const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
-  writeFileSync(settingsFile, `${JSON.stringify({ ...settings, sandbox: SANDBOX }, null, 2)}\n`);
 
   const run = await runClaude(project, {
     prompt: 'Try things.',
@@ -46,13 +40,15 @@ test('inside the sandbox the agent cannot write .isdlc; tests still run and are 
   });
   expect(run.exitCode, run.stderr).toBe(0);
   const [variable, script, tests, plain] = run.api.calls.map((sent) => run.api.toolResult(sent.id)!);
+  // Claude Code refuses it itself (it reads the write target through the variable and the deny rule
+  // covers it), or the sandbox does.
   expect(variable!.isError).toBe(true);
-  expect(variable!.text).toMatch(/Read-only file system/);
+  expect(variable!.text).toMatch(/Read-only file system|has been denied/);
   expect(script!.isError).toBe(true);
   expect(script!.text).toMatch(/EROFS|read-only/i);
-  // isdlc's text rules let both through (they name no state file); the sandbox stopped them.
+  // isdlc's text rules let the script through (it names no state file); the sandbox stopped it.
   const preBash = activity(project).filter((entry) => entry.event === 'PreToolUse' && entry.tool === 'Bash');
-  expect(preBash.slice(0, 2).map((entry) => entry.decision)).toEqual(['allow', 'allow']);
+  expect(preBash.map((entry) => entry.decision)).not.toContain('deny');
   expect(existsSync(join(project.dir, '.isdlc', 'forged.txt'))).toBe(false);
   expect(readState(project)['current_phase']).toBe('06-implementation');
   expect(plain!.isError).toBe(false);
@@ -61,5 +57,7 @@ test('inside the sandbox the agent cannot write .isdlc; tests still run and are 
   expect(tests!.isError).toBe(true);
   const record = (readState(project)['phases'] as Record<string, any>)['06-implementation'].iteration_requirements?.test_iteration;
   expect(record).toMatchObject({ last_test_result: 'failed', current_iteration: 1 });
-  expect(activity(project).filter((entry) => entry.event === 'PostToolUseFailure').length).toBe(3);
+  // A call Claude Code's permissions refuse never runs, so only the ones that ran and failed are reported.
+  const failures = activity(project).filter((entry) => entry.event === 'PostToolUseFailure').length;
+  expect(failures).toBe(run.api.calls.filter((sent) => run.api.toolResult(sent.id)!.isError && !/has been denied/.test(run.api.toolResult(sent.id)!.text)).length);
 });

@@ -43,9 +43,13 @@ describe.each([BELOW_EXEC_FORM, BELOW_PROMPT_EXPANSION])('Claude Code %s', (vers
     const project = e2eProject({ version: CURRENT });
     const run = await runClaude(project, { version, prompt: 'Hello.', scripts: [{ name: 'main', turns: [call(bash(FORGE)), say('Done.')] }] });
     expect(run.exitCode, run.stderr).toBe(0);
-    // Nothing stopped the forgery: the hooks never got a payload they could read.
-    expect(run.api.toolResult(run.api.toolUseIds('Bash')[0]!)?.isError).toBe(false);
+    // The hooks never got a payload they could read. On 2.1.138 the forgery fails all the same, stopped by
+    // the sandbox and the deny rules, which do not depend on the hooks; 2.1.100 drops the whole settings
+    // file over its UserPromptExpansion key, the sandbox with it, and the forgery goes through.
     expect(activity(project).filter((entry) => !entry.problem)).toEqual([]);
+    const fileDropped = version === BELOW_PROMPT_EXPANSION;
+    expect(run.api.toolResult(run.api.toolUseIds('Bash')[0]!)?.isError).toBe(!fileDropped);
+    expect(readFileSync(join(project.dir, '.isdlc', 'state.json'), 'utf8').includes('"state_version"')).toBe(!fileDropped);
 
     const doctor = cli(['doctor', project.dir, '--claude-version', version]);
     expect(doctor.status).toBe(1);

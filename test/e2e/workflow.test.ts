@@ -8,7 +8,7 @@ import { FIXTURES } from '../helpers/project.js';
 import { workflowState } from '../helpers/states.js';
 import { MockApi } from './harness/mock-api.js';
 import { agent, bash, call, edit, say, startsWith, write } from './harness/script.js';
-import { activity, e2eProject, readState, runClaude, type E2eProject } from './harness/session.js';
+import { activity, e2eProject, readState, runClaude, unprotected, type E2eProject } from './harness/session.js';
 import { usesClaudeCode } from './harness/pinned.js';
 
 usesClaudeCode();
@@ -97,8 +97,13 @@ describe('a feature workflow in 06-implementation', () => {
     expect(shown).toContain('adds');
   });
 
-  test('forged state is denied through Write, Edit and the shell, and the state stays as it was', async () => {
-    const project = implementationProject();
+  // As init sets it up, Claude Code's deny rules and sandbox refuse these before any hook (with their own
+  // words); without them, isdlc's hooks refuse them, saying why.
+  test.each([
+    ['as init sets it up', true],
+    ['without the sandbox and deny rules', false],
+  ])('forged state is refused through Write, Edit and the shell, %s, and the state stays as it was', async (_, protectedProject) => {
+    const project = protectedProject ? implementationProject() : unprotected(implementationProject());
     const stateFile = join(project.dir, '.isdlc', 'state.json');
     const before = readState(project) as State;
     const forged = structuredClone(before) as State;
@@ -119,7 +124,7 @@ describe('a feature workflow in 06-implementation', () => {
     for (const sent of run.api.calls) {
       const result = run.api.toolResult(sent.id);
       expect(result?.isError, `${sent.name} ${JSON.stringify(sent.input).slice(0, 80)}`).toBe(true);
-      expect(result?.text).toMatch(/isdlc/);
+      expect(result?.text).toMatch(protectedProject ? /denied|Read-only file system|isdlc [a-z-]+:/ : /isdlc [a-z-]+:/);
     }
     const after = JSON.parse(readFileSync(stateFile, 'utf8')) as State;
     expect(after['phases']['06-implementation']).toEqual(before['phases']['06-implementation']);

@@ -54,25 +54,27 @@ describe('versions', () => {
 
 describe('capabilities by version (docs/claude-code-versions.md)', () => {
   it.each([
-    // version    supported exec   UPE fires  UPE key drops the file's hooks
-    ['2.1.63', false, false, false, true],
-    ['2.1.90', false, false, false, true],
-    ['2.1.99', false, false, false, true],
-    ['2.1.100', true, false, false, true],
-    ['2.1.101', true, false, false, false],
-    ['2.1.114', true, false, false, false],
-    ['2.1.115', true, false, false, false],
-    ['2.1.116', true, false, true, false],
-    ['2.1.138', true, false, true, false],
-    ['2.1.139', true, true, true, false],
-    ['2.1.332', true, true, true, false],
-    ['3.0.0', true, true, true, false],
-  ])('%s: supported %s, exec-form hooks %s, UserPromptExpansion fires %s, its key drops hooks %s', (version, supported, exec, fires, drops) => {
+    // version    supported exec   UPE fires  UPE key drops the file's hooks  sandbox  blockWritesOutsideWorkingDirectories
+    ['2.1.63', false, false, false, true, false, false],
+    ['2.1.90', false, false, false, true, false, false],
+    ['2.1.99', false, false, false, true, false, false],
+    ['2.1.100', true, false, false, true, false, false],
+    ['2.1.101', true, false, false, false, false, false],
+    ['2.1.114', true, false, false, false, false, false],
+    ['2.1.115', true, false, false, false, false, false],
+    ['2.1.116', true, false, true, false, false, false],
+    ['2.1.138', true, false, true, false, true, false],
+    ['2.1.139', true, true, true, false, true, false],
+    ['2.1.332', true, true, true, false, true, true],
+    ['3.0.0', true, true, true, false, true, true],
+  ])('%s: supported %s, exec-form hooks %s, UserPromptExpansion fires %s, its key drops hooks %s, sandbox %s, blocks writes outside %s', (version, supported, exec, fires, drops, sandbox, outside) => {
     expect(capabilitiesOf(version)).toEqual({
       supported,
       execFormHooks: exec,
       userPromptExpansionFires: fires,
       userPromptExpansionKeyDropsHooks: drops,
+      sandbox,
+      blockWritesOutside: outside,
     });
   });
 });

@@ -60,6 +60,23 @@ export function e2eProject(options: ProjectOptions = {}): E2eProject {
   return project;
 }
 
+/**
+ * Takes isdlc's protection out of the project's settings (the sandbox, the deny rules, the block on
+ * writes outside the project), as in a project set up by an older isdlc or edited by a person: for the
+ * scenarios that show what the hooks do on their own, without the layers in front of them.
+ */
+export function unprotected(project: E2eProject): E2eProject {
+  isdlc(project, ['init', project.dir, '--claude-version', project.version, '--no-sandbox']);
+  const file = join(project.dir, '.claude', 'settings.json');
+  const settings = JSON.parse(readFileSync(file, 'utf8')) as { permissions?: Record<string, unknown> };
+  if (settings.permissions) {
+    delete settings.permissions['deny'];
+    delete settings.permissions['blockWritesOutsideWorkingDirectories'];
+  }
+  writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`);
+  return project;
+}
+
 /** What accepting Claude Code's trust dialog for this folder records. */
 export function trust(project: E2eProject): void {
   const file = join(project.home, '.claude.json');
