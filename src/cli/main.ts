@@ -9,6 +9,7 @@ import { LoopCommandError, registerLoopCommands } from './loop-commands.js';
 import { registerPhaseCommands } from './phase-commands.js';
 import { registerPromptCommands } from './prompt-commands.js';
 import { io, UsageError } from './shared.js';
+import { readOnlyMessage } from './read-only-here.js';
 import { registerToolCommands } from './tool-commands.js';
 import { registerWorkflowCommands } from './workflow-commands.js';
 
@@ -34,6 +35,11 @@ export async function main(argv: string[]): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
+    const readOnly = readOnlyMessage(error, argv);
+    if (readOnly) {
+      io.err(`isdlc: ${readOnly}\n`);
+      return 1;
+    }
     if (error instanceof UsageError) {
       io.err(`isdlc: ${error.message}\n`);
       return 2;

@@ -1,0 +1,52 @@
+// Inside Claude Code's sandbox isdlc's files are read-only to the agent's shell, so every isdlc command
+// that would write fails there, on purpose. The raw error ("EROFS: read-only file system, open
+// '.isdlc/state.json.lock'") tells an agent nothing it can act on; this says what does work instead.
+
+/** The agent-facing commands and the isdlc MCP tool that does the same from outside the sandbox. */
+const MCP_TOOL_FOR: readonly [command: RegExp, tool: string][] = [
+  [/^workflow start\b/, 'workflow_start'],
+  [/^workflow finalize\b/, 'workflow_finalize'],
+  [/^workflow cancel\b/, 'workflow_cancel'],
+  [/^phase activate\b/, 'phase_activate'],
+  [/^phase complete\b/, 'phase_complete'],
+  [/^phase review (?:redo|review)\b/, 'phase_review'],
+  [/^constitution record\b/, 'constitution_record'],
+  [/^escalations\b/, 'escalations'],
+  [/^loop (?:start|claim)\b/, 'loop_start'],
+];
+
+/** A person's decisions: never an MCP tool, and refused in the agent's shell by the sandbox. */
+const PERSON_ONLY: readonly RegExp[] = [
+  /^escalations? approve\b/,
+  /^phase skip\b/,
+  /^phase review continue\b/,
+  /^loop (?:cancel|approve)\b/,
+  /^(?:init|uninstall)\b/,
+];
+
+const READ_ONLY = /\bEROFS\b|read-only file system|readonly database|SQLITE_READONLY/i;
+
+/** The command words, without options: `phase complete --summary x` → `phase complete`. */
+function commandWords(argv: readonly string[]): string {
+  return argv
+    .slice(2)
+    .filter((word) => !word.startsWith('-'))
+    .join(' ');
+}
+
+/**
+ * The message for a write refused because isdlc's files are read-only here, or undefined when `error`
+ * is something else. `argv` is the process's (node, script, words...).
+ */
+export function readOnlyMessage(error: unknown, argv: readonly string[]): string | undefined {
+  const text = error instanceof Error ? `${(error as NodeJS.ErrnoException).code ?? ''} ${error.message}` : String(error);
+  if (!READ_ONLY.test(text)) return undefined;
+  const words = commandWords(argv);
+  const intro = `isdlc's files are read-only here (Claude Code's sandbox keeps them from the agent's shell), so \`isdlc ${words}\` changed nothing.`;
+  if (PERSON_ONLY.some((pattern) => pattern.test(words))) {
+    return `${intro} It is a decision for a person: ask the user to run it in their own terminal, not through the agent.`;
+  }
+  const tool = MCP_TOOL_FOR.find(([pattern]) => pattern.test(words))?.[1];
+  if (tool) return `${intro} Use the isdlc MCP tool mcp__isdlc__${tool} instead: it does the same from outside the sandbox.`;
+  return `${intro} An agent changes the workflow through the isdlc MCP tools (mcp__isdlc__*); a person runs isdlc in their own terminal.`;
+}

@@ -1,0 +1,55 @@
+// Inside Claude Code's sandbox `.isdlc/` is mounted read-only for the agent's shell. The same mount made
+// here with bubblewrap (what Claude Code uses on Linux): every isdlc command that would write fails,
+// changes nothing, and says what works instead.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, cli, initedProject } from '../helpers/project.js';
+
+function inReadOnlySandbox(project: string, args: string[], env: Record<string, string> = {}): { status: number | null; stderr: string } {
+  const isdlcDir = join(project, '.isdlc');
+  const run = spawnSync('bwrap', ['--dev-bind', '/', '/', '--ro-bind', isdlcDir, isdlcDir, '--', process.execPath, BIN, ...args, '--dir', project], {
+    encoding: 'utf8',
+    env: cleanEnv(env),
+  });
+  return { status: run.status, stderr: run.stderr };
+}
+
+describe('isdlc commands where isdlc\'s files are read-only', () => {
+  const project = initedProject();
+  expect(cli(['workflow', 'start', 'feature', '--dir', project, '--description', 'x']).status).toBe(0);
+  const state = (): string => readFileSync(join(project, '.isdlc', 'state.json'), 'utf8');
+
+  it.each([
+    [['phase', 'activate'], 'mcp__isdlc__phase_activate'],
+    [['phase', 'complete', '--summary', 'done'], 'mcp__isdlc__phase_complete'],
+    [['constitution', 'record', '--article', 'I', '--result', 'compliant'], 'mcp__isdlc__constitution_record'],
+    [['workflow', 'cancel', '--reason', 'no'], 'mcp__isdlc__workflow_cancel'],
+  ])('%j points the agent to %s and changes nothing', (args, tool) => {
+    const before = state();
+    const run = inReadOnlySandbox(project, args);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("isdlc's files are read-only here");
+    expect(run.stderr).toContain(`Use the isdlc MCP tool ${tool} instead`);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(state()).toBe(before);
+  });
+
+  it.each([
+    [['escalation', 'approve', '--phase', '00-quick-scan']],
+    [['phase', 'skip', '--reason', 'because']],
+  ])('%j, run without CLAUDECODE, says it is a decision for a person and changes nothing', (args) => {
+    const before = state();
+    const run = inReadOnlySandbox(project, args);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('It is a decision for a person: ask the user to run it in their own terminal');
+    expect(state()).toBe(before);
+  });
+
+  it('reading still works', () => {
+    const run = spawnSync('bwrap', ['--dev-bind', '/', '/', '--ro-bind', join(project, '.isdlc'), join(project, '.isdlc'), '--', process.execPath, BIN, 'status', '--dir', project], { encoding: 'utf8', env: cleanEnv() });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('Current phase: 00-quick-scan');
+  });
+});
