@@ -7,6 +7,7 @@ import { StateStore, type CorruptStateReport, type StateSnapshot } from '../stat
 import type { HookEvent } from './event.js';
 import { guardReactsTo, type Guard, type GuardContext } from './guard.js';
 import { emptyVerdict, type Verdict } from './verdict.js';
+import { sandboxState, settingsByPrecedence } from '../protect/sandbox-status.js';
 
 export interface DispatchInput {
   event: HookEvent;
@@ -61,6 +62,9 @@ export function dispatch(input: DispatchInput): DispatchResult {
     return state;
   };
 
+  let sandboxed: boolean | undefined;
+  const shellSandboxed = (): boolean => (sandboxed ??= sandboxState(settingsByPrecedence(location.root), location.root).sandboxed);
+
   const updates: ((draft: IsdlcState) => void)[] = [];
   for (const guard of selected) {
     const context: GuardContext = {
@@ -71,6 +75,7 @@ export function dispatch(input: DispatchInput): DispatchResult {
       config,
       location,
       now: input.now ?? new Date(),
+      shellSandboxed,
       deny(reason) {
         verdict.deny ??= { guard: guard.id, reason };
       },

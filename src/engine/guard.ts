@@ -15,6 +15,11 @@ export interface GuardContext {
   config: ProjectConfig;
   location: StateLocation;
   now: Date;
+  /**
+   * Whether the agent's shell runs in Claude Code's sandbox with isdlc's files read-only (the project's
+   * settings say so in a form that cannot fail open). Read from disk on first use, once per event.
+   */
+  shellSandboxed(): boolean;
   /** Stop the action. Write the reason for the model: the rule, why, what to do instead. */
   deny(reason: string): void;
   /** A fact for the model to take into account. */

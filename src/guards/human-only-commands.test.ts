@@ -1,4 +1,4 @@
-import { guardTable } from '../../test/helpers/guard-table.js';
+import { guardTable, SANDBOXED_PROJECT } from '../../test/helpers/guard-table.js';
 import { bashCall } from '../../test/helpers/payloads.js';
 
 const P = '/project';
@@ -12,6 +12,15 @@ guardTable('human-only-commands', {
     { name: 'a review that asks for more scrutiny (redo)', payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs phase review redo --note "missing edge cases"'), expect: 'allow' },
     { name: 'a review marked as under way', payload: bashCall(P, 'isdlc phase review review'), expect: 'allow' },
     { name: 'git', payload: bashCall(P, 'git commit -m "approve escalation flow"'), expect: 'allow' },
+    // In the sandbox these cannot write; a mention is no longer refused, the model is told what they are for.
+    {
+      name: 'in the sandbox: the person-only command, with a note',
+      files: SANDBOXED_PROJECT,
+      payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs escalation approve --phase 06-implementation'),
+      expect: 'allow',
+      contextIncludes: ['is a decision for a person (approving an escalation); in the sandbox it changes nothing'],
+    },
+    { name: 'in the sandbox: an echo into notes that mentions one', files: SANDBOXED_PROJECT, payload: bashCall(P, 'echo "then the user runs isdlc phase skip --reason x" >> notes.md'), expect: 'allow' },
     { name: 'starting, claiming and looking at a loop', payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs loop start --rule "npm test" "Fix it" && isdlc loop status && isdlc loop claim L-0123456789'), expect: 'allow' },
   ],
   invalid: [

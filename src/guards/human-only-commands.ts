@@ -26,12 +26,18 @@ export function humanOnlyCommandIn(line: string): { command: string; decision: s
 
 export const humanOnlyCommands = defineGuard({
   id: 'human-only-commands',
-  description: "Denies an agent running the isdlc commands that are a person's decision (escalation approve, phase skip, phase review continue, loop cancel).",
+  description: "Denies an agent running the isdlc commands that are a person's decision (escalation approve, phase skip, phase review continue, loop cancel); in the sandbox, where they cannot write, notes it instead.",
   on: { PreToolUse: ['shell'] },
-  check({ event, deny }) {
+  check({ event, deny, note, shellSandboxed }) {
     const line = typeof event.tool?.input['command'] === 'string' ? (event.tool.input['command'] as string) : '';
     const found = humanOnlyCommandIn(line);
     if (!found) return;
+    // In the sandbox the command cannot change anything (isdlc's files are read-only there), and a text
+    // match may be a mention (an echo, a commit message): say what it is for, and let it run.
+    if (shellSandboxed()) {
+      note(`isdlc human-only-commands: \`${found.command.trim()}\` is a decision for a person (${found.decision}); in the sandbox it changes nothing. Ask the user to run it in their own terminal if they agree.`);
+      return;
+    }
     deny(
       `isdlc human-only-commands: Do not run \`${found.command.trim()}\`; stop and ask the user to run it in their own terminal if they agree, ` +
         'telling them what needs their decision and why (`isdlc status` shows it). ' +

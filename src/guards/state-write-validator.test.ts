@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { guardTable } from '../../test/helpers/guard-table.js';
+import { guardTable, SANDBOXED_PROJECT } from '../../test/helpers/guard-table.js';
 import { bashCall, editCall, recorded332In, writeCall } from '../../test/helpers/payloads.js';
 import { testRecord, withTests, workflowState } from '../../test/helpers/states.js';
 
@@ -41,6 +41,24 @@ function allCompleted(): State {
 
 guardTable('state-write-validator', {
   valid: [
+    // In the sandbox the file system refuses writes to .isdlc/; the text rule only notes (no false refusals).
+    {
+      name: 'in the sandbox: a python read of state that dumps JSON to stdout',
+      state: onDisk(),
+      files: SANDBOXED_PROJECT,
+      payload: bashCall(P, `python3 -c "import json;print(json.dumps(json.load(open('${STATE}'))['current_phase']))"`),
+      expect: 'allow',
+      then: unchangedOnDisk,
+    },
+    {
+      name: 'in the sandbox: a sed -i on state is left to the sandbox, with a note',
+      state: onDisk(),
+      files: SANDBOXED_PROJECT,
+      payload: bashCall(P, `sed -i 's/failed/passed/' ${STATE}`),
+      expect: 'allow',
+      contextIncludes: ["isdlc's files are read-only in the sandbox"],
+    },
+    { name: 'in the sandbox: a read-only sqlite3 query of the loop store', state: onDisk(), files: SANDBOXED_PROJECT, payload: bashCall(P, 'sqlite3 -readonly .isdlc/loop.db "select id, status from loops"'), expect: 'allow' },
     { name: 'a Write to an ordinary source file', state: onDisk(), payload: writeCall(P, 'src/export.ts', 'export const x = 1;\n'), expect: 'allow' },
     { name: 'a file called state.json outside .isdlc', state: onDisk(), payload: writeCall(P, 'src/store/state.json', '{"count": 0}'), expect: 'allow' },
     {

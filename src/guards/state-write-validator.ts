@@ -36,12 +36,18 @@ export const stateWriteValidator = defineGuard({
   id: 'state-write-validator',
   description: "Denies an agent's write to a state file that is stale (V7), regresses a phase (V8), or changes fields isdlc's commands own; notes V1-V3 and V9.",
   on: { PreToolUse: ['write', 'edit', 'shell'] },
-  check({ event, location, deny, note, log }) {
+  check({ event, location, deny, note, log, shellSandboxed }) {
     const tool = event.tool!;
     if (tool.kind === 'shell') {
       const command = typeof tool.input['command'] === 'string' ? tool.input['command'] : '';
       const writes = shellStateWrites(command, { powershell: tool.name === 'PowerShell' });
       if (writes.length === 0) return;
+      // Inside the sandbox the file system refuses the write whatever the command looks like; a text
+      // rule would only add false refusals (a read that looks like a write), so it says its piece and lets go.
+      if (shellSandboxed()) {
+        note(`${PREFIX} this command looks like it writes ${writes.map((w) => w.target).join(', ')}; isdlc's files are read-only in the sandbox, so such a write fails. Change the workflow through the isdlc MCP tools.`);
+        return;
+      }
       if (writes.some((write) => isLoopStorePath(write.target))) {
         deny(loopStoreRefusal(writes.map((w) => `${w.target} (${w.how})`).join(', ')));
         return;

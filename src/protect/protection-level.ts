@@ -1,34 +1,15 @@
 // The one line `doctor` and `status` give on what keeps the agent from changing isdlc's files:
 // "sandboxed", or "not sandboxed: <why>", so that nobody believes in a guarantee that is not there.
-import { join } from 'node:path';
-import { hostSettingsSources, PROJECT_SETTINGS_FILES, type Finding, type HostSettingsSource } from '../install/host-checks.js';
-import { readSettingsObject } from '../install/claude-files.js';
+import type { Finding } from '../install/host-checks.js';
 import { recordOrUndefined } from '../util/json.js';
 import { capabilitiesOf, CLAUDE_CODE, UPGRADE_COMMANDS } from '../host/claude-code-versions.js';
 import type { SandboxSupport } from './claude-sandbox-support.js';
 import { readRecord } from '../install/install.js';
 import { constitutionFiles, editDenyRules, protectedPaths } from './sandbox-settings.js';
-import { sandboxState, type SandboxState } from './sandbox-status.js';
+import { sandboxState, settingsByPrecedence, type SandboxState } from './sandbox-status.js';
 
-type Settings = Record<string, unknown>;
-
-export interface ProtectionInputs {
-  /** The project's settings.json and settings.local.json (absent: read from the project). */
-  project?: { shared?: Settings; local?: Settings };
-  host?: { managed: HostSettingsSource; user: HostSettingsSource };
-}
-
-/** The settings files from the highest precedence to the lowest, as Claude Code merges them. */
-function byPrecedence(root: string, inputs: ProtectionInputs): (Settings | undefined)[] {
-  const host = inputs.host ?? hostSettingsSources();
-  const [sharedFile, localFile] = PROJECT_SETTINGS_FILES;
-  const shared = inputs.project ? inputs.project.shared : readSettingsObject(join(root, sharedFile));
-  const local = inputs.project ? inputs.project.local : readSettingsObject(join(root, localFile));
-  return [host.managed.settings, local, shared, host.user.settings];
-}
-
-export function projectSandboxState(root: string, inputs: ProtectionInputs = {}): SandboxState {
-  return sandboxState(byPrecedence(root, inputs), root);
+export function projectSandboxState(root: string): SandboxState {
+  return sandboxState(settingsByPrecedence(root), root);
 }
 
 /** `Protection: sandboxed` or `Protection: not sandboxed: why`, for `status`. */
@@ -48,8 +29,8 @@ function turnOnFix(root: string, support: SandboxSupport, claudeVersion: string)
 }
 
 /** doctor's findings: the protection level first, then what weakens it. */
-export function protectionFindings(root: string, support: SandboxSupport, claudeVersion: string, inputs: ProtectionInputs = {}): Finding[] {
-  const files = byPrecedence(root, inputs);
+export function protectionFindings(root: string, support: SandboxSupport, claudeVersion: string): Finding[] {
+  const files = settingsByPrecedence(root);
   const state = sandboxState(files, root);
   const findings: Finding[] = [];
   if (state.sandboxed && !capabilitiesOf(claudeVersion).sandbox) {

@@ -3,6 +3,8 @@
 // local file, then the project's shared file, then the user's; `denyWrite` lists add up across all.
 // Only the combination that cannot fail open counts as sandboxed: on, no command allowed out, no silent
 // fallback when the sandbox cannot start, and `.isdlc` in the list.
+import { join } from 'node:path';
+import { claudeManagedSettingsFile, claudeUserSettingsFile, readSettingsObject } from '../install/claude-files.js';
 import { recordOrUndefined } from '../util/json.js';
 
 type Settings = Record<string, unknown>;
@@ -64,4 +66,14 @@ export function sandboxState(files: SettingsByPrecedence, root: string): Sandbox
   });
   if (!editDenied && !denied.some((entry) => coversIsdlc(entry, root))) return state('`.isdlc` is not in `sandbox.filesystem.denyWrite`');
   return state();
+}
+
+/** The settings files of a project as Claude Code merges them, read from disk (managed, local, project, user). */
+export function settingsByPrecedence(root: string, env: NodeJS.ProcessEnv = process.env): SettingsByPrecedence {
+  return [
+    readSettingsObject(claudeManagedSettingsFile()),
+    readSettingsObject(join(root, '.claude', 'settings.local.json')),
+    readSettingsObject(join(root, '.claude', 'settings.json')),
+    readSettingsObject(claudeUserSettingsFile(env)),
+  ];
 }

@@ -27,6 +27,14 @@ export interface GuardCase {
  */
 export const ACTION_FIRST = /^isdlc [^:\n]{1,40}: (?:Do not|Stop|Run|Fix|Delegate|Carry on|Switch|Check|Leave|Write|Record|Meet|Use|Ask|Keep|End|Wait)\b/;
 
+/** The project settings `isdlc init` writes where the sandbox can run: the shell cannot write `.isdlc/`. */
+export const SANDBOXED_PROJECT: Record<string, Record<string, unknown>> = {
+  '.claude/settings.json': {
+    sandbox: { enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false, filesystem: { denyWrite: ['.isdlc'] } },
+    permissions: { deny: ['Edit(/.isdlc/**)'] },
+  },
+};
+
 export function guardTable(guardId: string, cases: { valid: GuardCase[]; invalid: GuardCase[] }): void {
   const run = (c: GuardCase) => {
     const project = tempDir(`isdlc-${guardId}-`);
