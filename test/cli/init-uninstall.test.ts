@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withClaude, withoutClaude } from '../helpers/claude-code.js';
+import { READ_ONLY_TOOLS } from '../../src/install/settings.js';
 import { cli, readJson, REPO, tempDir, writeFile, writeJson } from '../helpers/project.js';
 
 const USER_SETTINGS = {
@@ -42,7 +43,8 @@ describe('isdlc init', () => {
     expect(run.status, run.stderr).toBe(0);
     const settings = readJson<typeof USER_SETTINGS & { hooks: Record<string, unknown[]> }>(join(dir, '.claude/settings.json'));
     expect(settings.model).toBe('sonnet');
-    expect(settings.permissions.allow).toEqual(['Bash(npm run lint:*)', 'Bash(node .isdlc/bin/isdlc.cjs:*)', 'mcp__isdlc']);
+    // Only isdlc's tools that read are pre-approved; one that changes the workflow asks the person.
+    expect(settings.permissions.allow).toEqual(['Bash(npm run lint:*)', ...READ_ONLY_TOOLS.map((tool) => `mcp__isdlc__${tool}`)]);
     expect(settings.permissions.deny).toEqual(['Read(./secrets/**)']);
     expect(settings.hooks.PreToolUse![0]).toEqual(USER_SETTINGS.hooks.PreToolUse[0]);
     expect(JSON.stringify(settings.hooks)).toContain('.isdlc/bin/isdlc.cjs');
@@ -157,6 +159,20 @@ describe('isdlc init', () => {
 });
 
 describe('isdlc uninstall', () => {
+  it('takes out what an older isdlc allowed (its whole command line, every MCP tool), and init replaces it', () => {
+    const dir = userProject();
+    expect(cli(['init', dir]).status).toBe(0);
+    const file = join(dir, '.claude/settings.json');
+    const older = readJson<typeof USER_SETTINGS & { hooks: Record<string, unknown[]> }>(file);
+    older.permissions.allow = ['Bash(npm run lint:*)', 'Bash(node .isdlc/bin/isdlc.cjs:*)', 'mcp__isdlc'];
+    writeJson(file, older);
+    expect(cli(['init', dir]).status).toBe(0);
+    expect(readJson<typeof USER_SETTINGS>(file).permissions.allow).toEqual(['Bash(npm run lint:*)', ...READ_ONLY_TOOLS.map((tool) => `mcp__isdlc__${tool}`)]);
+    writeJson(file, older);
+    expect(cli(['uninstall', dir]).status).toBe(0);
+    expect(readJson(file)).toEqual(USER_SETTINGS);
+  });
+
   it("leaves exactly the user's settings, and keeps state and docs", () => {
     const dir = userProject();
     expect(cli(['init', dir]).status).toBe(0);
