@@ -35,7 +35,11 @@ const metadata = () => z.record(z.string(), z.unknown(), needs('an object')).opt
 export function registerTools(server: McpServer, context: ToolContext): void {
   const api = context.loop();
   const expected = (error: unknown): boolean =>
-    error instanceof ToolInputError || error instanceof AgentDefaultsError || error instanceof api.LoopStoreError || error instanceof api.LoopConfigError || error instanceof api.LoopDbError;
+    error instanceof ToolInputError ||
+    error instanceof AgentDefaultsError ||
+    error instanceof api.LoopStoreError ||
+    error instanceof api.LoopConfigError ||
+    error instanceof api.LoopDbError;
 
   const reply = replier(expected);
 

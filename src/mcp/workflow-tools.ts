@@ -70,7 +70,12 @@ function archived(entry: ArchivedWorkflow): Record<string, unknown> {
 
 export function registerWorkflowTools(server: McpServer, root: string): void {
   const reply = replier(
-    (error) => error instanceof ToolInputError || error instanceof WorkflowError || error instanceof StateConflictError || error instanceof LockTimeoutError || isFileSystemError(error),
+    (error) =>
+      error instanceof ToolInputError ||
+      error instanceof WorkflowError ||
+      error instanceof StateConflictError ||
+      error instanceof LockTimeoutError ||
+      isFileSystemError(error),
     forAgent,
   );
   const located = (id: string | undefined): StateLocation => locateProject(root, id);
@@ -107,7 +112,7 @@ export function registerWorkflowTools(server: McpServer, root: string): void {
 
   server.registerTool(
     'delegation_prompt',
-    { description: "The prompt to delegate a phase (default: the current one) to its agent with, gate requirements included.", inputSchema: { phase: phase(), project: project() } },
+    { description: 'The prompt to delegate a phase (default: the current one) to its agent with, gate requirements included.', inputSchema: { phase: phase(), project: project() } },
     ({ phase: wanted, project: id }) =>
       reply('delegation_prompt', () => {
         const location = located(id);
@@ -149,7 +154,7 @@ export function registerWorkflowTools(server: McpServer, root: string): void {
         artifactFolder: text().optional(),
         branch: text().optional(),
         atdd: z.boolean(needs('true or false')).optional(),
-        supervised: z.boolean(needs('true or false')).optional().describe("the user reviews each phase"),
+        supervised: z.boolean(needs('true or false')).optional().describe('the user reviews each phase'),
         project: project(),
       },
     },
@@ -183,7 +188,7 @@ export function registerWorkflowTools(server: McpServer, root: string): void {
   server.registerTool(
     'constitution_record',
     {
-      description: "Record the check of one constitutional article for the current phase.",
+      description: 'Record the check of one constitutional article for the current phase.',
       inputSchema: {
         article: text('an article number such as IV'),
         result: z.enum(['compliant', 'violation'], needs('compliant or violation')),
