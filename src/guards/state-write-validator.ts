@@ -7,12 +7,10 @@ import { isLoopStorePath, isStateFilePath, shellStateWrites, toolFilePath } from
 import { defineGuard } from '../engine/guard.js';
 import { reviewStateEdit, type EditFinding } from '../state/hand-edit-review.js';
 import type { IsdlcState } from '../state/schema.js';
-import { toolRef } from '../workflow/agent-operations.js';
+import { toolRef, TRANSITION_TOOLS } from '../workflow/agent-operations.js';
 
 const PREFIX = 'isdlc state-write-validator:';
 const STATUS = toolRef('status');
-/** The tools that move a workflow on: what an agent uses instead of writing state. */
-const TRANSITIONS = `${['phase_activate', 'phase_complete', 'workflow_finalize', 'workflow_cancel'].map(toolRef).join(', ')}`;
 
 function parseState(text: string): IsdlcState | null {
   try {
@@ -51,7 +49,7 @@ export const stateWriteValidator = defineGuard({
         return;
       }
       deny(
-        `${PREFIX} Use isdlc's tools instead: read the state with ${STATUS}; change it with ${TRANSITIONS}. ` +
+        `${PREFIX} Use isdlc's tools instead: read the state with ${STATUS}; change it with ${TRANSITION_TOOLS}. ` +
           `This command would write ${writes.map((w) => `${w.target} (${w.how})`).join(', ')}, which holds the workflow's state; ` +
           'isdlc changes it only through its own commands, so the command is not run. The same command will be denied again.',
       );

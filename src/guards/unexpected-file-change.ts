@@ -13,12 +13,12 @@ import type { FileChange } from '../engine/event.js';
 import { defineGuard } from '../engine/guard.js';
 import { simpleCommands, type SimpleCommand } from '../detect/shell-words.js';
 import { GUARDED_KIND_LABELS, guardedFileKindOnDisk, relativeToRoot, type GuardedKind } from '../protect/guarded-set.js';
-import { toolRef } from '../workflow/agent-operations.js';
+import { toolRef, TRANSITION_TOOLS } from '../workflow/agent-operations.js';
 
 /** What to use instead of changing a file of this kind, for the model. */
 const INSTEAD: Readonly<Record<GuardedKind, string>> = Object.freeze({
   state:
-    `read it with ${toolRef('status')}; change it only through isdlc's tools (${['phase_activate', 'phase_complete', 'workflow_finalize', 'workflow_cancel'].map(toolRef).join(', ')}, ...)`,
+    `read it with ${toolRef('status')}; change it only through isdlc's tools (${TRANSITION_TOOLS}, ...)`,
   config: "configuration is the person's to change: ask them (`isdlc config show NAME` shows what is in use)",
   bin: 'only `isdlc init`, run by the person, installs it',
   'loop-store': `see a loop with ${toolRef('iteration_status')}; if you cannot go on, end your final message with <promise>BLOCKED</promise> and the reason`,

@@ -73,5 +73,8 @@ export function forAgent(text: string): string {
   });
 }
 
+/** The tools that move a workflow on: what an agent uses instead of writing state, as the guards say. */
+export const TRANSITION_TOOLS = ['phase_activate', 'phase_complete', 'workflow_finalize', 'workflow_cancel'].map(toolRef).join(', ');
+
 /** How an agent records one article's check, as the guards that ask for it say. */
 export const RECORD_ARTICLE = `${toolRef('constitution_record')} (article, result compliant or violation, note: what you checked)`;
