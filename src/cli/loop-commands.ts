@@ -3,9 +3,10 @@
 import { Option, type Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { agentIterationDefaults, AgentDefaultsError } from '../loop/agent-defaults.js';
+import { AgentDefaultsError } from '../loop/agent-defaults.js';
 import { loadLoop } from '../loop/load.js';
-import type { Loop, LoopStore } from '../loop/api.js';
+import type { Loop, LoopStore, Task } from '../loop/api.js';
+import { startTaskLoop, type TaskLoopRequest } from '../loop/task-loop.js';
 import { dirOption, io, json, projectLocation, refuseInsideAgent, UsageError, type LocationOptions } from './shared.js';
 
 interface StartOptions extends LocationOptions {
@@ -47,11 +48,6 @@ function withStore<T>(options: LocationOptions, work: (store: LoopStore) => T): 
 
 /** The loop store refused: exit 1 with its reason. */
 export class LoopCommandError extends Error {}
-
-function titleOf(prompt: string): string {
-  const first = prompt.trim().split('\n')[0]!.trim();
-  return first.length <= 80 ? first : `${first.slice(0, 77)}...`;
-}
 
 function describeLoop(store: LoopStore, loop: Loop): string {
   const task = store.task(loop.taskId);
@@ -134,37 +130,28 @@ export function registerLoopCommands(program: Command): void {
       const prompt = words.join(' ').trim();
       if (prompt === '') throw new UsageError('say what the task is: isdlc loop start "make the login tests pass"');
       const location = projectLocation(options);
-      let defaults: ReturnType<typeof agentIterationDefaults> | undefined;
-      if (options.agent) {
+      const request: TaskLoopRequest = { prompt };
+      if (options.agent) request.agent = options.agent;
+      const max = positiveInteger(options.maxIterations, '--max-iterations');
+      if (max !== undefined) request.maxIterations = max;
+      const breaker = positiveInteger(options.circuitBreaker, '--circuit-breaker');
+      if (breaker !== undefined) request.circuitBreaker = breaker;
+      if (options.rule?.length) request.rules = options.rule;
+      if (options.promise) request.promise = options.promise;
+      if (options.session) request.sessionId = options.session;
+
+      const api = loadLoop();
+      withStore({ ...options, dir: location.root }, (store) => {
+        let made: { task: Task; loop: Loop };
         try {
-          defaults = agentIterationDefaults(location.root, options.agent, location.projectId);
+          made = startTaskLoop(store, location, request);
         } catch (error) {
           if (error instanceof AgentDefaultsError) throw new UsageError(error.message);
           throw error;
         }
-      }
-      const config: Record<string, unknown> = { prompt };
-      const max = positiveInteger(options.maxIterations, '--max-iterations') ?? defaults?.maxIterations;
-      if (max !== undefined) config['maxIterations'] = max;
-      const breaker = positiveInteger(options.circuitBreaker, '--circuit-breaker');
-      if (breaker !== undefined) config['circuitBreakerThreshold'] = breaker;
-      const rules = options.rule?.length ? options.rule.map((command) => ({ type: 'command', command })) : defaults?.validationRules;
-      if (rules) config['validationRules'] = rules;
-      if (options.promise) config['completionPromises'] = [`<promise>${options.promise.trim()}</promise>`, '<promise>BLOCKED</promise>'];
-      else if (defaults?.completionPromises) config['completionPromises'] = defaults.completionPromises;
-
-      const api = loadLoop();
-      withStore({ ...options, dir: location.root }, (store) => {
-        const task = store.createTask({ title: titleOf(prompt), description: prompt, assignedAgent: options.agent });
-        let started: Loop;
-        try {
-          started = store.startLoop({ taskId: task.id, config, sessionId: options.session, agentType: options.agent });
-        } catch (error) {
-          store.updateTask(task.id, { status: 'cancelled', notes: `loop not started: ${(error as Error).message}` });
-          throw error;
-        }
+        const { task, loop: started } = made;
         if (options.json) {
-          io.out(json({ loop: started, task: store.task(task.id), marker: started.sessionId ? undefined : api.markerFor(started.id) }));
+          io.out(json({ loop: started, task, marker: started.sessionId ? undefined : api.markerFor(started.id) }));
           return;
         }
         io.out(describeLoop(store, started));

@@ -2,11 +2,8 @@
 // for the orchestrating agent (seed 001 FR-06) and for people who want to see it.
 import type { Command } from 'commander';
 import { ProjectConfig } from '../config/project-config.js';
-import { normalizePhaseKey } from '../config/phase-keys.js';
-import { buildDelegationPrompt } from '../gates/delegation-prompt.js';
 import { buildGateRequirementsBlock } from '../gates/requirements-block.js';
-import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
-import { StateStore } from '../state/store.js';
+import { delegationPromptAt, NO_ACTIVE_WORKFLOW } from '../workflow/operations.js';
 import { dirOption, io, projectLocation, projectOption, UsageError, type LocationOptions } from './shared.js';
 
 export function registerPromptCommands(program: Command): void {
@@ -37,9 +34,8 @@ export function registerPromptCommands(program: Command): void {
     .addOption(projectOption())
     .action((options: LocationOptions & { phase?: string }) => {
       const location = projectLocation(options);
-      const state = new StateStore(location.stateFile).read().state;
-      if (!activeWorkflowOf(state)) throw new UsageError('no active workflow: start one with `isdlc workflow start <type>`');
-      const phase = options.phase ? normalizePhaseKey(options.phase) : currentPhaseOf(state)!;
-      io.out(`${buildDelegationPrompt({ state: state!, config: new ProjectConfig(location.root, location.projectId), phase, now: new Date() })}\n`);
+      const delegation = delegationPromptAt(location, options.phase);
+      if (!delegation) throw new UsageError(NO_ACTIVE_WORKFLOW);
+      io.out(`${delegation.prompt}\n`);
     });
 }

@@ -1,32 +1,23 @@
 // status, workflow start, gate check, constitution record, escalation approve: the workflow's state,
-// read and changed through validated, locked transactions.
+// read and changed through validated, locked transactions (the operations the MCP tools share,
+// src/workflow/operations.ts).
 import type { Command } from 'commander';
 import { userInfo } from 'node:os';
-import { describeArticle } from '../config/constitution.js';
-import { ProjectConfig } from '../config/project-config.js';
 import { normalizePhaseKey } from '../config/phase-keys.js';
-import { describeUnmet, evaluateGate } from '../gates/evaluate.js';
-import { currentPhaseOf } from '../state/current-phase.js';
 import type { StateLocation } from '../state/locate.js';
 import { StateStore } from '../state/store.js';
-import { recordArticleCheck } from '../workflow/constitution.js';
 import { approveEscalation } from '../workflow/escalation.js';
-import { cancelWorkflow, finalizeWorkflow, type ArchivedWorkflow } from '../workflow/finalize.js';
-import { startWorkflow } from '../workflow/start.js';
+import type { ArchivedWorkflow } from '../workflow/finalize.js';
+import { cancelAt, configFor, finalizeAt, gateAt, NO_ACTIVE_WORKFLOW, phaseFor as phaseOf, recordArticleAt, startAt, type Outcome } from '../workflow/operations.js';
 import { dirOption, io, json, projectLocation, projectOption, refuseInsideAgent, UsageError, type LocationOptions } from './shared.js';
 import { runningLoopLines, runningLoops } from './loop-commands.js';
 import { buildStatus, formatStatus } from './status.js';
 
-function configFor(location: StateLocation): ProjectConfig {
-  return new ProjectConfig(location.root, location.projectId);
-}
-
 /** The phase a command means: --phase, else the current phase of the active workflow. */
 function phaseFor(location: StateLocation, phase: string | undefined): string {
-  if (phase) return normalizePhaseKey(phase);
-  const current = currentPhaseOf(new StateStore(location.stateFile).read().state);
-  if (!current) throw new UsageError('no active workflow: start one with `isdlc workflow start <type>`, or name the phase with --phase');
-  return current;
+  const found = phaseOf(location, phase);
+  if (!found) throw new UsageError(`${NO_ACTIVE_WORKFLOW}, or name the phase with --phase`);
+  return found;
 }
 
 export function registerWorkflowCommands(program: Command): void {
@@ -58,40 +49,19 @@ export function registerWorkflowCommands(program: Command): void {
     .addOption(projectOption())
     .option('--json', 'print the new workflow as JSON')
     .action((type: string, options: LocationOptions & { description?: string; artifactFolder?: string; branch?: string; atdd?: boolean; supervised?: boolean; json?: boolean }) => {
-      const location = projectLocation(options);
-      const config = configFor(location);
-      const { result, version } = new StateStore(location.stateFile).update((draft) =>
-        startWorkflow(draft, config, {
-          type,
-          now: new Date(),
-          ...(options.description !== undefined ? { description: options.description } : {}),
-          ...(options.artifactFolder !== undefined ? { artifactFolder: options.artifactFolder } : {}),
-          ...(options.branch !== undefined ? { branch: options.branch } : {}),
-          ...(options.atdd ? { atdd: true } : {}),
-          ...(options.supervised ? { supervised: true } : {}),
-        }),
-      );
-      io.out(
-        options.json
-          ? json({ ...result, state_version: version })
-          : `Started ${type} workflow${result.description ? ` "${String(result.description)}"` : ''}: ` +
-              `${(result.phases ?? []).join(' → ')}\nCurrent phase: ${String(result.current_phase)}; artifact folder ${String(result.artifact_folder)}\n`,
-      );
+      const { result, version, message } = startAt(projectLocation(options), {
+        type,
+        ...(options.description !== undefined ? { description: options.description } : {}),
+        ...(options.artifactFolder !== undefined ? { artifactFolder: options.artifactFolder } : {}),
+        ...(options.branch !== undefined ? { branch: options.branch } : {}),
+        ...(options.atdd ? { atdd: true } : {}),
+        ...(options.supervised ? { supervised: true } : {}),
+      });
+      io.out(options.json ? json({ ...result, state_version: version }) : `${message}\n`);
     });
 
-  const archived = (entry: ArchivedWorkflow, version: number, asJson: boolean | undefined): void => {
-    if (asJson) {
-      io.out(json({ ...entry, state_version: version }));
-      return;
-    }
-    const m = entry.metrics;
-    io.out(
-      `${entry.status === 'completed' ? 'Finalized' : 'Cancelled'} the ${entry.type} workflow: ${m.phases_completed} of ${m.phases_total} phases completed` +
-        `${m.phases_skipped ? ` (${m.phases_skipped} skipped)` : ''}, ${m.total_retries} retr${m.total_retries === 1 ? 'y' : 'ies'}, ` +
-        `${m.test_iterations_total} test run${m.test_iterations_total === 1 ? '' : 's'}` +
-        `${m.wall_clock_minutes !== undefined ? `, ${m.wall_clock_minutes} min in all` : ''}.\n` +
-        'It is kept in workflow_history; no workflow is active now.\n',
-    );
+  const archived = ({ result, version, message }: Outcome<ArchivedWorkflow>, asJson: boolean | undefined): void => {
+    io.out(asJson ? json({ ...result, state_version: version }) : `${message}\n`);
   };
 
   workflow
@@ -101,9 +71,7 @@ export function registerWorkflowCommands(program: Command): void {
     .addOption(projectOption())
     .option('--json', 'print the archived entry as JSON')
     .action((options: LocationOptions & { json?: boolean }) => {
-      const location = projectLocation(options);
-      const { result, version } = new StateStore(location.stateFile).update((draft) => finalizeWorkflow(draft, { now: new Date() }));
-      archived(result, version, options.json);
+      archived(finalizeAt(projectLocation(options)), options.json);
     });
 
   workflow
@@ -114,9 +82,7 @@ export function registerWorkflowCommands(program: Command): void {
     .addOption(projectOption())
     .option('--json', 'print the archived entry as JSON')
     .action((options: LocationOptions & { reason: string; json?: boolean }) => {
-      const location = projectLocation(options);
-      const { result, version } = new StateStore(location.stateFile).update((draft) => cancelWorkflow(draft, { reason: options.reason, now: new Date() }));
-      archived(result, version, options.json);
+      archived(cancelAt(projectLocation(options), options.reason), options.json);
     });
 
   program
@@ -130,11 +96,8 @@ export function registerWorkflowCommands(program: Command): void {
     .option('--json', 'print the evaluation as JSON')
     .action((options: LocationOptions & { phase?: string; json?: boolean }) => {
       const location = projectLocation(options);
-      const state = new StateStore(location.stateFile).read().state ?? {};
-      const evaluation = evaluateGate({ state, config: configFor(location), phase: phaseFor(location, options.phase), root: location.root, docsBase: location.docsBase });
-      if (options.json) io.out(json(evaluation));
-      else if (evaluation.open) io.out(`The gate of ${evaluation.phase} is open (${evaluation.checks.length} requirement${evaluation.checks.length === 1 ? '' : 's'} met).\n`);
-      else io.out(`The gate of ${evaluation.phase} is closed:\n${describeUnmet(evaluation)}\n`);
+      const { result: evaluation, message } = gateAt(location, phaseFor(location, options.phase));
+      io.out(options.json ? json(evaluation) : `${message}\n`);
       if (!evaluation.open) process.exitCode = 1;
     });
 
@@ -151,28 +114,16 @@ export function registerWorkflowCommands(program: Command): void {
     .addOption(projectOption())
     .option('--json', 'print the validation record as JSON')
     .action((options: LocationOptions & { article: string; result: string; note?: string; phase?: string; json?: boolean }) => {
-      if (options.result !== 'compliant' && options.result !== 'violation') throw new UsageError('--result is compliant or violation');
+      const outcome = options.result;
+      if (outcome !== 'compliant' && outcome !== 'violation') throw new UsageError('--result is compliant or violation');
       const location = projectLocation(options);
-      const config = configFor(location);
-      const phase = phaseFor(location, options.phase);
-      const { result } = new StateStore(location.stateFile).update((draft) =>
-        recordArticleCheck(draft, config, {
-          phase,
-          article: options.article,
-          result: options.result as 'compliant' | 'violation',
-          now: new Date().toISOString(),
-          ...(options.note ? { note: options.note } : {}),
-        }),
-      );
-      if (options.json) {
-        io.out(json(result));
-        return;
-      }
-      const title = describeArticle(config.constitution, options.article.toUpperCase());
-      io.out(`${title}: ${options.result} (phase ${phase}, iteration ${result.record.iterations_used}/${result.record.max_iterations}).\n`);
-      if (result.escalated) io.out(`Constitutional validation of ${phase} is escalated to a human: a person reviews it and runs \`isdlc escalation approve --phase ${phase}\`.\n`);
-      else if (result.completed) io.out(`Every article required in ${phase} is compliant.\n`);
-      else io.out(`Still to be compliant: ${result.remaining.map((id) => describeArticle(config.constitution, id)).join('; ')}\n`);
+      const { result, message } = recordArticleAt(location, {
+        phase: phaseFor(location, options.phase),
+        article: options.article,
+        result: outcome,
+        ...(options.note ? { note: options.note } : {}),
+      });
+      io.out(options.json ? json(result) : `${message}\n`);
     });
 
   program

@@ -17,7 +17,8 @@ export function isHookEventName(value: unknown): value is HookEventName {
   return typeof value === 'string' && (HOOK_EVENT_NAMES as readonly string[]).includes(value);
 }
 
-export const TOOL_KINDS = ['agent', 'skill', 'shell', 'write', 'edit', 'notebook', 'read', 'other'] as const;
+/** `isdlc`: one of isdlc's own operations, called through its MCP server (the operation is in `ToolCall.operation`). */
+export const TOOL_KINDS = ['agent', 'skill', 'shell', 'write', 'edit', 'notebook', 'read', 'isdlc', 'other'] as const;
 export type ToolKind = (typeof TOOL_KINDS)[number];
 
 export interface ToolCall {
@@ -26,6 +27,8 @@ export interface ToolCall {
   kind: ToolKind;
   input: Record<string, unknown>;
   useId?: string;
+  /** Kind `isdlc`: which of isdlc's MCP tools (`phase_complete`, `loop_start`, ...). */
+  operation?: string;
 }
 
 /** What a tool produced, on PostToolUse and PostToolUseFailure. */

@@ -36,6 +36,7 @@ function summary(event: HookEvent): Record<string, unknown> {
   const out: Record<string, unknown> = { event: event.name };
   if (event.tool) out['tool'] = event.tool.name;
   if (event.sessionId) out['session'] = event.sessionId;
+  if (event.agentId) out['agent_id'] = event.agentId;
   if (event.agentType) out['agent_type'] = event.agentType;
   if (event.outcome?.exitCode !== undefined) out['exit_code'] = event.outcome.exitCode;
   if (event.notification) out['notification'] = event.notification.kind;

@@ -44,6 +44,7 @@ function samples(project: string): Record<string, unknown>[] {
       },
     }),
     tool('PostToolUse', 'Agent', { description: 'work', prompt: 'Implement it', subagent_type: 'software-developer' }, { tool_response: { isAsync: true, status: 'async_launched', agentId: 'a1' } }),
+    tool('PostToolUse', 'mcp__isdlc__phase_activate', {}, { tool_response: [{ type: 'text', text: '{"phase":"06-implementation","at":"2026-01-01T00:00:00.000Z"}' }] }),
     tool('PostToolUse', 'Agent', { description: 'work', prompt: 'Implement it', subagent_type: 'software-developer' }, { tool_response: { status: 'completed', content: [{ type: 'text', text: MENU }] } }),
     { ...base, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: MENU },
     { ...base, hook_event_name: 'SubagentStop', stop_hook_active: false, agent_id: 'a1', agent_type: 'software-developer', last_assistant_message: 'done' },

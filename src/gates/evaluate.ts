@@ -49,7 +49,7 @@ const RULE_FOR: Record<GateRequirement, string> = {
 };
 
 function approveCommand(phase: string): string {
-  return `a person (not the agent) runs \`isdlc escalation approve --phase ${phase}\``;
+  return `a person (not the agent) runs \`isdlc escalation approve --phase ${phase}\` in their own terminal`;
 }
 
 function testCheck(input: GateInput, requirements: PhaseRequirements): GateCheck {

@@ -26,7 +26,7 @@ guardTable('constitution-validator', {
       state: workflowState('feature', '01-requirements'),
       payload: completion,
       expect: 'deny',
-      reasonIncludes: ["isdlc constitution-validator: Check phase 01-requirements's work against each article below and record each check with `isdlc constitution record", '- [ ] Article I: Specification Primacy', '- [ ] Article XII: Cross-Platform Compatibility'],
+      reasonIncludes: ["isdlc constitution-validator: Check phase 01-requirements's work against each article below and record each check with `mcp__isdlc__constitution_record` (article, result compliant or violation", '- [ ] Article I: Specification Primacy', '- [ ] Article XII: Cross-Platform Compatibility'],
       then: ({ state }) => {
         const record = state['phases']['01-requirements'].constitutional_validation;
         expect(record).toEqual({

@@ -7,6 +7,7 @@ import { COMPLETION_PHRASES, orchestratorCall, workflowSkillCall } from '../dete
 import { defineGuard } from '../engine/guard.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
 import { constitutionalOf, ensureConstitutionalTracking } from '../state/phase-records.js';
+import { RECORD_ARTICLE } from '../workflow/agent-operations.js';
 
 export const constitutionValidator = defineGuard({
   id: 'constitution-validator',
@@ -32,10 +33,10 @@ export const constitutionValidator = defineGuard({
     deny(
       (escalated
         ? `isdlc constitution-validator: Ask the person to review the escalated constitutional validation of phase ${phase} ` +
-          `and, if they agree, approve it themselves (\`isdlc escalation approve --phase ${phase}\`); then declare the phase complete again. ` +
+          `and, if they agree, approve it themselves in their own terminal (\`isdlc escalation approve --phase ${phase}\`); then declare the phase complete again. ` +
           `It was escalated after repeated violations, and phase ${phase} cannot be declared complete before its constitutional validation is.\n`
         : `isdlc constitution-validator: Check phase ${phase}'s work against each article below and record each check with ` +
-          '`isdlc constitution record --article ID --result compliant|violation --note "what you checked"`; once every article is compliant, declare the phase complete again. ' +
+          `${RECORD_ARTICLE}; once every article is compliant, declare the phase complete again. ` +
           `The phase cannot be declared complete before its constitutional validation is (status: ${record?.started_at ? String(record.status ?? 'pending') : 'started now'}, iteration ${record?.iterations_used ?? 0} of ${max}).\n`) +
         checklist,
     );

@@ -8,6 +8,7 @@ import { menuTracker } from './menu-tracker.js';
 import { reviewReminder } from './review-reminder.js';
 import { skillDelegationEnforcer } from './skill-delegation-enforcer.js';
 import { testWatcher } from './test-watcher.js';
+import { toolCaller } from './tool-caller.js';
 import { unexpectedFileChange } from './unexpected-file-change.js';
 import { walkthroughTracker } from './walkthrough-tracker.js';
 import { workflowCompletionEnforcer } from './workflow-completion-enforcer.js';
@@ -22,5 +23,6 @@ export const TOOL_RESULT_GUARDS: readonly Guard[] = Object.freeze([
   reviewReminder,
   workflowCompletionEnforcer,
   loopBinder,
+  toolCaller,
   logSkillUsage,
 ]);

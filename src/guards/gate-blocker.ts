@@ -9,6 +9,7 @@ import { describeUnmet, evaluateGate } from '../gates/evaluate.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
 import { addEscalation } from '../state/escalations.js';
 import { ensureConstitutionalTracking, phaseDraft } from '../state/phase-records.js';
+import { forAgent, toolRef } from '../workflow/agent-operations.js';
 
 export const gateBlocker = defineGuard({
   id: 'gate-blocker',
@@ -44,8 +45,8 @@ export const gateBlocker = defineGuard({
       deny(
         `isdlc gate-blocker: Meet the requirements below before asking to pass the gate of phase ${phase} again. ` +
           `The gate is closed: ${evaluation.unmet.length} of ${evaluation.checks.length} requirements are unmet:\n` +
-          `${describeUnmet(evaluation)}\n` +
-          '`isdlc gate check` shows the same list. Asking again before they are met will be denied again.',
+          `${forAgent(describeUnmet(evaluation))}\n` +
+          `${toolRef('gate_check')} shows the same list. Asking again before they are met will be denied again.`,
       );
       return;
     }

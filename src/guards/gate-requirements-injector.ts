@@ -6,6 +6,7 @@ import { defineGuard } from '../engine/guard.js';
 import { injectionEnabled } from '../gates/injection-settings.js';
 import { BLOCK_TITLE, blockForWorkflow } from '../gates/requirements-block.js';
 import { phaseStatusOf } from '../state/phase-records.js';
+import { toolRef } from '../workflow/agent-operations.js';
 
 export const gateRequirementsInjector = defineGuard({
   id: 'gate-requirements-injector',
@@ -23,6 +24,6 @@ export const gateRequirementsInjector = defineGuard({
     if (!block) return;
     rewriteInput({ ...input, prompt: `${prompt.replace(/\s+$/, '')}\n\n${block}` });
     log({ injected: current });
-    note(`isdlc: the GATE REQUIREMENTS of ${current} were appended to this delegation's prompt (\`isdlc delegation-prompt\` prints the whole prompt to use next time).`);
+    note(`isdlc: the GATE REQUIREMENTS of ${current} were appended to this delegation's prompt (${toolRef('delegation_prompt')} gives the whole prompt to use next time).`);
   },
 });

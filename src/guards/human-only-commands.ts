@@ -3,6 +3,7 @@
 // denied and told that a person must run it.
 import { defineGuard } from '../engine/guard.js';
 import { splitCommandLine } from '../detect/shell-commands.js';
+import { toolRef } from '../workflow/agent-operations.js';
 
 /** However isdlc is started: npx, node .isdlc/bin/isdlc.cjs, the bin name. */
 const ISDLC = String.raw`(?:^|[\s/"'])(?:isdlc(?:\.cjs)?|cli\.cjs)["']?\s+`;
@@ -40,7 +41,7 @@ export const humanOnlyCommands = defineGuard({
     }
     deny(
       `isdlc human-only-commands: Do not run \`${found.command.trim()}\`; stop and ask the user to run it in their own terminal if they agree, ` +
-        'telling them what needs their decision and why (`isdlc status` shows it). ' +
+        `telling them what needs their decision and why (${toolRef('status')} shows it). ` +
         `It is a decision for a person, not for an agent: ${found.decision}. Retrying it will be denied again.`,
     );
   },

@@ -24,6 +24,7 @@ import { skillDelegationEnforcer } from './skill-delegation-enforcer.js';
 import { skillValidator } from './skill-validator.js';
 import { stateWriteValidator } from './state-write-validator.js';
 import { testWatcher } from './test-watcher.js';
+import { toolCaller } from './tool-caller.js';
 import { unexpectedFileChange } from './unexpected-file-change.js';
 import { walkthroughTracker } from './walkthrough-tracker.js';
 import { workflowCompletionEnforcer } from './workflow-completion-enforcer.js';
@@ -54,6 +55,7 @@ export const GUARDS: readonly Guard[] = Object.freeze([
   reviewReminder,
   workflowCompletionEnforcer,
   loopBinder,
+  toolCaller,
   delegationGate,
   iterationLoop,
   // After the Stop guards: a SubagentStop that iteration-loop holds ends the run before this guard, so a

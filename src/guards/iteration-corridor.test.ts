@@ -35,7 +35,7 @@ guardTable('iteration-corridor', {
       state: passing(),
       payload: agentCall(P, { subagent_type: 'sdlc-orchestrator', prompt: 'Proceed to the next phase' }),
       expect: 'deny',
-      reasonIncludes: ["isdlc iteration-corridor: Check phase 06-implementation's work against each article below and record each check with `isdlc constitution record", 'CONST_CORRIDOR', 'not started', '- [ ] Article II: Test-First Development'],
+      reasonIncludes: ["isdlc iteration-corridor: Check phase 06-implementation's work against each article below and record each check with `mcp__isdlc__constitution_record` (article, result compliant or violation", 'CONST_CORRIDOR', 'not started', '- [ ] Article II: Test-First Development'],
       then: ({ state }) => expect(state['phases']['06-implementation'].constitutional_validation).toMatchObject({ status: 'pending', iterations_used: 0 }),
     },
     {

@@ -11,6 +11,7 @@ import { defineGuard } from '../engine/guard.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
 import { constitutionalOf, ensureConstitutionalTracking, testIterationOf } from '../state/phase-records.js';
 import type { IsdlcState } from '../state/schema.js';
+import { RECORD_ARTICLE } from '../workflow/agent-operations.js';
 
 export type Corridor = 'TEST_CORRIDOR' | 'CONST_CORRIDOR' | 'NONE';
 
@@ -74,7 +75,7 @@ export const iterationCorridor = defineGuard({
     if (!constitution.started_at) update((draft) => void ensureConstitutionalTracking(draft, phase, { articles, maxIterations: max, now: now.toISOString() }));
     deny(
       `isdlc iteration-corridor: Check phase ${phase}'s work against each article below and record each check with ` +
-        '`isdlc constitution record --article ID --result compliant|violation --note "what you checked"` before moving the workflow on. ' +
+        `${RECORD_ARTICLE} before moving the workflow on. ` +
         `CONST_CORRIDOR: the tests are satisfied, but the constitutional validation is ` +
         `${constitution.started_at ? String(constitution.status ?? 'pending') : 'not started'} ` +
         `(iteration ${constitution.iterations_used ?? 0} of ${max}), and this call ${attemptText(attempt)}.\n` +

@@ -46,6 +46,8 @@ guardTable('loop-binder', {
       then: ({ project }) => expect(readLoop(project, loopId)).toMatchObject({ sessionId: SESSION, agentId: 'a7154de3fc719065c', agentType: 'software-developer' }),
     },
     { name: 'the MCP tool iteration_start binds too', setup: unclaimed, payload: mcpStarted('mcp__isdlc__iteration_start'), expect: 'allow', then: ({ project }) => expect(readLoop(project, loopId).sessionId).toBe(SESSION) },
+    { name: 'and so does loop_start', setup: unclaimed, payload: mcpStarted('mcp__isdlc__loop_start'), expect: 'allow', then: ({ project }) => expect(readLoop(project, loopId).sessionId).toBe(SESSION) },
+    { name: "another server's iteration_start does not", setup: unclaimed, payload: mcpStarted('mcp__other__iteration_start'), expect: 'allow', then: ({ project }) => expect(readLoop(project, loopId).sessionId).toBeNull() },
     { name: 'another MCP tool echoing the marker does not bind', setup: unclaimed, payload: mcpStarted('mcp__isdlc__iteration_status'), expect: 'allow', then: ({ project }) => expect(readLoop(project, loopId).sessionId).toBeNull() },
     {
       name: "a loop another session owns is never taken over",

@@ -46,7 +46,7 @@ guardTable('phase-loop-controller', {
       state: neverActivated(),
       payload: agentCall(P, { subagent_type: 'requirements-analyst' }),
       expect: 'deny',
-      reasonIncludes: ['isdlc phase-loop-controller: Run `isdlc phase activate` first, then delegate again.', '01-requirements', 'has not been activated', 'denied'],
+      reasonIncludes: ['isdlc phase-loop-controller: Call `mcp__isdlc__phase_activate` first, then delegate again.', '01-requirements', 'has not been activated', 'denied'],
     },
     {
       name: 'a workflow whose phase records are missing (T02)',
@@ -60,7 +60,7 @@ guardTable('phase-loop-controller', {
       state: completedAndWaiting('feature', '01-requirements'),
       payload: agentCall(P, { subagent_type: 'impact-analysis-orchestrator' }),
       expect: 'deny',
-      reasonIncludes: ['02-impact-analysis', 'isdlc phase activate'],
+      reasonIncludes: ['02-impact-analysis', 'mcp__isdlc__phase_activate'],
     },
     {
       name: 'agent names written differently (T10)',
@@ -74,7 +74,7 @@ guardTable('phase-loop-controller', {
       state: completedAndWaiting('feature', '01-requirements'),
       payload: agentCall(P, { subagent_type: 'requirements-analyst' }),
       expect: 'deny',
-      reasonIncludes: ['isdlc phase-loop-controller: Run `isdlc phase activate` to start 02-impact-analysis, the phase the workflow has reached', '01-requirements, which is completed'],
+      reasonIncludes: ['isdlc phase-loop-controller: Call `mcp__isdlc__phase_activate` to start 02-impact-analysis, the phase the workflow has reached', '01-requirements, which is completed'],
     },
     {
       name: 'a supervised workflow waiting for its review',
@@ -88,7 +88,7 @@ guardTable('phase-loop-controller', {
       state: completedAndWaiting('fix', '08-code-review'),
       payload: agentCall(P, { subagent_type: 'qa-engineer' }),
       expect: 'deny',
-      reasonIncludes: ['isdlc phase-loop-controller: Run `isdlc workflow finalize`: every phase is completed.'],
+      reasonIncludes: ['isdlc phase-loop-controller: Call `mcp__isdlc__workflow_finalize`: every phase is completed.'],
     },
   ],
 });

@@ -1,5 +1,5 @@
 // Seed 002 FR-01 and seed 003 IR-002: a phase's agent may be delegated to only once the phase has been
-// activated (`isdlc phase activate`, STEP 3c-prime), so every tracker already names it when the agent
+// activated (the tool phase_activate, STEP 3c-prime), so every tracker already names it when the agent
 // starts. Sub-agents of the phase in progress pass (BUG-0013); delegations to other phases are the
 // phase-sequence-guard's to judge.
 import { workflowDelegationOf } from '../detect/phase-delegation.js';
@@ -7,12 +7,14 @@ import { defineGuard } from '../engine/guard.js';
 import { workflowPhasesOf } from '../state/current-phase.js';
 import { phaseStatusOf } from '../state/phase-records.js';
 import { reviewBlocking } from '../workflow/review.js';
+import { forAgent, toolRef } from '../workflow/agent-operations.js';
 
 const PREFIX = 'isdlc phase-loop-controller:';
+const ACTIVATE = toolRef('phase_activate');
 
 export const phaseLoopController = defineGuard({
   id: 'phase-loop-controller',
-  description: "Denies delegating to a phase's agent before the phase is activated (`isdlc phase activate`); sub-agents of the phase in progress pass.",
+  description: "Denies delegating to a phase's agent before the phase is activated (phase_activate); sub-agents of the phase in progress pass.",
   on: { PreToolUse: ['agent'] },
   check({ event, state, config, deny, log }) {
     const found = workflowDelegationOf(event, state, config);
@@ -31,20 +33,20 @@ export const phaseLoopController = defineGuard({
     if (target === reached) {
       deny(
         (review
-          ? `${PREFIX} Wait for the person's review first, then run \`isdlc phase activate\` and delegate again: ${review}. `
-          : `${PREFIX} Run \`isdlc phase activate\` first, then delegate again. `) +
+          ? `${PREFIX} Wait for the person's review first, then call ${ACTIVATE} and delegate again: ${forAgent(review)}. `
+          : `${PREFIX} Call ${ACTIVATE} first, then delegate again. `) +
           `This delegation${who} is for phase ${target}, which has not been activated (its status is ${String(status ?? 'missing')}); ` +
           `activation marks ${target} in progress in every place state tracks it, so its agent starts with the record in order. ` +
           'Until then the same call is denied.',
       );
     } else if (target === current) {
       const next = reached
-        ? `Run \`isdlc phase activate\` to start ${reached}, the phase the workflow has reached, then delegate to its agent`
-        : 'Run `isdlc workflow finalize`: every phase is completed';
+        ? `Call ${ACTIVATE} to start ${reached}, the phase the workflow has reached, then delegate to its agent`
+        : `Call ${toolRef('workflow_finalize')}: every phase is completed`;
       deny(
         `${PREFIX} ${next}. ` +
           `This delegation${who} is for phase ${target}, which is ${String(status ?? 'not in progress')} (its gate has passed), so its agent has nothing left to do.` +
-          (review ? ` First, though: ${review}.` : '') +
+          (review ? ` First, though: ${forAgent(review)}.` : '') +
           ' Until then the same call is denied.',
       );
     }

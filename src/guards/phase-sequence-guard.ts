@@ -3,6 +3,7 @@ import { phaseAgent } from '../detect/agents.js';
 import { workflowDelegationOf } from '../detect/phase-delegation.js';
 import { defineGuard } from '../engine/guard.js';
 import { workflowPhasesOf } from '../state/current-phase.js';
+import { toolRef } from '../workflow/agent-operations.js';
 
 export const phaseSequenceGuard = defineGuard({
   id: 'phase-sequence-guard',
@@ -27,7 +28,7 @@ export const phaseSequenceGuard = defineGuard({
       : `targets phase ${target}, which is not part of the active ${type}workflow (current phase: ${current}).${order}`;
     deny(
       `isdlc phase-sequence-guard: Carry on with phase ${current}${currentAgent ? ` (its agent is ${currentAgent})` : ''} instead; ` +
-        '`isdlc status` shows where the workflow stands. ' +
+        `${toolRef('status')} shows where the workflow stands. ` +
         `This call ${who}is an out-of-order phase delegation: it ${where} ` +
         'Work happens in the current phase only; a later phase starts once the current one has passed its gate and ' +
         'the next has been activated. The same call will be denied again until then.',

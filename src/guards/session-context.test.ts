@@ -49,7 +49,7 @@ guardTable('session-context', {
       state: (() => { const s = workflowState('fix', '01-requirements'); s['phases']['01-requirements'].status = 'completed'; s['active_workflow'].phase_status['01-requirements'] = 'completed'; return s; })(),
       payload: session('compact'),
       expect: 'allow',
-      contextIncludes: ['isdlc phase activate'],
+      contextIncludes: ['`mcp__isdlc__phase_activate` starts the next phase'],
       then: ({ decision }) => expect(decision.context).not.toContain('GATE REQUIREMENTS'),
     },
     { name: 'a fresh start in an idle project: nothing', state: idle, payload: session('startup'), expect: 'allow', then: quiet },

@@ -14,6 +14,7 @@ import { loadLoop } from '../loop/load.js';
 import { activeWorkflowOf, currentPhaseOf, workflowPhasesOf } from '../state/current-phase.js';
 import { phaseStatusOf } from '../state/phase-records.js';
 import type { IsdlcState } from '../state/schema.js';
+import { toolRef } from '../workflow/agent-operations.js';
 
 /** Sessions that carry on from before, and so have lost or may have lost isdlc's context. */
 const CONTINUATIONS = new Set(['resume', 'compact', 'clear']);
@@ -26,14 +27,14 @@ function workflowContext(event: HookEvent, state: IsdlcState | null, config: Pro
   if (!workflow || !current || !injectionEnabled(config, 'session_start')) return undefined;
   const phases = workflowPhasesOf(state);
   const status = String(phaseStatusOf(state, current) ?? 'pending');
-  const next = status === 'in_progress' ? 'carry on with it; `isdlc phase complete` once its gate is open' : '`isdlc phase activate` starts the next phase';
+  const next = status === 'in_progress' ? `carry on with it; ${toolRef('phase_complete')} once its gate is open` : `${toolRef('phase_activate')} starts the next phase`;
   const block = blockForWorkflow(config, workflow, current);
   const opening = CONTINUATIONS.has(event.source ?? '')
     ? `this session continues a ${String(workflow.type ?? '')} workflow`
     : `this project has an active ${String(workflow.type ?? '')} workflow`;
   return (
     `isdlc: ${opening} (${phases.join(' → ')}). The current phase is ${current}, ${status.replace('_', ' ')}: ${next}. ` +
-    '`isdlc status` shows the rest.' +
+    `${toolRef('status')} shows the rest.` +
     (block && status === 'in_progress' ? `\n\n${block}` : '')
   );
 }

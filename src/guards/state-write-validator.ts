@@ -7,8 +7,10 @@ import { isLoopStorePath, isStateFilePath, shellStateWrites, toolFilePath } from
 import { defineGuard } from '../engine/guard.js';
 import { reviewStateEdit, type EditFinding } from '../state/hand-edit-review.js';
 import type { IsdlcState } from '../state/schema.js';
+import { toolRef, TRANSITION_TOOLS } from '../workflow/agent-operations.js';
 
 const PREFIX = 'isdlc state-write-validator:';
+const STATUS = toolRef('status');
 
 function parseState(text: string): IsdlcState | null {
   try {
@@ -25,10 +27,10 @@ function describe(findings: EditFinding[]): string {
 
 function loopStoreRefusal(what: string): string {
   return (
-    `${PREFIX} Leave the loop store to isdlc: see a loop with \`isdlc loop status\` or iteration_status, and if you cannot go on, end your final message with ` +
+    `${PREFIX} Leave the loop store to isdlc: see a loop with ${toolRef('iteration_status')}, and if you cannot go on, end your final message with ` +
     '<promise>BLOCKED</promise> and the reason. ' +
     `This would write ${what}, the iteration loops' store, which only isdlc's commands and MCP tools change, so it is not written; ` +
-    'cancelling a loop is for a person (`isdlc loop cancel`). The same call will be denied again.'
+    'cancelling a loop is for a person (`isdlc loop cancel`, in their own terminal). The same call will be denied again.'
   );
 }
 
@@ -53,8 +55,7 @@ export const stateWriteValidator = defineGuard({
         return;
       }
       deny(
-        `${PREFIX} Use isdlc's commands instead: read the state with \`isdlc status --json\`; change it with ` +
-          '`isdlc phase activate`, `isdlc phase complete`, `isdlc workflow finalize` or `isdlc workflow cancel`. ' +
+        `${PREFIX} Use isdlc's tools instead: read the state with ${STATUS}; change it with ${TRANSITION_TOOLS}. ` +
           `This command would write ${writes.map((w) => `${w.target} (${w.how})`).join(', ')}, which holds the workflow's state; ` +
           'isdlc changes it only through its own commands, so the command is not run. The same command will be denied again.',
       );
@@ -71,7 +72,7 @@ export const stateWriteValidator = defineGuard({
     if (diskText === null) {
       if (tool.kind === 'write') {
         deny(
-          `${PREFIX} Do not create ${path} by hand: \`isdlc init\` (or \`isdlc workflow start\`) creates state files, and isdlc's commands change them. ` +
+          `${PREFIX} Do not create ${path} by hand: \`isdlc init\` (or ${toolRef('workflow_start')}) creates state files, and isdlc's tools change them. ` +
             'The file does not exist, so this Write is not made. The same call will be denied again.',
         );
       }
@@ -87,7 +88,7 @@ export const stateWriteValidator = defineGuard({
     const incoming = parseState(after);
     if (!incoming) {
       deny(
-        `${PREFIX} Use the isdlc commands to change state (\`isdlc status\` names the next one) instead of this ${tool.name}: ` +
+        `${PREFIX} Use isdlc's tools to change state (${STATUS} names the next one) instead of this ${tool.name}: ` +
           `after it ${path} would not be a valid JSON object, and every guard and command would lose the workflow's state. The file is unchanged.`,
       );
       return;
@@ -96,7 +97,7 @@ export const stateWriteValidator = defineGuard({
     log({ file, refusals: review.refusals.map((r) => `${r.rule} ${r.field}`), notes: review.notes.length });
     if (review.refusals.length > 0) {
       deny(
-        `${PREFIX} Leave the fields below to isdlc: do what each line says instead of this ${tool.name} of ${path} (\`isdlc status\` shows where the workflow stands). ` +
+        `${PREFIX} Leave the fields below to isdlc: do what each line says instead of this ${tool.name} of ${path} (${STATUS} shows where the workflow stands). ` +
           `The ${tool.name} is refused before it happens, and the file is unchanged:\n${describe(review.refusals)}\n` +
           "These fields belong to isdlc's commands and watchers, so a hand edit would make the record say something isdlc never observed. " +
           'The same edit will be denied again.',

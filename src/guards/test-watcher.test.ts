@@ -116,7 +116,7 @@ guardTable('test-watcher', {
       })(),
       payload: bashFailed(P, 'npm test', 1, runnerOutput('jest', 'failing')),
       expect: 'allow',
-      contextIncludes: ['was not recorded: 06-implementation is completed', 'isdlc phase activate'],
+      contextIncludes: ['was not recorded: 06-implementation is completed', 'mcp__isdlc__phase_activate'],
       then: ({ state }) => expect(tests(state)).toMatchObject({ current_iteration: 2, last_test_result: 'passed' }),
     },
   ],

@@ -13,6 +13,7 @@ import { classifyRun, type Classification } from '../testwatch/classify.js';
 import { recordTestRun, type TestRunOutcome } from '../testwatch/record.js';
 import { readReporterFile } from '../testwatch/reporter-files.js';
 import { findTestCommand } from '../testwatch/test-commands.js';
+import { toolRef } from '../workflow/agent-operations.js';
 
 function reporterSummary(event: HookEvent, root: string, file: unknown, now: Date) {
   if (typeof file !== 'string' || file === '') return null;
@@ -92,7 +93,7 @@ export const testWatcher = defineGuard({
     if (phaseStatusOf(state, phase) === 'completed') {
       // The gate has passed on the evidence it saw; a later run must not rewrite that record.
       log({ command: match.segment, outcome: 'phase-completed', phase });
-      note(`isdlc test-watcher: \`${match.segment}\` was not recorded: ${phase} is completed and its gate has passed. Run \`isdlc phase activate\` to start the next phase; runs count there.`);
+      note(`isdlc test-watcher: \`${match.segment}\` was not recorded: ${phase} is completed and its gate has passed. Call ${toolRef('phase_activate')} to start the next phase; runs count there.`);
       return;
     }
 

@@ -21,8 +21,8 @@ guardTable('unexpected-file-change', {
       contextIncludes: [
         "Use isdlc's commands, not shell commands, to change isdlc's files",
         ".isdlc/state.json (the workflow's state, modified)",
-        '`isdlc status`',
-        '`isdlc phase complete`',
+        '`mcp__isdlc__status`',
+        '`mcp__isdlc__phase_complete`',
         'isdlc did not make this change and has not reverted it yet',
       ],
       then: ({ decision, project }) => {
@@ -73,7 +73,7 @@ guardTable('unexpected-file-change', {
           { path: '.isdlc/loop.db', deleted: true },
         ]),
       expect: 'allow',
-      contextIncludes: ['.isdlc/state.json (the workflow\'s state, deleted)', '.isdlc/state.bak (a file isdlc keeps, created)', ".isdlc/loop.db (the iteration loops' store, deleted): see a loop with `isdlc loop status`"],
+      contextIncludes: ['.isdlc/state.json (the workflow\'s state, deleted)', '.isdlc/state.bak (a file isdlc keeps, created)', ".isdlc/loop.db (the iteration loops' store, deleted): see a loop with `mcp__isdlc__iteration_status`"],
       then: ({ project }) =>
         expect(detailOf(project)?.['guarded_files']).toEqual([
           { file: '.isdlc/state.json', kind: 'state', change: 'deleted' },

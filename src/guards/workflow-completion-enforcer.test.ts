@@ -31,7 +31,7 @@ guardTable('workflow-completion-enforcer', {
       state: archivedByHand(now()),
       payload: writeDone(P, STATE, '{}'),
       expect: 'allow',
-      contextIncludes: ['archived by editing state', 'isdlc workflow finalize'],
+      contextIncludes: ['archived by editing state', 'mcp__isdlc__workflow_finalize'],
       then: ({ state }) => {
         const entry = state['workflow_history'][0];
         expect(entry.phase_snapshots.map((s: State) => s['key'])).toEqual(['01-requirements', '02-tracing', '05-test-strategy', '06-implementation', '16-quality-loop', '08-code-review']);

@@ -3,6 +3,7 @@
 import { isStateFilePath, toolFilePath } from '../detect/state-file-writes.js';
 import { defineGuard } from '../engine/guard.js';
 import { archiveNeedingRepair, repairArchivedWorkflow } from '../workflow/repair-history.js';
+import { toolRef } from '../workflow/agent-operations.js';
 
 export const workflowCompletionEnforcer = defineGuard({
   id: 'workflow-completion-enforcer',
@@ -18,7 +19,7 @@ export const workflowCompletionEnforcer = defineGuard({
     log({ repaired: String(entry['type'] ?? '') });
     note(
       `isdlc workflow-completion-enforcer: the ${String(entry['type'] ?? '')} workflow was archived by editing state, without its phase snapshots ` +
-        'or metrics; isdlc has added them from the phase records. Next time run `isdlc workflow finalize`, which does this in one step.',
+        `or metrics; isdlc has added them from the phase records. Next time call ${toolRef('workflow_finalize')}, which does this in one step.`,
     );
   },
 });

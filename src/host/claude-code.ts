@@ -3,6 +3,7 @@ import type { FileChange, FileChanges, HookEvent, HookEventName, HostNotificatio
 import { isHookEventName } from '../engine/event.js';
 import type { Verdict } from '../engine/verdict.js';
 import { recordOrUndefined } from '../util/json.js';
+import { toolName } from '../workflow/agent-operations.js';
 
 const TOOL_KIND_BY_NAME: Record<string, ToolKind> = {
   Agent: 'agent',
@@ -20,8 +21,16 @@ const TOOL_KIND_BY_NAME: Record<string, ToolKind> = {
   LS: 'read',
 };
 
+/** Claude Code names an MCP tool `mcp__<server>__<tool>`; isdlc's server is registered as `isdlc`. */
+const ISDLC_TOOL_PREFIX = toolName('');
+
+/** The isdlc MCP tool a tool name calls, or undefined. */
+export function isdlcOperationOf(toolName: string): string | undefined {
+  return toolName.startsWith(ISDLC_TOOL_PREFIX) && toolName.length > ISDLC_TOOL_PREFIX.length ? toolName.slice(ISDLC_TOOL_PREFIX.length) : undefined;
+}
+
 export function toolKindOf(toolName: string): ToolKind {
-  return TOOL_KIND_BY_NAME[toolName] ?? 'other';
+  return TOOL_KIND_BY_NAME[toolName] ?? (isdlcOperationOf(toolName) ? 'isdlc' : 'other');
 }
 
 /** The payload fields the adapter reads; everything else in the payload is ignored. */
@@ -101,6 +110,8 @@ export function parseClaudeCodePayload(raw: unknown, eventOverride?: string): Pa
   if (TOOL_EVENTS.has(name)) {
     if (!p.tool_name) return { ok: false, reason: `${name} payload has no tool_name` };
     event.tool = { name: p.tool_name, kind: toolKindOf(p.tool_name), input: p.tool_input ?? {} };
+    const operation = isdlcOperationOf(p.tool_name);
+    if (operation) event.tool.operation = operation;
     if (p.tool_use_id) event.tool.useId = p.tool_use_id;
     if (name === 'PostToolUse') event.outcome = successOutcome(p);
     if (name === 'PostToolUseFailure') event.outcome = failureOutcome(p);

@@ -3,9 +3,11 @@
 // only while it is still ours.
 import { BIN_RELATIVE } from './settings.js';
 import { recordOrUndefined } from '../util/json.js';
+import { MCP_SERVER } from '../workflow/agent-operations.js';
 
 export const MCP_FILE = '.mcp.json';
-export const MCP_SERVER_NAME = 'isdlc';
+/** The name the tools' names (`mcp__isdlc__...`), the permission rules and the hook matchers rest on. */
+export const MCP_SERVER_NAME = MCP_SERVER;
 
 /** Claude Code gives stdio servers CLAUDE_PROJECT_DIR; without it the server starts in the project root. */
 export function ourMcpServer(): Record<string, unknown> {

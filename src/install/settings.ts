@@ -5,10 +5,20 @@
 import type { ClaudeCapabilities } from '../host/claude-code-versions.js';
 import { STOP_HOOK_TIMEOUT_SECONDS } from '../loop/timing.js';
 import { recordOrUndefined } from '../util/json.js';
+import { MCP_SERVER, toolName } from '../workflow/agent-operations.js';
 
 export const BIN_RELATIVE = '.isdlc/bin/isdlc.cjs';
-// The isdlc command line, and the loop's MCP tools (server `isdlc` in .mcp.json), without a prompt each time.
-export const PERMISSION_RULES: readonly string[] = Object.freeze([`Bash(node ${BIN_RELATIVE}:*)`, 'mcp__isdlc']);
+/**
+ * isdlc's MCP tools that only read (server `isdlc` in .mcp.json), without a prompt each time. A tool that
+ * changes the workflow or a loop asks the person first, in the permission modes that ask.
+ */
+export const READ_ONLY_TOOLS: readonly string[] = Object.freeze(['status', 'gate_check', 'delegation_prompt', 'escalations', 'iteration_status', 'task_get', 'checkpoint_resume']);
+export const PERMISSION_RULES: readonly string[] = Object.freeze(READ_ONLY_TOOLS.map(toolName));
+/**
+ * What older versions allowed: the whole isdlc command line (which, once the sandbox is on, cannot write
+ * from the agent's shell anyway) and every tool of the server. Recognised so upgrade and uninstall take them out.
+ */
+const LEGACY_PERMISSION_RULES: readonly string[] = Object.freeze([`Bash(node ${BIN_RELATIVE}:*)`, `mcp__${MCP_SERVER}`]);
 
 export type HookForm = 'exec' | 'shell';
 
@@ -41,14 +51,24 @@ export interface Registration {
   timeout: number;
 }
 
+/**
+ * isdlc's own MCP tools. Their payloads say who called: the activity log records each call with its
+ * session and subagent (at PreToolUse, so a call the tool refuses is there too), and after a call that
+ * changed the workflow the caller is added to what it recorded (guards/tool-caller.ts); a loop one of them
+ * started is bound to its caller (guards/loop-binder.ts). A regular expression, so an entry of its own:
+ * joined to an exact-name list the whole matcher would be an unanchored regex (Write matching TodoWrite).
+ */
+const ISDLC_TOOLS = `${toolName('')}.*`;
+
 /** Where our hook is registered on the newest Claude Code: event, matcher (none for Stop), timeout in seconds. */
 export const REGISTRATIONS: readonly Registration[] = Object.freeze([
   { event: 'PreToolUse', matcher: 'Agent|Task', timeout: 10 },
   { event: 'PreToolUse', matcher: 'Skill', timeout: 10 },
   { event: 'PreToolUse', matcher: 'Bash|PowerShell', timeout: 10 },
   { event: 'PreToolUse', matcher: 'Write|Edit|NotebookEdit', timeout: 10 },
-  // mcp__isdlc__iteration_start: its output binds the new loop to the session (guards/loop-binder.ts).
-  { event: 'PostToolUse', matcher: 'Agent|Task|Skill|Bash|PowerShell|Write|Edit|NotebookEdit|mcp__isdlc__iteration_start', timeout: 30 },
+  { event: 'PreToolUse', matcher: ISDLC_TOOLS, timeout: 10 },
+  { event: 'PostToolUse', matcher: 'Agent|Task|Skill|Bash|PowerShell|Write|Edit|NotebookEdit', timeout: 30 },
+  { event: 'PostToolUse', matcher: ISDLC_TOOLS, timeout: 30 },
   { event: 'PostToolUseFailure', matcher: 'Agent|Task|Skill|Bash|PowerShell|Write|Edit|NotebookEdit', timeout: 30 },
   // A running loop's rules (a test suite, a build) run inside the Stop hook.
   { event: 'Stop', timeout: STOP_HOOK_TIMEOUT_SECONDS },
@@ -87,7 +107,7 @@ export function isOurHook(hook: unknown): boolean {
 }
 
 export function isOurPermission(rule: unknown): boolean {
-  return typeof rule === 'string' && PERMISSION_RULES.includes(rule);
+  return typeof rule === 'string' && (PERMISSION_RULES.includes(rule) || LEGACY_PERMISSION_RULES.includes(rule));
 }
 
 
@@ -167,7 +187,8 @@ export function mergeOurSettings(
   if (!recordOrUndefined(settings['permissions'])) created.push('permissions');
   const permissions = (recordOrUndefined(settings['permissions']) ?? {}) as Record<string, unknown>;
   if (!Array.isArray(permissions['allow'])) created.push('permissions.allow');
-  const allow = Array.isArray(permissions['allow']) ? (permissions['allow'] as unknown[]) : [];
+  // An older install's rules go: they allowed more than the read-only tools.
+  const allow = (Array.isArray(permissions['allow']) ? (permissions['allow'] as unknown[]) : []).filter((rule) => !LEGACY_PERMISSION_RULES.includes(rule as string));
   for (const rule of PERMISSION_RULES) if (!allow.includes(rule)) allow.push(rule);
   permissions['allow'] = allow;
   settings['permissions'] = permissions;

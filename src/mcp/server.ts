@@ -1,4 +1,5 @@
-// dist/mcp.cjs: `isdlc mcp`, the loop's tools for an agent over MCP stdio (seed 004 §1.3, Appendix A).
+// dist/mcp.cjs: `isdlc mcp`, the workflow's and the loop's tools for an agent over MCP stdio (seed 004 §1.3,
+// Appendix A). It runs outside Claude Code's sandbox: the agent's way to change isdlc's state.
 // Everything is relative to the project root the CLI passes in, never to the working directory: the old
 // iteration-loop server read its schema relative to the cwd and failed whenever it was started elsewhere.
 // The loop store (SQLite) opens on the first tool call and closes with the connection.
@@ -7,7 +8,10 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { join, resolve } from 'node:path';
 import { loadLoop } from '../loop/load.js';
 import type { LoopStore } from '../loop/store.js';
+import { MCP_SERVER } from '../workflow/agent-operations.js';
+import { compactCatalogue } from './catalogue.js';
 import { registerTools, type ToolContext } from './tools.js';
+import { registerWorkflowTools } from './workflow-tools.js';
 
 export interface ServeMcpOptions {
   /** The project root (the directory holding `.isdlc/`), resolved by the caller. */
@@ -30,8 +34,11 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
     },
   };
 
-  const server = new McpServer({ name: 'isdlc', version: options.version });
+  const server = new McpServer({ name: MCP_SERVER, version: options.version });
+  const catalogue = compactCatalogue(server);
+  registerWorkflowTools(server, root);
   registerTools(server, context);
+  catalogue.serve();
 
   const transport = new StdioServerTransport();
   const done = new Promise<void>((settle) => {

@@ -1,12 +1,12 @@
-// The MCP tools of `isdlc mcp` (seed 004 §1.3, Appendix A). The surface is kept small on purpose: the old
-// iteration-loop server's 55 tools cost about 6,400 tokens of schema in every session. Each result is one
-// text item of compact JSON; a refused request is an `isError` result whose one line says what is wrong
-// and what would work.
+// The loop's MCP tools of `isdlc mcp` (seed 004 §1.3, Appendix A). The surface is kept small on purpose:
+// the old iteration-loop server's 55 tools cost about 6,400 tokens of schema in every session.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import type * as LoopApi from '../loop/api.js';
-import type { Loop, LoopStore } from '../loop/store.js';
+import { AgentDefaultsError } from '../loop/agent-defaults.js';
+import type { Loop, LoopStore, Task } from '../loop/store.js';
+import { startTaskLoop } from '../loop/task-loop.js';
+import { needs, replier, text, ToolInputError } from './replies.js';
 import {
   compactReport,
   completeTag,
@@ -16,6 +16,7 @@ import {
   loopSummary,
   resumeInstructions,
 } from './views.js';
+import { locateProject } from './workflow-tools.js';
 
 export interface ToolContext {
   /** Absolute project root: rules run and resolve paths here. */
@@ -26,48 +27,39 @@ export interface ToolContext {
   store(): LoopStore;
 }
 
-/** A request this layer refuses before the store sees it. */
-class ToolInputError extends Error {}
-
-function shown(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 39)}…` : value);
-  if (Array.isArray(value)) return 'a list';
-  if (value === null || typeof value !== 'object') return String(value);
-  return 'an object';
-}
-
-/** A message that names what the field needs; the SDK appends ` at <field>`. */
-const needs = (what: string) => ({
-  error: (issue: { input?: unknown }) => (issue.input === undefined ? `${what} is required` : `${what} is required, got ${shown(issue.input)}`),
-});
-
-const text = (what = 'a string') => z.string(needs(what));
 // Ranges and whole-number checks are the loop configuration's own (loop-config.ts): one place, one message.
 const count = (what = 'a whole number') => z.number(needs(what));
 const taskId = () => text('a task id from task_create (T-…)');
 const metadata = () => z.record(z.string(), z.unknown(), needs('an object')).optional();
 
-function ok(value: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value) }] };
-}
-
-function refused(message: string): CallToolResult {
-  return { content: [{ type: 'text', text: message.replace(/\s*\n\s*/g, ' ').trim() }], isError: true };
-}
-
 export function registerTools(server: McpServer, context: ToolContext): void {
   const api = context.loop();
   const expected = (error: unknown): boolean =>
-    error instanceof ToolInputError || error instanceof api.LoopStoreError || error instanceof api.LoopConfigError || error instanceof api.LoopDbError;
+    error instanceof ToolInputError ||
+    error instanceof AgentDefaultsError ||
+    error instanceof api.LoopStoreError ||
+    error instanceof api.LoopConfigError ||
+    error instanceof api.LoopDbError;
 
-  /** Runs a tool's work; the loop's refusals become one-line error results, never a stack. */
-  async function reply(tool: string, work: () => unknown): Promise<CallToolResult> {
-    try {
-      return ok(await work());
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return refused(expected(error) ? message : `${tool} failed unexpectedly: ${message}`);
-    }
+  const reply = replier(expected);
+
+  /** What starting a loop answers; the marker in its message binds the loop at the caller's PostToolUse (loop-binder). */
+  function startedLoop(loop: Loop, task: Task): Record<string, unknown> {
+    const { maxIterations, circuitBreakerThreshold } = loop.config;
+    const rules = loop.config.validationRules.map((rule) => rule.name);
+    return {
+      taskId: task.id,
+      loopId: loop.id,
+      iterationNumber: loop.iteration,
+      maxIterations,
+      rules,
+      message:
+        `${api.markerFor(loop.id)} Loop ${loop.id} started on task ${task.id} ("${task.title}"): iteration 1 of ${maxIterations}` +
+        `${rules.length > 0 ? `, rules: ${rules.join(', ')}` : ', no rules'}. ` +
+        `This session's turn will not end until the rules pass and your final message carries ${completeTag(loop.config)}, ` +
+        `you declare <promise>BLOCKED</promise> with a reason, or a limit (${maxIterations} iterations, ` +
+        `${circuitBreakerThreshold} failures in a row) hands the loop to a person. iteration_validate runs the rules at any time.`,
+    };
   }
 
   server.registerTool(
@@ -186,22 +178,28 @@ export function registerTools(server: McpServer, context: ToolContext): void {
         const store = context.store();
         const task = store.task(id);
         const config = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
-        const loop = store.startLoop({ taskId: id, config });
-        const { maxIterations, circuitBreakerThreshold } = loop.config;
-        const rules = loop.config.validationRules.map((rule) => rule.name);
-        return {
-          taskId: id,
-          loopId: loop.id,
-          iterationNumber: loop.iteration,
-          maxIterations,
-          rules,
-          message:
-            `${api.markerFor(loop.id)} Loop ${loop.id} started on task ${task.id} ("${task.title}"): iteration 1 of ${maxIterations}` +
-            `${rules.length > 0 ? `, rules: ${rules.join(', ')}` : ', no rules'}. ` +
-            `This session's turn will not end until the rules pass and your final message carries ${completeTag(loop.config)}, ` +
-            `you declare <promise>BLOCKED</promise> with a reason, or a limit (${maxIterations} iterations, ` +
-            `${circuitBreakerThreshold} failures in a row) hands the loop to a person. iteration_validate runs the rules at any time.`,
-        };
+        return startedLoop(store.startLoop({ taskId: id, config }), task);
+      }),
+  );
+
+  server.registerTool(
+    'loop_start',
+    {
+      description: 'Start a loop on a new task: your turn ends only when its rules pass and you declare completion.',
+      inputSchema: {
+        prompt: text('the task, in a sentence or more').describe('the task, repeated to you each iteration'),
+        agent: text('an agent name').optional().describe("defaults from this phase agent's config"),
+        rules: z.array(z.string(), needs('a list of commands')).optional().describe('commands that must exit 0'),
+        maxIterations: count().optional(),
+        circuitBreakerThreshold: count().optional(),
+        promise: text().optional().describe('completion promise text, default COMPLETE'),
+      },
+    },
+    ({ circuitBreakerThreshold, ...request }) =>
+      reply('loop_start', () => {
+        if (request.prompt.trim() === '') throw new ToolInputError('say what the task is: prompt "make the login tests pass"');
+        const { task, loop } = startTaskLoop(context.store(), locateProject(context.root), { ...request, circuitBreaker: circuitBreakerThreshold });
+        return startedLoop(loop, task);
       }),
   );
 

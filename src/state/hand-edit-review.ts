@@ -5,6 +5,7 @@
 import { normalizePhaseKey } from '../config/phase-keys.js';
 import { asRecord as obj } from '../util/json.js';
 import type { IsdlcState, PhaseState } from './schema.js';
+import { RECORD_ARTICLE, toolRef } from '../workflow/agent-operations.js';
 
 export interface EditFinding {
   rule: 'V7' | 'V8' | 'protected' | 'transition';
@@ -38,18 +39,18 @@ const versionOf = (state: IsdlcState): number | undefined => (typeof state.state
 const PROTECTED_IN_PHASE: { path: string[]; instead: string }[] = [
   { path: ['iteration_requirements', 'test_iteration'], instead: 'run the tests; isdlc records every run it sees' },
   { path: ['iteration_requirements', 'interactive_elicitation'], instead: 'present the menu to the user; isdlc records their choices' },
-  { path: ['constitutional_validation'], instead: '`isdlc constitution record --article ID --result compliant|violation`' },
-  { path: ['gate_validation'], instead: '`isdlc gate check`, then `isdlc phase complete`' },
+  { path: ['constitutional_validation'], instead: RECORD_ARTICLE },
+  { path: ['gate_validation'], instead: `${toolRef('gate_check')}, then ${toolRef('phase_complete')}` },
 ];
 
 const PROTECTED_TOP: { field: string; instead: string }[] = [
   { field: 'iteration_enforcement', instead: 'the user changes enforcement settings themselves' },
   { field: 'skill_enforcement', instead: 'the user changes enforcement settings themselves' },
   { field: 'code_review', instead: 'the user changes the review setting themselves' },
-  { field: 'recovery_action', instead: 'a redo at a supervised review (`isdlc phase review redo`)' },
+  { field: 'recovery_action', instead: `a redo at a supervised review (${toolRef('phase_review')}, decision "redo")` },
   { field: 'skill_usage_log', instead: 'delegate to the agent; isdlc logs every delegation it sees' },
   { field: 'pending_delegation', instead: 'delegate to the orchestrator the command asked for; isdlc clears the marker then' },
-  { field: 'pending_escalations', instead: '`isdlc escalations --clear`' },
+  { field: 'pending_escalations', instead: `${toolRef('escalations_clear')}, when the user chose to retry` },
 ];
 
 const PHASE_TRACKERS = ['status', 'started', 'completed', 'gate_passed', 'timing'];
@@ -73,7 +74,7 @@ function regressions(disk: IsdlcState, incoming: IsdlcState, recovering: Set<str
   const found: EditFinding[] = [];
   const before = obj(disk.active_workflow);
   const after = obj(incoming.active_workflow);
-  const instead = '`isdlc phase activate` and `isdlc phase complete` move phases forward; a redo goes through a supervised review';
+  const instead = `${toolRef('phase_activate')} and ${toolRef('phase_complete')} move phases forward; a redo goes through a supervised review`;
   if (typeof before['current_phase_index'] === 'number' && typeof after['current_phase_index'] === 'number' && after['current_phase_index'] < before['current_phase_index']) {
     found.push({ rule: 'V8', field: 'active_workflow.current_phase_index', detail: `goes back from ${before['current_phase_index']} to ${after['current_phase_index']}`, instead });
   }
@@ -127,24 +128,24 @@ function transitionChanges(disk: IsdlcState, incoming: IsdlcState, recovering: S
   const hadWorkflow = Object.keys(obj(disk.active_workflow)).length > 0;
   const hasWorkflow = Object.keys(obj(incoming.active_workflow)).length > 0;
   if (!hadWorkflow && hasWorkflow) {
-    add('active_workflow', 'would start a workflow by hand', '`isdlc workflow start <type>`');
+    add('active_workflow', 'would start a workflow by hand', toolRef('workflow_start'));
     return found;
   }
   if (hadWorkflow && !hasWorkflow) {
     // Finishing by hand after every gate was passed loses nothing the enforcer cannot rebuild.
-    if (!allCompleted(disk)) add('active_workflow', 'would end a workflow whose phases are not all completed', '`isdlc workflow finalize` or `isdlc workflow cancel --reason ...`');
+    if (!allCompleted(disk)) add('active_workflow', 'would end a workflow whose phases are not all completed', `${toolRef('workflow_finalize')}, or ${toolRef('workflow_cancel')} when the user asks`);
     return found;
   }
   const before = obj(disk.active_workflow);
   const after = obj(incoming.active_workflow);
-  const instead = '`isdlc phase activate` (before delegating) and `isdlc phase complete` (through the gate)';
+  const instead = `${toolRef('phase_activate')} (before delegating) and ${toolRef('phase_complete')} (through the gate)`;
   for (const field of WORKFLOW_TRACKERS) {
     if (field === 'phase_status') {
       for (const phase of new Set([...Object.keys(obj(before[field])), ...Object.keys(obj(after[field]))])) {
         if (!recovering.has(normalizePhaseKey(phase)) && !same(obj(before[field])[phase], obj(after[field])[phase])) add(`active_workflow.phase_status["${phase}"]`, 'is a phase tracker', instead);
       }
     } else if (!same(before[field], after[field])) {
-      add(`active_workflow.${field}`, field === 'supervised_review' ? "is a person's review decision" : 'is a phase tracker', field === 'supervised_review' ? '`isdlc phase review <decision>`' : instead);
+      add(`active_workflow.${field}`, field === 'supervised_review' ? "is a person's review decision" : 'is a phase tracker', field === 'supervised_review' ? `the user's decision (${toolRef('phase_review')} for review or redo)` : instead);
     }
   }
   for (const field of ['current_phase', 'active_agent']) {

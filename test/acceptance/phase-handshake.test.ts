@@ -66,7 +66,7 @@ describe('seed 003 TS-001 and TS-011: a feature workflow of eight phases, start 
       });
       // 2. After each phase: completed, index + 1; the next phase's agent waits for its activation.
       const next = TS001_PHASES[index + 1];
-      if (next) expect(send(dir, agentCall(dir, { subagent_type: PHASE_AGENT_MAP[next] })).reason).toContain('isdlc phase activate');
+      if (next) expect(send(dir, agentCall(dir, { subagent_type: PHASE_AGENT_MAP[next] })).reason).toContain('mcp__isdlc__phase_activate');
     });
     // 5. After the last phase: index = phases.length, and finalize is what comes next.
     const done = stateOf(dir);

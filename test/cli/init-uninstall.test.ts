@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withClaude, withoutClaude } from '../helpers/claude-code.js';
+import { READ_ONLY_TOOLS } from '../../src/install/settings.js';
 import { cli, readJson, REPO, tempDir, writeFile, writeJson } from '../helpers/project.js';
 
 const USER_SETTINGS = {
@@ -42,7 +43,8 @@ describe('isdlc init', () => {
     expect(run.status, run.stderr).toBe(0);
     const settings = readJson<typeof USER_SETTINGS & { hooks: Record<string, unknown[]> }>(join(dir, '.claude/settings.json'));
     expect(settings.model).toBe('sonnet');
-    expect(settings.permissions.allow).toEqual(['Bash(npm run lint:*)', 'Bash(node .isdlc/bin/isdlc.cjs:*)', 'mcp__isdlc']);
+    // Only isdlc's tools that read are pre-approved; one that changes the workflow asks the person.
+    expect(settings.permissions.allow).toEqual(['Bash(npm run lint:*)', ...READ_ONLY_TOOLS.map((tool) => `mcp__isdlc__${tool}`)]);
     // The user's rule first, then isdlc's, which keep Claude Code's file tools off isdlc's files.
     expect(settings.permissions.deny[0]).toBe('Read(./secrets/**)');
     expect(settings.permissions.deny).toContain('Edit(/.isdlc/**)');
@@ -159,6 +161,20 @@ describe('isdlc init', () => {
 });
 
 describe('isdlc uninstall', () => {
+  it('takes out what an older isdlc allowed (its whole command line, every MCP tool), and init replaces it', () => {
+    const dir = userProject();
+    expect(cli(['init', dir]).status).toBe(0);
+    const file = join(dir, '.claude/settings.json');
+    const older = readJson<typeof USER_SETTINGS & { hooks: Record<string, unknown[]> }>(file);
+    older.permissions.allow = ['Bash(npm run lint:*)', 'Bash(node .isdlc/bin/isdlc.cjs:*)', 'mcp__isdlc'];
+    writeJson(file, older);
+    expect(cli(['init', dir]).status).toBe(0);
+    expect(readJson<typeof USER_SETTINGS>(file).permissions.allow).toEqual(['Bash(npm run lint:*)', ...READ_ONLY_TOOLS.map((tool) => `mcp__isdlc__${tool}`)]);
+    writeJson(file, older);
+    expect(cli(['uninstall', dir]).status).toBe(0);
+    expect(readJson(file)).toEqual(USER_SETTINGS);
+  });
+
   it("leaves exactly the user's settings, and keeps state and docs", () => {
     const dir = userProject();
     expect(cli(['init', dir]).status).toBe(0);
@@ -195,16 +211,23 @@ describe('the orchestration files (seed 001 FR-06, seed 003 STEP 3, seed 004 §2
     const dir = tempDir();
     expect(cli(['init', dir]).status).toBe(0);
     const loop = readFileSync(join(dir, '.claude/commands/isdlc.md'), 'utf8');
-    for (const step of ['workflow start', 'phase activate', 'delegation-prompt', 'gate check', 'phase complete', 'workflow finalize', '3c-prime', '3e', 'docs/isdlc/tasks.md']) expect(loop, step).toContain(step);
+    const tools = ['workflow_start', 'phase_activate', 'delegation_prompt', 'gate_check', 'phase_complete', 'workflow_finalize', 'escalations_clear', 'workflow_cancel', 'phase_review'];
+    for (const step of [...tools.map((tool) => `\`mcp__isdlc__${tool}\``), '3c-prime', '3e', 'docs/isdlc/tasks.md']) expect(loop, step).toContain(step);
+    // A person's decisions are the user's to run, in their own terminal; nothing tells the agent to run isdlc in its shell.
+    expect(loop).toContain('the user runs `isdlc phase skip --reason "..."` in their\n  own terminal');
+    expect(loop).toContain('the user runs `isdlc phase review continue` in their own terminal');
+    expect(loop).not.toMatch(/node \.isdlc\/bin|`isdlc (?:workflow|phase (?:activate|complete)|gate|delegation-prompt|status|escalations|constitution)/);
     // AC-06-05: the delegation step says what to do when the block is missing (fail-open).
     expect(loop).toMatch(/no GATE REQUIREMENTS block[\s\S]*delegate without it/);
-    expect(loop).toContain('Never write `.isdlc/state.json`');
+    expect(loop).toContain('Never write `.isdlc/` yourself');
     const agents = readdirSync(join(dir, '.claude/agents')).sort();
     expect(agents).toEqual(expect.arrayContaining(['sdlc-orchestrator.md', 'requirements-analyst.md', 'software-developer.md', 'quality-loop-engineer.md', 'qa-engineer.md']));
     const developer = readFileSync(join(dir, '.claude/agents/software-developer.md'), 'utf8');
     expect(developer).toMatch(/^---\nname: software-developer\ndescription: .*\n---\n/);
     expect(developer).toContain('<promise>COMPLETE</promise>');
-    expect(developer).toContain('loop start --agent software-developer');
+    expect(developer).toContain('`mcp__isdlc__loop_start` with agent "software-developer"');
+    expect(developer).toContain('`mcp__isdlc__constitution_record`');
+    expect(developer).not.toContain('isdlc.cjs');
     // Claude Code warns about frontmatter keys it does not know (an `iteration:` key, say).
     const documented = new Set(['name', 'description', 'tools', 'disallowedTools', 'model', 'permissionMode', 'skills', 'hooks', 'color']);
     for (const file of agents) {

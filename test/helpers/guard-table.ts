@@ -25,7 +25,7 @@ export interface GuardCase {
  * How every deny and held Stop starts, whatever the guard: isdlc and where it comes from, then the action
  * to take (or not to take). The model reads the first sentence first; the rule and the why come after.
  */
-export const ACTION_FIRST = /^isdlc [^:\n]{1,40}: (?:Do not|Stop|Run|Fix|Delegate|Carry on|Switch|Check|Leave|Write|Record|Meet|Use|Ask|Keep|End|Wait)\b/;
+export const ACTION_FIRST = /^isdlc [^:\n]{1,40}: (?:Do not|Stop|Run|Call|Fix|Delegate|Carry on|Switch|Check|Leave|Write|Record|Meet|Use|Ask|Keep|End|Wait)\b/;
 
 /** The project settings `isdlc init` writes where the sandbox can run: the shell cannot write `.isdlc/`. */
 export const SANDBOXED_PROJECT: Record<string, Record<string, unknown>> = {

@@ -140,3 +140,12 @@ export function bashEdited(project: string, command: string, files: EditedFile[]
     },
   };
 }
+
+/**
+ * The PostToolUse of one of isdlc's MCP tools as Claude Code 2.1.332 sends it (recorded): the tool's answer
+ * as its one text block; from the main agent, or from inside the recorded subagent (environment-builder).
+ */
+export function isdlcToolResult(project: string, tool: string, answer: Record<string, unknown>, from: 'main' | 'subagent' = 'main'): Payload {
+  const payload = recorded332In(from === 'main' ? 'post-mcp-phase-complete.json' : 'post-mcp-constitution-record-subagent.json', project);
+  return { ...payload, tool_name: `mcp__isdlc__${tool}`, tool_input: {}, tool_response: [{ type: 'text', text: JSON.stringify(answer) }] };
+}

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { claudeCodeDecision, parseClaudeCodePayload, renderClaudeCodeVerdict, textOf, toolKindOf } from '../../src/host/claude-code.js';
 import type { HookEvent } from '../../src/engine/event.js';
 import { emptyVerdict } from '../../src/engine/verdict.js';
+import { recorded332 } from '../helpers/payloads.js';
 import { fixture } from '../helpers/project.js';
 
 function parsed(name: string): HookEvent {
@@ -165,7 +166,16 @@ describe('tool kinds', () => {
     ['TaskCreate', 'other'],
     ['TaskUpdate', 'other'],
     ['mcp__github__create_issue', 'other'],
+    ['mcp__isdlc__phase_complete', 'isdlc'],
+    ['mcp__isdlc__', 'other'],
+    ['mcp__isdlcx__status', 'other'],
   ])('%s is %s', (name, kind) => expect(toolKindOf(name)).toBe(kind));
+
+  it("names the operation of one of isdlc's own tools, from a recorded 2.1.332 payload", () => {
+    const parsed = parseClaudeCodePayload(recorded332('post-mcp-phase-complete.json'));
+    expect(parsed.ok && parsed.event.tool).toMatchObject({ name: 'mcp__isdlc__phase_complete', kind: 'isdlc', operation: 'phase_complete' });
+    expect(parsed.ok && parsed.event.outcome?.text).toMatch(/^\{"phase":"11-local-testing".*"at":"/);
+  });
 });
 
 describe('rendering verdicts', () => {

@@ -13,6 +13,10 @@ import {
 } from '../../src/install/settings.js';
 
 const userHook = { type: 'command', command: 'npx prettier --write "$FILE"', timeout: 30 };
+/** The isdlc tools init pre-approves: only those that read. */
+const READ_ONLY = ['status', 'gate_check', 'delegation_prompt', 'escalations', 'iteration_status', 'task_get', 'checkpoint_resume'].map((tool) => `mcp__isdlc__${tool}`);
+/** What isdlc 0.1 allowed: the whole command line and every tool of its server. */
+const LEGACY = ['Bash(node .isdlc/bin/isdlc.cjs:*)', 'mcp__isdlc'];
 const userSettings: Settings = {
   model: 'opus',
   permissions: { allow: ['Bash(npm test:*)'], deny: ['Read(./.env)'] },
@@ -35,7 +39,7 @@ describe('merge', () => {
     const hooks = settings['hooks'] as Record<string, { matcher?: string; hooks: unknown[] }[]>;
     expect(hooks['PreToolUse']![0]).toEqual({ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo mine', timeout: 5 }] });
     expect(hooks['PostToolUse']![0]).toEqual({ matcher: 'Write|Edit', hooks: [userHook] });
-    expect((settings['permissions'] as { allow: string[] }).allow).toEqual(['Bash(npm test:*)', 'Bash(node .isdlc/bin/isdlc.cjs:*)', 'mcp__isdlc']);
+    expect((settings['permissions'] as { allow: string[] }).allow).toEqual(['Bash(npm test:*)', ...READ_ONLY]);
     expect((settings['permissions'] as { deny: string[] }).deny).toEqual(['Read(./.env)']);
     expect(settings['model']).toBe('opus');
   });
@@ -47,7 +51,9 @@ describe('merge', () => {
       'PreToolUse Skill',
       'PreToolUse Bash|PowerShell',
       'PreToolUse Write|Edit|NotebookEdit',
-      'PostToolUse Agent|Task|Skill|Bash|PowerShell|Write|Edit|NotebookEdit|mcp__isdlc__iteration_start',
+      'PreToolUse mcp__isdlc__.*',
+      'PostToolUse Agent|Task|Skill|Bash|PowerShell|Write|Edit|NotebookEdit',
+      'PostToolUse mcp__isdlc__.*',
       'PostToolUseFailure Agent|Task|Skill|Bash|PowerShell|Write|Edit|NotebookEdit',
       'Stop',
       'SubagentStop',
@@ -86,6 +92,11 @@ describe('merge', () => {
     expect(agentEntries[0]!.hooks).toEqual([{ type: 'command', command: 'node', args: ['${CLAUDE_PROJECT_DIR}/.isdlc/bin/isdlc.cjs', 'hook'], timeout: 10 }]);
     expect(agentEntries[1]!.hooks).toEqual([userHook]);
     expect((settings['hooks'] as Record<string, unknown>)['Notification']).toEqual([{ hooks: [userHook] }]);
+  });
+
+  it("takes an older install's broad permission rules out; the user's stay", () => {
+    const { settings } = mergeOurSettings({ permissions: { allow: ['Bash(npm test:*)', ...LEGACY, 'mcp__github'] } }, 'exec');
+    expect((settings['permissions'] as { allow: string[] }).allow).toEqual(['Bash(npm test:*)', 'mcp__github', ...READ_ONLY]);
   });
 
   it('can register the hook as one shell command line', () => {
@@ -128,6 +139,11 @@ describe('remove', () => {
       hooks: { Stop: [{ hooks: [userHook] }] },
       permissions: { allow: ['Bash(git status)'] },
     });
+  });
+
+  it("takes out an older install's permission rules too", () => {
+    const older = { permissions: { allow: ['Bash(npm test:*)', ...LEGACY] }, hooks: { Stop: [{ hooks: [{ type: 'command', command: 'node .isdlc/bin/isdlc.cjs hook', timeout: 600 }] }] } };
+    expect(removeOurSettings(older)).toEqual({ permissions: { allow: ['Bash(npm test:*)'] } });
   });
 
   it('recognises our hooks in both forms and nothing else', () => {

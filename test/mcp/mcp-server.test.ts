@@ -6,10 +6,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, decisionOf, fixture, initedProject, tempDir, writeFile } from '../helpers/project.js';
+import { agentResult, recorded332In } from '../helpers/payloads.js';
+import { cleanEnv, decisionOf, fixture, initedProject, readJson, tempDir, writeFile } from '../helpers/project.js';
 import { runRegisteredHook } from '../helpers/registered-hook.js';
 
-const TOOLS = [
+const LOOP_TOOLS = [
   'checkpoint_create',
   'checkpoint_resume',
   'iteration_complete',
@@ -17,13 +18,28 @@ const TOOLS = [
   'iteration_start',
   'iteration_status',
   'iteration_validate',
+  'loop_start',
   'task_create',
   'task_get',
   'task_update',
   'work_product_store',
 ];
-/** Bytes of tool schema every agent session pays for; the old server's 55 tools cost about 6,400 tokens. */
-const TOOLS_LIST_BUDGET = 6_000;
+const WORKFLOW_TOOLS = [
+  'constitution_record',
+  'delegation_prompt',
+  'escalations',
+  'escalations_clear',
+  'gate_check',
+  'phase_activate',
+  'phase_complete',
+  'phase_review',
+  'status',
+  'workflow_cancel',
+  'workflow_finalize',
+  'workflow_start',
+];
+/** Characters of tools/list JSON every agent session pays for; the old server's 55 tools cost about 6,400 tokens. */
+const TOOLS_LIST_BUDGET = 8_000;
 
 let project: string;
 let client: Client;
@@ -91,12 +107,13 @@ describe('isdlc mcp over stdio', () => {
     expect(client.getServerCapabilities()?.tools).toBeDefined();
   });
 
-  it('lists exactly the loop tools, within the schema budget', async () => {
+  it('lists exactly the workflow and loop tools, within the schema budget', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS);
-    const bytes = Buffer.byteLength(JSON.stringify(tools));
-    console.log(`isdlc mcp tools/list: ${tools.length} tools, ${bytes} bytes of JSON`);
-    expect(bytes).toBeLessThan(TOOLS_LIST_BUDGET);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...WORKFLOW_TOOLS, ...LOOP_TOOLS].sort());
+    // What the client received, as it received it: the whole tools/list result.
+    const size = JSON.stringify({ tools }).length;
+    console.log(`isdlc mcp tools/list: ${tools.length} tools, ${size} characters of JSON`);
+    expect(size).toBeLessThan(TOOLS_LIST_BUDGET);
     for (const tool of tools) {
       expect(tool.description, tool.name).toBeTruthy();
       expect(tool.description!.includes('\n'), `${tool.name}: one-line description`).toBe(false);
@@ -210,6 +227,144 @@ describe('isdlc mcp over stdio', () => {
     // Still serving, and the refused start left no loop behind.
     const got = await ok('task_get', { id: task['id'] });
     expect(got).toMatchObject({ task: { id: task['id'], status: 'pending' }, loop: null, workProducts: 0 });
+  });
+});
+
+describe('the workflow tools', () => {
+  const PHASE = '11-local-testing';
+  const session = 'b5b0c1de-0000-4000-8000-0000000mcp02';
+  /** What Claude Code sends after an isdlc tool call (recorded from 2.1.332), with this call's answer. */
+  const afterCall = (tool: string, content: unknown) => ({ ...recorded332In('post-mcp-phase-complete.json', project), session_id: session, tool_name: `mcp__isdlc__${tool}`, tool_response: content });
+  const state = (): Record<string, any> => readJson(join(project, '.isdlc/state.json'));
+
+  it('has no tool for what only a person decides', async () => {
+    const { tools } = await client.listTools();
+    const names = tools.map((tool) => tool.name);
+    for (const forbidden of ['escalation_approve', 'phase_skip', 'loop_cancel', 'loop_approve', 'uninstall', 'accept']) {
+      expect(names.filter((name) => name.includes(forbidden)), forbidden).toEqual([]);
+    }
+    // A review's "continue" is the person's; the agent may only ask for more scrutiny.
+    const review = tools.find((tool) => tool.name === 'phase_review')!;
+    expect((review.inputSchema.properties as Record<string, { enum?: string[] }>)['decision']!.enum).toEqual(['review', 'redo']);
+    expect(await refused('phase_review', { decision: 'continue' })).toMatch(/review or redo is required, got "continue"/);
+  });
+
+  it('runs a phase: start, activate, delegation prompt, checks, the gate closed then open, completion; the caller is recorded', async () => {
+    const before = await ok('status');
+    expect(before).toMatchObject({ workflow: null, message: 'No active workflow: `mcp__isdlc__workflow_start` (type) starts one.' });
+
+    const started = await ok('workflow_start', { type: 'test-run', description: 'Run the tests locally' });
+    expect(started).toMatchObject({ type: 'test-run', phases: [PHASE, '07-testing'], current_phase: PHASE, state_version: 2 });
+    expect(started['message']).toBe(
+      `Started test-run workflow "Run the tests locally": ${PHASE} → 07-testing. Current phase: ${PHASE}; artifact folder REQ-0001-run-the-tests-locally. Next: \`mcp__isdlc__phase_activate\`.`,
+    );
+    expect(await refused('workflow_start', { type: 'test-run' })).toMatch(/^a test-run workflow is already active/);
+    expect(await refused('workflow_start', { type: 'nope' })).toMatch(/^unknown workflow type "nope"; the types are: feature, fix/);
+    expect(await refused('phase_activate', { phase: '07-testing' })).toMatch(/^the workflow has reached 11-local-testing .* Call `mcp__isdlc__phase_activate` for 11-local-testing$/);
+
+    const activated = await ok('phase_activate');
+    expect(activated).toMatchObject({ phase: PHASE, index: 0, total: 2, agent: 'environment-builder', retry: false });
+    expect(activated['message']).toMatch(/^Activated phase 11-local-testing \(1 of 2\); its agent is environment-builder\./);
+
+    const delegation = await ok('delegation_prompt');
+    expect(delegation).toMatchObject({ phase: PHASE, agent: 'environment-builder' });
+    expect(delegation['prompt']).toMatch(/^Artifact folder: REQ-0001-run-the-tests-locally\nPhase: 11-local-testing\n/);
+    expect(delegation['prompt']).toContain('GATE REQUIREMENTS');
+    expect(delegation['message']).toBe('Delegate 11-local-testing with the Agent tool (subagent_type "environment-builder"): this prompt, then the user\'s request, unchanged.');
+
+    const closed = await ok('gate_check');
+    expect(closed).toMatchObject({ phase: PHASE, open: false });
+    expect((closed['unmet'] as { requirement: string }[]).map((check) => check.requirement)).toEqual(['constitutional_validation', 'agent_delegation']);
+    expect(closed['message']).toContain('`mcp__isdlc__constitution_record` (article, result, note)');
+    expect(closed['message']).not.toContain('isdlc constitution');
+
+    const early = await refused('phase_complete', { summary: 'too early' });
+    expect(early).toMatch(/^the gate of 11-local-testing is closed, so the phase stays in progress: 1\. constitutional_validation: not started/);
+    expect(early).toMatch(/Call `mcp__isdlc__gate_check` to see it again once that is done\.$/);
+    expect(state()['phases'][PHASE].status).toBe('in_progress');
+
+    expect(await refused('constitution_record', { article: 'II', result: 'compliant' })).toMatch(/^phase 11-local-testing does not require Article II; it requires Article VIII/);
+    expect(await refused('constitution_record', { article: 'VIII', result: 'fine' })).toMatch(/compliant or violation is required, got "fine"/);
+    const first = await ok('constitution_record', { article: 'viii', result: 'compliant', note: 'docs match the code' });
+    expect(first).toMatchObject({ phase: PHASE, article: 'VIII', result: 'compliant', iteration: 1, remaining: ['IX'], completed: false, escalated: false });
+    expect((await ok('constitution_record', { article: 'IX', result: 'compliant' }))['completed']).toBe(true);
+
+    // The phase agent ran: what Claude Code reports after the delegation, through the registered hook.
+    const delegated = runRegisteredHook(project, agentResult(project, { subagent_type: 'environment-builder', prompt: delegation['prompt'] }, 'Checked.'));
+    expect(delegated.status, delegated.stderr).toBe(0);
+    const open = await ok('gate_check');
+    expect(open).toMatchObject({ open: true, message: 'The gate of 11-local-testing is open (2 requirements met).' });
+
+    const result = await client.callTool({ name: 'phase_complete', arguments: { summary: 'Local test environment checked' } });
+    expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
+    const completed = JSON.parse((result.content as { text: string }[])[0]!.text) as Record<string, any>;
+    expect(completed).toMatchObject({ phase: PHASE, next: '07-testing', reviewRequested: false });
+    expect(completed['message']).toMatch(/its gate is open\. Next: `mcp__isdlc__phase_activate` starts 07-testing\.$/);
+
+    // Who completed it: the PostToolUse of this very call, through the bundled hook .claude/settings.json registers.
+    const after = runRegisteredHook(project, afterCall('phase_complete', result.content));
+    expect(after.status, after.stderr).toBe(0);
+    const record = state()['phases'][PHASE];
+    expect(record).toMatchObject({ status: 'completed', summary: 'Local test environment checked', gate_validation: { status: 'passed', passed_at: completed['at'], by: { session } } });
+    expect((state()['history'] as Record<string, unknown>[]).find((line) => line['timestamp'] === completed['at'])).toMatchObject({ action: `Completed phase ${PHASE}: Local test environment checked`, by: { session } });
+    expect(record.constitutional_validation.article_results.VIII.by).toBeUndefined();
+
+    // Completion moves the index on; the next phase becomes current when it is activated (BUG-0006).
+    expect(await ok('status')).toMatchObject({ workflow: { currentPhase: PHASE, currentPhaseIndex: 1 }, message: 'Next: `mcp__isdlc__phase_activate` starts 07-testing, then delegate to integration-tester' });
+    expect(await ok('escalations')).toEqual({ escalations: [], message: 'No open escalations.' });
+    expect(await refused('workflow_finalize', {})).toMatch(/^the workflow cannot be finalized while phases are not completed: 07-testing\. Complete them \(`mcp__isdlc__phase_activate`, the work, `mcp__isdlc__phase_complete`\), or end the workflow with `mcp__isdlc__workflow_cancel` \(reason\)$/);
+    expect(await refused('phase_review', { decision: 'redo' })).toMatch(/^no phase is waiting for a review/);
+
+    const cancelled = await ok('workflow_cancel', { reason: 'the user stopped it' });
+    expect(cancelled).toMatchObject({ type: 'test-run', status: 'cancelled', metrics: { phases_completed: 1, phases_total: 2 } });
+    expect(cancelled['message']).toMatch(/^Cancelled the test-run workflow: 1 of 2 phases completed/);
+    expect(state()['active_workflow']).toBeNull();
+  });
+
+  it('clears escalations when asked, and reviews a supervised phase on the redo the user asked for', async () => {
+    await ok('workflow_start', { type: 'test-run', supervised: true });
+    const queued = state();
+    queued['pending_escalations'] = [{ type: 'gate_blocked', hook: 'gate-blocker', phase: PHASE, detail: 'agent_delegation', timestamp: new Date().toISOString() }];
+    writeFile(join(project, '.isdlc/state.json'), JSON.stringify(queued));
+    const open = await ok('escalations');
+    expect(open['escalations']).toHaveLength(1);
+    expect(open['message']).toBe(
+      '1 open; decide with the user: retry (`mcp__isdlc__escalations_clear`), skip (a person runs `isdlc phase skip`), or cancel (`mcp__isdlc__workflow_cancel`).',
+    );
+    const activated = await ok('phase_activate');
+    expect(activated['message']).toContain('Open escalations (1); decide with the user: retry (`mcp__isdlc__escalations_clear`)');
+    expect(await ok('escalations_clear')).toMatchObject({ cleared: [{ hook: 'gate-blocker' }] });
+    expect(state()['pending_escalations']).toEqual([]);
+
+    const supervised = state();
+    supervised['active_workflow'].supervised_review = { phase: PHASE, status: 'awaiting', requested_at: new Date().toISOString() };
+    writeFile(join(project, '.isdlc/state.json'), JSON.stringify(supervised));
+    expect(await refused('phase_activate', {})).toMatch(/they run `isdlc phase review continue` themselves\), review \(`mcp__isdlc__phase_review` \(decision "review"\)\) or redo/);
+    const redo = await ok('phase_review', { decision: 'redo', note: 'the user wants another look' });
+    expect(redo).toMatchObject({ phase: PHASE, decision: 'redo', retries: 1 });
+    expect(state()['active_workflow'].supervised_review).toMatchObject({ status: 'redo', decided_by: 'agent', note: 'the user wants another look' });
+    await ok('workflow_cancel', { reason: 'done testing' });
+  });
+
+  it('refuses a project that is not there, saying what is', async () => {
+    expect(await refused('status', { project: 'web' })).toBe('project "web" is not one of .isdlc/monorepo.json\'s projects: this is not a monorepo, leave project out');
+  });
+
+  it("loop_start makes the task and its loop, with the agent's defaults; its marker binds the loop to the caller", async () => {
+    const rule = `${process.execPath} -e "process.exit(1)"`;
+    const result = await client.callTool({ name: 'loop_start', arguments: { prompt: 'Write started.txt', rules: [rule], maxIterations: 3 } });
+    expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
+    const started = JSON.parse((result.content as { text: string }[])[0]!.text) as Record<string, any>;
+    expect(started).toMatchObject({ iterationNumber: 1, maxIterations: 3, rules: [rule] });
+    expect(started['message']).toContain(`[isdlc-loop ${started['loopId']} awaiting-session]`);
+    expect(decisionOf(runRegisteredHook(project, afterCall('loop_start', result.content))).context).toMatch(/is now bound to this session/);
+    expect(await ok('iteration_status', { taskId: started['taskId'] })).toMatchObject({ loopId: started['loopId'], status: 'active', bound: true });
+    expect(await ok('task_get', { id: started['taskId'] })).toMatchObject({ task: { title: 'Write started.txt', description: 'Write started.txt' } });
+
+    const developer = await ok('loop_start', { prompt: 'Make the tests pass', agent: 'software-developer' });
+    expect(developer).toMatchObject({ rules: ['tests_pass'], maxIterations: 10 });
+    expect(await refused('loop_start', { prompt: 'x', agent: 'requirements-analyst' })).toMatch(/^no defaults for agent "requirements-analyst"/);
+    expect(await refused('loop_start', { prompt: '   ' })).toMatch(/^say what the task is/);
   });
 });
 

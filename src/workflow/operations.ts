@@ -1,0 +1,202 @@
+// The workflow's operations as the `isdlc` commands and the MCP tools both run them: the state file of
+// the located project, one locked transaction (or one read), the result, and the line a person reads.
+// The agent reads the same line through `forAgent` (agent-operations.ts), so the two cannot drift.
+import { describeArticle } from '../config/constitution.js';
+import { normalizePhaseKey } from '../config/phase-keys.js';
+import { ProjectConfig } from '../config/project-config.js';
+import { buildDelegationPrompt } from '../gates/delegation-prompt.js';
+import { describeUnmet, evaluateGate, type GateEvaluation } from '../gates/evaluate.js';
+import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
+import type { Escalation } from '../state/escalations.js';
+import type { StateLocation } from '../state/locate.js';
+import type { ActiveWorkflow, IsdlcState } from '../state/schema.js';
+import { StateStore } from '../state/store.js';
+import { activatePhase, type ActivateResult } from './activate.js';
+import { completePhase, type CompleteResult } from './complete.js';
+import { recordArticleCheck, type ArticleCheckOutcome } from './constitution.js';
+import { addHistory } from './cursor.js';
+import { cancelWorkflow, finalizeWorkflow, type ArchivedWorkflow } from './finalize.js';
+import { decideReview, type ReviewDecision, type ReviewOutcome } from './review.js';
+import { startWorkflow, type StartInput } from './start.js';
+
+/** What a state-changing operation did: its result, the version it wrote, when, and the line to show. */
+export interface Outcome<T> {
+  result: T;
+  version: number;
+  /** The transaction's time: the timestamp of the history line (and record) it wrote. */
+  at: string;
+  message: string;
+}
+
+export const NO_ACTIVE_WORKFLOW = 'no active workflow: start one with `isdlc workflow start <type>`';
+
+export function configFor(location: StateLocation): ProjectConfig {
+  return new ProjectConfig(location.root, location.projectId);
+}
+
+const storeOf = (location: StateLocation): StateStore => new StateStore(location.stateFile);
+
+/** The phase an operation means: the one named, else the current phase of the active workflow (null: none). */
+export function phaseFor(location: StateLocation, phase: string | undefined): string | null {
+  return phase ? normalizePhaseKey(phase) : currentPhaseOf(storeOf(location).read().state);
+}
+
+function change<T>(location: StateLocation, mutate: (draft: IsdlcState, now: Date) => T, message: (result: T, state: IsdlcState) => string): Outcome<T> {
+  const now = new Date();
+  const { result, version, state } = storeOf(location).update((draft) => mutate(draft, now));
+  return { result, version, at: now.toISOString(), message: message(result, state) };
+}
+
+export function startAt(location: StateLocation, input: Omit<StartInput, 'now'>): Outcome<ActiveWorkflow> {
+  const config = configFor(location);
+  return change(
+    location,
+    (draft, now) => startWorkflow(draft, config, { ...input, now }),
+    (workflow) =>
+      `Started ${input.type} workflow${workflow.description ? ` "${String(workflow.description)}"` : ''}: ${(workflow.phases ?? []).join(' → ')}.\n` +
+      `Current phase: ${String(workflow.current_phase)}; artifact folder ${String(workflow.artifact_folder)}. Next: \`isdlc phase activate\`.`,
+  );
+}
+
+export function escalationLines(queue: readonly Escalation[]): string[] {
+  return queue.map((entry, i) => `  ${i + 1}. [${entry.timestamp}] ${entry.hook} (${entry.type}${entry.phase ? `, phase ${entry.phase}` : ''}): ${entry.detail}`);
+}
+
+export const ESCALATION_CHOICES =
+  'decide with the user: retry (`isdlc escalations --clear`), skip (a person runs `isdlc phase skip`), or cancel (`isdlc workflow cancel`)';
+
+const queueOf = (state: { pending_escalations?: unknown } | null): Escalation[] =>
+  (Array.isArray(state?.pending_escalations) ? state.pending_escalations : []) as Escalation[];
+
+/** The activation; an open escalation is named in the message, since the user has to decide on it first. */
+export function activateAt(location: StateLocation, phase: string | undefined): Outcome<ActivateResult> {
+  const config = configFor(location);
+  return change(
+    location,
+    (draft, now) => activatePhase(draft, config, { now, ...(phase ? { phase } : {}) }),
+    (result, state) => {
+      const open = queueOf(state);
+      return (
+        `${result.retry ? `Re-activated (retry ${result.retries})` : 'Activated'} phase ${result.phase} (${result.index + 1} of ${result.total})` +
+        `${result.agent ? `; its agent is ${result.agent}` : ''}. Started ${result.startedAt}.` +
+        (open.length > 0 ? `\nOpen escalations (${open.length}); ${ESCALATION_CHOICES}:\n${escalationLines(open).join('\n')}` : '')
+      );
+    },
+  );
+}
+
+function afterCompletion(result: CompleteResult): string {
+  const lines: string[] = [];
+  if (result.reviewRequested) {
+    lines.push(
+      `This is a supervised workflow: ${result.phase} now waits for a person's review. Show the user what the phase produced; ` +
+        'they choose continue (`isdlc phase review continue`, in their own terminal), review, or redo.',
+    );
+  } else if (result.next) lines.push(`Next: \`isdlc phase activate\` starts ${result.next}.`);
+  if (!result.next) lines.push('Every phase is completed: run `isdlc workflow finalize`.');
+  return lines.join('\n');
+}
+
+export function completeAt(location: StateLocation, summary: string | undefined): Outcome<CompleteResult> {
+  const config = configFor(location);
+  return change(
+    location,
+    (draft, now) => completePhase(draft, config, { now, root: location.root, docsBase: location.docsBase, ...(summary !== undefined ? { summary } : {}) }),
+    (result) => `Completed phase ${result.phase}${result.wallClockMinutes !== undefined ? ` in ${result.wallClockMinutes} min` : ''}: its gate is open.\n${afterCompletion(result)}`,
+  );
+}
+
+/** The line `phase skip` prints: the same next steps as a completion. */
+export function skippedMessage(result: CompleteResult): string {
+  return `Skipped phase ${result.phase} (gate overridden, recorded with your reason).\n${afterCompletion(result)}`;
+}
+
+function archivedMessage(entry: ArchivedWorkflow): string {
+  const m = entry.metrics;
+  return (
+    `${entry.status === 'completed' ? 'Finalized' : 'Cancelled'} the ${entry.type} workflow: ${m.phases_completed} of ${m.phases_total} phases completed` +
+    `${m.phases_skipped ? ` (${m.phases_skipped} skipped)` : ''}, ${m.total_retries} retr${m.total_retries === 1 ? 'y' : 'ies'}, ` +
+    `${m.test_iterations_total} test run${m.test_iterations_total === 1 ? '' : 's'}` +
+    `${m.wall_clock_minutes !== undefined ? `, ${m.wall_clock_minutes} min in all` : ''}.\n` +
+    'It is kept in workflow_history; no workflow is active now.'
+  );
+}
+
+export function finalizeAt(location: StateLocation): Outcome<ArchivedWorkflow> {
+  return change(location, (draft, now) => finalizeWorkflow(draft, { now }), archivedMessage);
+}
+
+export function cancelAt(location: StateLocation, reason: string): Outcome<ArchivedWorkflow> {
+  return change(location, (draft, now) => cancelWorkflow(draft, { reason, now }), archivedMessage);
+}
+
+/** The gate of `phase` as it stands: a read, nothing is written. */
+export function gateAt(location: StateLocation, phase: string): { result: GateEvaluation; message: string } {
+  const state = storeOf(location).read().state ?? {};
+  const result = evaluateGate({ state, config: configFor(location), phase, root: location.root, docsBase: location.docsBase });
+  const message = result.open
+    ? `The gate of ${result.phase} is open (${result.checks.length} requirement${result.checks.length === 1 ? '' : 's'} met).`
+    : `The gate of ${result.phase} is closed:\n${describeUnmet(result)}`;
+  return { result, message };
+}
+
+export interface ArticleRecord {
+  phase: string;
+  article: string;
+  result: 'compliant' | 'violation';
+  note?: string;
+}
+
+export function recordArticleAt(location: StateLocation, check: ArticleRecord): Outcome<ArticleCheckOutcome> {
+  const config = configFor(location);
+  return change(
+    location,
+    (draft, now) => recordArticleCheck(draft, config, { ...check, now: now.toISOString() }),
+    (outcome) => {
+      const title = describeArticle(config.constitution, check.article.toUpperCase());
+      const head = `${title}: ${check.result} (phase ${check.phase}, iteration ${outcome.record.iterations_used}/${outcome.record.max_iterations}).`;
+      if (outcome.escalated) return `${head}\nConstitutional validation of ${check.phase} is escalated to a human: a person reviews it and runs \`isdlc escalation approve --phase ${check.phase}\`.`;
+      if (outcome.completed) return `${head}\nEvery article required in ${check.phase} is compliant.`;
+      return `${head}\nStill to be compliant: ${outcome.remaining.map((id) => describeArticle(config.constitution, id)).join('; ')}`;
+    },
+  );
+}
+
+/** The prompt to delegate `phase` (default: the current one) of the active workflow with; null without one. */
+export function delegationPromptAt(location: StateLocation, phase: string | undefined): { phase: string; prompt: string } | null {
+  const state = storeOf(location).read().state;
+  if (!activeWorkflowOf(state)) return null;
+  const key = phase ? normalizePhaseKey(phase) : currentPhaseOf(state)!;
+  return { phase: key, prompt: buildDelegationPrompt({ state: state!, config: configFor(location), phase: key, now: new Date() }) };
+}
+
+export function escalationsAt(location: StateLocation): Escalation[] {
+  return queueOf(storeOf(location).read().state);
+}
+
+/** Empties the queue (a retry the user chose); the history says how many went. */
+export function clearEscalationsAt(location: StateLocation): Outcome<Escalation[]> {
+  return change(
+    location,
+    (draft, now) => {
+      const before = queueOf(draft);
+      draft.pending_escalations = [];
+      if (before.length > 0) addHistory(draft, now, `Cleared ${before.length} escalation${before.length === 1 ? '' : 's'}`);
+      return before;
+    },
+    (cleared) => (cleared.length === 0 ? 'No open escalations.' : `Cleared escalations (${cleared.length}):\n${escalationLines(cleared).join('\n')}`),
+  );
+}
+
+export function reviewAt(location: StateLocation, input: { decision: ReviewDecision; by: string; note?: string }): Outcome<ReviewOutcome> {
+  const config = configFor(location);
+  return change(
+    location,
+    (draft, now) => decideReview(draft, config, { ...input, now }),
+    (result) => {
+      if (result.decision === 'continue') return `Review of ${result.phase}: continue. \`isdlc phase activate\` starts the next phase.`;
+      if (result.decision === 'review') return `Review of ${result.phase}: under review. The workflow waits for continue or redo.`;
+      return `Review of ${result.phase}: redo. The phase is in progress again (retry ${result.retries}); delegate its work again.`;
+    },
+  );
+}
