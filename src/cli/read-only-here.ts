@@ -11,7 +11,7 @@ const MCP_TOOL_FOR: readonly [command: RegExp, tool: string][] = [
   [/^phase complete\b/, 'phase_complete'],
   [/^phase review (?:redo|review)\b/, 'phase_review'],
   [/^constitution record\b/, 'constitution_record'],
-  [/^escalations\b/, 'escalations'],
+  [/^escalations\b/, 'escalations_clear'],
   [/^loop (?:start|claim)\b/, 'loop_start'],
 ];
 
@@ -26,12 +26,11 @@ const PERSON_ONLY: readonly RegExp[] = [
 
 const READ_ONLY = /\bEROFS\b|read-only file system|readonly database|SQLITE_READONLY/i;
 
-/** The command words, without options: `phase complete --summary x` → `phase complete`. */
+/** The command words, up to the first option: `phase complete --summary x` → `phase complete`. */
 function commandWords(argv: readonly string[]): string {
-  return argv
-    .slice(2)
-    .filter((word) => !word.startsWith('-'))
-    .join(' ');
+  const words = argv.slice(2);
+  const firstOption = words.findIndex((word) => word.startsWith('-'));
+  return (firstOption < 0 ? words : words.slice(0, firstOption)).join(' ');
 }
 
 /**

@@ -26,6 +26,7 @@ describe('isdlc commands where isdlc\'s files are read-only', () => {
     [['phase', 'complete', '--summary', 'done'], 'mcp__isdlc__phase_complete'],
     [['constitution', 'record', '--article', 'I', '--result', 'compliant'], 'mcp__isdlc__constitution_record'],
     [['workflow', 'cancel', '--reason', 'no'], 'mcp__isdlc__workflow_cancel'],
+    [['escalations', '--clear'], 'mcp__isdlc__escalations_clear'],
   ])('%j points the agent to %s and changes nothing', (args, tool) => {
     const before = state();
     const run = inReadOnlySandbox(project, args);
