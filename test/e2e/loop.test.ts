@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { MockApi, type TurnContext } from './harness/mock-api.js';
-import { bash, call, ISDLC_CMD, say, write } from './harness/script.js';
+import { call, say, write } from './harness/script.js';
 import { activity, e2eProject, isdlc, runClaude, type E2eProject } from './harness/session.js';
 import { usesClaudeCode } from './harness/pinned.js';
 
@@ -54,7 +54,9 @@ describe('an iteration loop under the real Claude Code', () => {
         {
           name: 'main',
           turns: [
-            call(bash(`${ISDLC_CMD} loop start --rule "npm test" --max-iterations 5 "Make add() add"`)),
+            // The agent's shell cannot write .isdlc/ in the sandbox: loops start through isdlc's MCP tool.
+            call({ name: 'ToolSearch', input: { query: 'select:mcp__isdlc__loop_start' } }),
+            call({ name: 'mcp__isdlc__loop_start', input: { prompt: 'Make add() add', rules: ['npm test'], maxIterations: 5 } }),
             say('It works now.\n\n<promise>COMPLETE</promise>'),
             call(write(join(project.dir, 'add.js'), FIXED)),
             say('add() adds; npm test passes.\n\n<promise>COMPLETE</promise>'),
@@ -77,7 +79,7 @@ describe('an iteration loop under the real Claude Code', () => {
     expect(reason.length).toBeLessThanOrEqual(320);
     expect(reason).toContain('npm test');
     expect(reason).toMatch(/isdlc loop status/);
-    const afterHold = run.api.conversation('main')[2]!;
+    const afterHold = run.api.conversation('main')[3]!;
     expect(heldReasonIn(afterHold)).toContain(reason.slice(0, 80));
     // The person was told the loop completed.
     const lastStop = run.hookResponses.filter((response) => response.hook_event === 'Stop').at(-1)!;

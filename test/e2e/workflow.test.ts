@@ -124,7 +124,7 @@ describe('a feature workflow in 06-implementation', () => {
     for (const sent of run.api.calls) {
       const result = run.api.toolResult(sent.id);
       expect(result?.isError, `${sent.name} ${JSON.stringify(sent.input).slice(0, 80)}`).toBe(true);
-      expect(result?.text).toMatch(protectedProject ? /denied|Read-only file system|isdlc [a-z-]+:/ : /isdlc [a-z-]+:/);
+      expect(result?.text).toMatch(protectedProject ? /denied|read-only file system|isdlc [a-z-]+:/i : /isdlc [a-z-]+:/);
     }
     const after = JSON.parse(readFileSync(stateFile, 'utf8')) as State;
     expect(after['phases']['06-implementation']).toEqual(before['phases']['06-implementation']);
