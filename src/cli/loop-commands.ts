@@ -1,7 +1,8 @@
-// `isdlc loop start|status|cancel|claim` and `isdlc mcp`: iteration loops from the command line, and the
-// MCP server that gives agents the loop's tools.
+// `isdlc loop start|status|cancel|claim|approve` and `isdlc mcp`: iteration loops from the command line, and
+// the MCP server that gives agents the loop's tools.
 import { Option, type Command } from 'commander';
 import { existsSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { agentIterationDefaults, AgentDefaultsError } from '../loop/agent-defaults.js';
 import { loadLoop } from '../loop/load.js';
@@ -53,14 +54,26 @@ function titleOf(prompt: string): string {
   return first.length <= 80 ? first : `${first.slice(0, 77)}...`;
 }
 
+/** The person running this command, for the record of who started or approved a loop. */
+function whoAmI(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env['USER'] ?? process.env['USERNAME'] ?? 'unknown user';
+  }
+}
+
 function describeLoop(store: LoopStore, loop: Loop): string {
   const task = store.task(loop.taskId);
+  const api = loadLoop();
   const lines = [
     `${loop.id}  ${loop.status.padEnd(9)}  iteration ${loop.iteration} of ${loop.config.maxIterations}  task ${task.id} "${task.title}"`,
     `  bound to: ${loop.sessionId ? `session ${loop.sessionId}${loop.agentId ? `, subagent ${loop.agentId}${loop.agentType ? ` (${loop.agentType})` : ''}` : ''}` : 'no session yet (the agent claims it with `isdlc loop claim`)'}`,
     `  rules: ${loop.config.validationRules.map((rule) => rule.name).join(', ') || 'none (the promise alone ends it)'}; circuit breaker after ${loop.config.circuitBreakerThreshold} failed iterations in a row`,
-    `  started ${loop.startedAt}, last change ${loop.updatedAt}`,
+    `  started ${loop.startedAt} by ${loop.rulesSetBy === 'person' ? 'a person' : 'the agent'}, last change ${loop.updatedAt}`,
   ];
+  const commandRules = loop.status === 'active' ? api.commandRulesStatus(loop, api.ruleSandbox()) : undefined;
+  if (commandRules) lines.push(`  ${commandRules}`);
   // The held Stop's reason is kept short and points here: the whole task and the last failure's output.
   const prompt = (loop.config.prompt ?? task.description ?? '').trim();
   if (prompt !== '' && prompt !== task.title) lines.push('  task:', ...prompt.split('\n').map((line) => `    ${line}`));
@@ -71,7 +84,7 @@ function describeLoop(store: LoopStore, loop: Loop): string {
   }
   const lastValidated = history.filter((record) => record.validatedAt !== null).at(-1);
   if (lastValidated?.passed === false && lastValidated.report) {
-    lines.push(`  failing at iteration ${lastValidated.iteration}:`, ...loadLoop().failingLines(lastValidated.report).map((line) => `  ${line}`));
+    lines.push(`  failing at iteration ${lastValidated.iteration}:`, ...api.failingLines(lastValidated.report).map((line) => `  ${line}`));
   }
   if (loop.endReason) lines.push(`  ended: ${loop.endReason}`);
   return `${lines.join('\n')}\n`;
@@ -158,7 +171,9 @@ export function registerLoopCommands(program: Command): void {
         const task = store.createTask({ title: titleOf(prompt), description: prompt, assignedAgent: options.agent });
         let started: Loop;
         try {
-          started = store.startLoop({ taskId: task.id, config, sessionId: options.session, agentType: options.agent });
+          // In the agent's shell (CLAUDECODE=1) the rules are the agent's; in a person's terminal, theirs.
+          const rulesSetBy = process.env['CLAUDECODE'] === '1' ? { by: 'agent' as const } : { by: 'person' as const, who: `${whoAmI()} (isdlc loop start in a terminal)` };
+          started = store.startLoop({ taskId: task.id, config, sessionId: options.session, agentType: options.agent, rulesSetBy });
         } catch (error) {
           store.updateTask(task.id, { status: 'cancelled', notes: `loop not started: ${(error as Error).message}` });
           throw error;
@@ -169,6 +184,8 @@ export function registerLoopCommands(program: Command): void {
         }
         io.out(describeLoop(store, started));
         if (started.config.validationRules.length === 0) io.out('  note: no rules, so only the completion promise decides; add --rule "npm test" to check the work.\n');
+        const approval = api.approvalNote(started, api.ruleSandbox()).trim();
+        if (approval) io.out(`${approval}\n`);
         if (!started.sessionId) {
           // Inside the agent's shell the PostToolUse hook of this very call reads the marker and binds the loop.
           if (process.env['CLAUDECODE'] === '1') io.out(`This Claude Code session owns the loop once this command returns.\n${api.markerFor(started.id)}\n`);
@@ -231,6 +248,36 @@ export function registerLoopCommands(program: Command): void {
         }
         const ended = store.cancel(target, options.reason);
         io.out(`Cancelled loop ${ended.id} at iteration ${ended.iteration} of ${ended.config.maxIterations}.\n`);
+      });
+    });
+
+  loop
+    .command('approve')
+    .description("let a loop's command rules run where no OS sandbox can hold them (a person's decision; rules the person set are approved already)")
+    .argument('<loop-id>')
+    .addOption(dirOption())
+    .action((loopId: string, options: LocationOptions) => {
+      refuseInsideAgent('approving the command rules of an iteration loop');
+      const api = loadLoop();
+      withStore(options, (store) => {
+        const found = store.loop(loopId);
+        const rules = api.commandRuleList(found);
+        if (rules.length === 0) {
+          io.out(`Loop ${found.id} has no command rules: nothing runs, so there is nothing to approve.\n`);
+          return;
+        }
+        const { loop: approved, already } = store.approveRules(found.id, `${whoAmI()} (isdlc loop approve)`);
+        if (already) {
+          io.out(`The command rules of loop ${approved.id} were approved already, by ${approved.rulesApprovedBy} at ${approved.rulesApprovedAt}.\n`);
+          return;
+        }
+        const sandbox = api.ruleSandbox();
+        io.out(
+          `Approved the command rules of loop ${approved.id}: ${rules.join(', ')}.\n` +
+            (sandbox.ok
+              ? `They run in an OS sandbox here (${sandbox.kind}) anyway; the approval counts on a machine without one.\n`
+              : `Without an OS sandbox (${sandbox.why}) they run with your rights, and so does whatever they run: tests and builds are the project's code, which the agent can change.\n`),
+        );
       });
     });
 

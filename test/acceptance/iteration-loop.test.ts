@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { cli, decisionOf, FIXTURES, initedProject, writeFile, writeJson, type Run } from '../helpers/project.js';
 import { bashPassed, stop } from '../helpers/payloads.js';
 import { makeLoop } from '../helpers/loops.js';
-import { goneWithin, isAlive } from '../helpers/processes.js';
+import { noneWithArgWithin } from '../helpers/processes.js';
 import { runRegisteredHook } from '../helpers/registered-hook.js';
 
 type Payload = Record<string, unknown>;
@@ -263,16 +263,16 @@ describe('a loop held by the registered Stop hook', () => {
   it.skipIf(process.platform === 'win32')('stops a hanging rule and everything it started at the rule timeout, and holds the turn', async () => {
     const project = projectWithTests();
     // A rule with its own timeout, as the MCP tools or an agent's frontmatter give it.
-    makeLoop(project, { sessionId: SESSION, config: { validationRules: [{ type: 'command', name: 'hangs', command: 'sleep 30 & echo $! > bg.pid; sleep 30', timeoutSeconds: 1 }] } });
+    // Marked so it can be found from here: inside the rules' sandbox `$!` is a pid of its own namespace.
+    const mark = `30.${process.pid}7`;
+    makeLoop(project, { sessionId: SESSION, config: { validationRules: [{ type: 'command', name: 'hangs', command: `sleep ${mark} & sleep 30`, timeoutSeconds: 1 }] } });
     const began = Date.now();
     const answer = stopWith(project, 'Waiting.');
     expect(Date.now() - began).toBeLessThan(15_000);
     expect(answer.kind).toBe('block');
-    expect(answer.reason).toMatch(/Fix hangs \(`sleep 30 & .*` was still running at its timeout/);
-    expect(cli(['loop', 'status', '--dir', project]).stdout).toMatch(/hangs: `sleep 30 & .*` was still running at its timeout of 1 s and was stopped with every process it started/);
-    const background = Number(readFileSync(join(project, 'bg.pid'), 'utf8').trim());
-    expect(await goneWithin(background, 3_000)).toBe(true);
-    expect(isAlive(background)).toBe(false);
+    expect(answer.reason).toMatch(/Fix hangs \(`sleep 30\.\d+ & .*` was still running at its timeout/);
+    expect(cli(['loop', 'status', '--dir', project]).stdout).toMatch(/hangs: `sleep 30\.\d+ & .*` was still running at its timeout of 1 s and was stopped with every process it started/);
+    expect(await noneWithArgWithin(mark, 3_000)).toBe(true);
   });
 
   it('is ended by a person with `isdlc loop cancel` (not by the agent), after which the stop is free', () => {
