@@ -4,60 +4,15 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, decisionOf, FIXTURES, initedProject, writeFile, writeJson, type Run } from '../helpers/project.js';
-import { bashPassed, stop } from '../helpers/payloads.js';
-import { makeLoop } from '../helpers/loops.js';
-import { noneWithArgWithin } from '../helpers/processes.js';
+import { cli, decisionOf, FIXTURES, writeFile, writeJson } from '../helpers/project.js';
+import { bashPassed } from '../helpers/payloads.js';
 import { runRegisteredHook } from '../helpers/registered-hook.js';
+import { agentStartsLoop, brokenAdd, fixedAdd, loops, makeLoop, projectWithTests, SESSION, stopWith } from '../helpers/loops.js';
+import { noneWithArgWithin } from '../helpers/processes.js';
 
 type Payload = Record<string, unknown>;
 
-/** A project whose `npm test` passes once add() adds. */
-function projectWithTests(): string {
-  const project = initedProject('isdlc-loop-');
-  writeJson(join(project, 'package.json'), { name: 'sum', version: '1.0.0', private: true, scripts: { test: 'node test.js' } });
-  writeFile(
-    join(project, 'test.js'),
-    "const add = require('./add.js');\n" +
-      "if (add(1, 2) !== 3) { console.error('FAIL add(1, 2) should be 3, got ' + add(1, 2)); process.exit(1); }\n" +
-      "console.log('1 passing');\n",
-  );
-  brokenAdd(project);
-  return project;
-}
-const brokenAdd = (project: string): void => writeFile(join(project, 'add.js'), 'module.exports = (a, b) => a - b;\n');
-const fixedAdd = (project: string): void => writeFile(join(project, 'add.js'), 'module.exports = (a, b) => a + b;\n');
 
-/** The agent runs `isdlc loop start ...` in its shell; the hook sees that call's output. */
-function agentStartsLoop(project: string, args: string[], payloadExtra: Payload = {}): { start: Run; bind: ReturnType<typeof decisionOf> } {
-  const start = cli(['loop', 'start', ...args], { cwd: project, env: { CLAUDECODE: '1' } });
-  expect(start.status, start.stderr).toBe(0);
-  const command = `node .isdlc/bin/isdlc.cjs loop start ${args.map((arg) => (/\s/.test(arg) ? `"${arg}"` : arg)).join(' ')}`;
-  const bind = decisionOf(runRegisteredHook(project, { ...bashPassed(project, command, start.stdout), ...payloadExtra }));
-  return { start, bind };
-}
-
-function stopWith(project: string, message: string, extra: Payload = {}): ReturnType<typeof decisionOf> {
-  return decisionOf(runRegisteredHook(project, { ...stop(project, message), ...extra }));
-}
-
-interface LoopJson {
-  id: string;
-  status: string;
-  iteration: number;
-  stopBlocks: number;
-  sessionId: string | null;
-  task: { status: string; blockedReason: string | null };
-  history: { iteration: number; passed: boolean | null; signal: string | null; validatedBy: string | null }[];
-}
-
-function loops(project: string): LoopJson[] {
-  const run = cli(['loop', 'status', '--all', '--json', '--dir', project]);
-  expect(run.status, run.stderr).toBe(0);
-  return JSON.parse(run.stdout) as LoopJson[];
-}
-
-const SESSION = '5c59934b-3bd1-43ab-9506-a6a16f581034'; // the recorded Stop payload's session (post-bash.json differs)
 
 describe('a loop held by the registered Stop hook', () => {
   it('blocks iteration 1 with the failing npm test, then ends on iteration 2 when the tests pass and COMPLETE is declared', () => {

@@ -47,11 +47,17 @@ export function sandboxFailure(exitCode: number | null, outputTail: string): str
   return `program ${program}: ${exec[2]}`;
 }
 
+const READ_ONLY_NOTE =
+  "; it ran in an OS sandbox where isdlc's files (.isdlc/, Claude Code's settings, .mcp.json, git's config and hooks, the constitution) are read-only";
+
 /** Said after a failing rule that ran into the sandbox's walls, so the agent changes the work instead. */
 export function readOnlyNote(outputTail: string): string {
-  return /Read-only file system|\bEROFS\b/.test(outputTail)
-    ? "; it ran in an OS sandbox where isdlc's files (.isdlc/, Claude Code's settings, .mcp.json, git's config and hooks, the constitution) are read-only"
-    : '';
+  return /Read-only file system|\bEROFS\b/.test(outputTail) ? READ_ONLY_NOTE : '';
+}
+
+/** The few words a held Stop's short reason gives a rule that failed on the sandbox's walls (messages.ts). */
+export function readOnlyInBrief(message: string): string | undefined {
+  return message.endsWith(READ_ONLY_NOTE) ? "isdlc's files: read-only" : undefined;
 }
 
 /** The signal whose death a shell-style exit code reports (128 + n), e.g. SIGKILL for 137. */
