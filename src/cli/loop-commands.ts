@@ -72,7 +72,9 @@ function describeLoop(store: LoopStore, loop: Loop): string {
     `  rules: ${loop.config.validationRules.map((rule) => rule.name).join(', ') || 'none (the promise alone ends it)'}; circuit breaker after ${loop.config.circuitBreakerThreshold} failed iterations in a row`,
     `  started ${loop.startedAt} by ${loop.rulesSetBy === 'person' ? 'a person' : 'the agent'}, last change ${loop.updatedAt}`,
   ];
-  const commandRules = loop.status === 'active' ? api.commandRulesStatus(loop, api.ruleSandbox()) : undefined;
+  // The agent's shell may sit in Claude Code's sandbox, where no sandbox of isdlc's own can start: there
+  // it cannot tell what the hooks, outside it, will find.
+  const commandRules = loop.status === 'active' ? api.commandRulesStatus(loop, api.ruleSandbox(), process.env['CLAUDECODE'] === '1') : undefined;
   if (commandRules) lines.push(`  ${commandRules}`);
   // The held Stop's reason is kept short and points here: the whole task and the last failure's output.
   const prompt = (loop.config.prompt ?? task.description ?? '').trim();
@@ -184,8 +186,6 @@ export function registerLoopCommands(program: Command): void {
         }
         io.out(describeLoop(store, started));
         if (started.config.validationRules.length === 0) io.out('  note: no rules, so only the completion promise decides; add --rule "npm test" to check the work.\n');
-        const approval = api.approvalNote(started, api.ruleSandbox()).trim();
-        if (approval) io.out(`${approval}\n`);
         if (!started.sessionId) {
           // Inside the agent's shell the PostToolUse hook of this very call reads the marker and binds the loop.
           if (process.env['CLAUDECODE'] === '1') io.out(`This Claude Code session owns the loop once this command returns.\n${api.markerFor(started.id)}\n`);

@@ -74,6 +74,13 @@ describe('what is said', () => {
     expect(commandRulesStatus(loop(rules, approved), sandbox)).toBe(line);
   });
 
+  it("status asked in the agent's shell, which cannot start a sandbox of its own: says what decides", () => {
+    expect(commandRulesStatus(loop(COMMANDS), NONE, true)).toBe(
+      "command rules set by the agent: they run in an OS sandbox where isdlc's hooks can start one, else they wait for a person's `isdlc loop approve L-0123456789`",
+    );
+    expect(commandRulesStatus(loop(COMMANDS), SANDBOX, true)).toMatch(/^command rules run in an OS sandbox/);
+  });
+
   it('gives the rules their loop and whether a person vouched', () => {
     expect(ruleContext(loop(COMMANDS))).toEqual({ id: 'L-0123456789', approvedByPerson: false });
     expect(ruleContext(loop(COMMANDS, 'ada'))).toEqual({ id: 'L-0123456789', approvedByPerson: true });

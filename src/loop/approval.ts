@@ -27,9 +27,14 @@ export function ruleContext(loop: LoopRules): NonNullable<ValidationContext['loo
   return { id: loop.id, approvedByPerson: loop.rulesApprovedAt !== null };
 }
 
+/** The loop has command rules no person vouched for: whether they may run depends on the sandbox. */
+export function unvouched(loop: LoopRules): boolean {
+  return loop.rulesApprovedAt === null && commandRuleList(loop).length > 0;
+}
+
 /** The loop has command rules that cannot run here: no OS sandbox, and no person's approval. */
 export function awaitingApproval(loop: LoopRules, sandbox: OsSandboxSupport): boolean {
-  return !sandbox.ok && loop.rulesApprovedAt === null && commandRuleList(loop).length > 0;
+  return !sandbox.ok && unvouched(loop);
 }
 
 const whyNoSandbox = (sandbox: OsSandboxSupport): string => (sandbox.ok ? '' : `no OS sandbox here (${sandbox.why})`);
@@ -58,10 +63,17 @@ export function approvalNote(loop: LoopRules, sandbox: OsSandboxSupport): string
   return ` Its command rules run only after a person approves them (${whyNoSandbox(sandbox)}): ask the person to run \`isdlc loop approve ${loop.id}\` in their own terminal.`;
 }
 
-/** One line for `isdlc loop status`: how the command rules run here. Undefined for a loop without any. */
-export function commandRulesStatus(loop: LoopRules, sandbox: OsSandboxSupport): string | undefined {
+/**
+ * One line for `isdlc loop status`: how the command rules run here. Undefined for a loop without any.
+ * `insideAgent`: asked from the agent's shell, whose own failure to start a sandbox says nothing of the
+ * hooks' (Claude Code's sandbox forbids a nested one).
+ */
+export function commandRulesStatus(loop: LoopRules, sandbox: OsSandboxSupport, insideAgent = false): string | undefined {
   if (commandRuleList(loop).length === 0) return undefined;
   if (sandbox.ok) return `command rules run in an OS sandbox (${sandbox.kind}) where isdlc's files are read-only`;
   if (loop.rulesApprovedAt !== null) return `command rules run without an OS sandbox (${sandbox.why}), approved by ${loop.rulesApprovedBy ?? 'a person'} at ${loop.rulesApprovedAt}`;
+  if (insideAgent) {
+    return `command rules set by the agent: they run in an OS sandbox where isdlc's hooks can start one, else they wait for a person's \`isdlc loop approve ${loop.id}\``;
+  }
   return `command rules ${approvalNeeded(loop.id)}: ${whyNoSandbox(sandbox)}, and an agent set them`;
 }

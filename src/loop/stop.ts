@@ -2,7 +2,7 @@
 // to this session (and subagent), validate, and either let the turn end or keep the agent working. A
 // session never answers for another session's loop, so a loop left behind by a crash traps nobody.
 import { ruleSandbox } from '../protect/os-sandbox.js';
-import { awaitingApproval, ruleContext, waitingForPersonMessage } from './approval.js';
+import { awaitingApproval, ruleContext, unvouched, waitingForPersonMessage } from './approval.js';
 import { continueReason, endMessage, progressMessage } from './messages.js';
 import { detectPromise, promiseTexts } from './promise.js';
 import { LoopStore, LoopStoreError } from './store.js';
@@ -31,8 +31,8 @@ export function answerStop(input: StopInput): StopAnswer {
   try {
     const loop = store.loopBoundTo(input.sessionId, input.agentId);
     if (!loop) return { kind: 'none' };
-    // Probed only for a loop that needs a person's word without one (the probe starts bwrap once).
-    if (loop.rulesApprovedAt === null) {
+    // Probed only for rules that need a person's word without one (the probe starts bwrap once).
+    if (unvouched(loop)) {
       const sandbox = ruleSandbox();
       if (awaitingApproval(loop, sandbox)) return { kind: 'waiting', userMessage: waitingForPersonMessage(loop, sandbox), loopId: loop.id };
     }

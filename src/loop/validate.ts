@@ -1,7 +1,7 @@
 // One validation: the enabled rules, one after another, each turned into a result however it ends; then
 // the counts and the score.
 import { ruleSandbox } from '../protect/os-sandbox.js';
-import { awaitingApproval, ruleContext, waitingForAgentMessage } from './approval.js';
+import { awaitingApproval, ruleContext, unvouched, waitingForAgentMessage } from './approval.js';
 import { runCommandRule } from './rules/command.js';
 import { runContentPatternRule } from './rules/content-pattern.js';
 import { runCoverageRule } from './rules/coverage.js';
@@ -70,7 +70,9 @@ export function summarise(results: RuleResult[]): ValidationReport {
  * rules wait for approval (approval.ts), so nothing is recorded against the loop.
  */
 export function validateLoop(loop: Loop, root: string, agentOutput: string): Promise<ValidationReport> {
-  const sandbox = ruleSandbox();
-  if (awaitingApproval(loop, sandbox)) throw new LoopStoreError(waitingForAgentMessage(loop, sandbox));
+  if (unvouched(loop)) {
+    const sandbox = ruleSandbox();
+    if (awaitingApproval(loop, sandbox)) throw new LoopStoreError(waitingForAgentMessage(loop, sandbox));
+  }
   return validate(loop.config.validationRules, { root, agentOutput, loop: ruleContext(loop) });
 }

@@ -22,8 +22,9 @@ describe.skipIf(!probeOsSandbox().ok || process.platform !== 'linux')('a rule th
       "printf 'process.exit(0)' > .isdlc/bin/isdlc.cjs",
       `echo '{"disableAllHooks":true}' > .claude/settings.local.json`,
     ];
-    const { start } = agentStartsLoop(project, [...forgers.flatMap((rule) => ['--rule', rule]), 'Make add() add'], { session_id: SESSION });
-    expect(start.stdout).not.toMatch(/isdlc loop approve/);
+    const { bind } = agentStartsLoop(project, [...forgers.flatMap((rule) => ['--rule', rule]), 'Make add() add'], { session_id: SESSION });
+    expect(bind.context).toMatch(/is now bound to this session/);
+    expect(bind.context).not.toMatch(/isdlc loop approve/);
     const before = guardedSnapshot(project, FORGEABLE);
 
     const answer = stopWith(project, 'Done. <promise>COMPLETE</promise>');
@@ -40,12 +41,17 @@ describe.skipIf(!probeOsSandbox().ok || process.platform !== 'linux')('a rule th
 describe('without an OS sandbox, the rules an agent set wait for a person', () => {
   it('are not run at a Stop until `isdlc loop approve`, which only a person can give; then the loop runs as before', () => {
     const project = projectWithTests();
-    const { start } = agentStartsLoop(project, ['--rule', 'npm test', '--max-iterations', '5', 'Make add() add'], { session_id: SESSION }, NO_SANDBOX);
+    const { bind } = agentStartsLoop(project, ['--rule', 'npm test', '--max-iterations', '5', 'Make add() add'], { session_id: SESSION }, NO_SANDBOX);
     const id = loops(project)[0]!.id;
-    expect(start.stdout).toContain(`Its command rules run only after a person approves them (no OS sandbox here (the OS sandbox is switched off for this process (ISDLC_OS_SANDBOX=off))): ask the person to run \`isdlc loop approve ${id}\` in their own terminal.`);
+    // Told by the hook that binds the loop: it runs where the rules will, outside Claude Code's sandbox.
+    expect(bind.context).toMatch(/is now bound to this session/);
+    expect(bind.context).toContain(`Its command rules run only after a person approves them (no OS sandbox here (the OS sandbox is switched off for this process (ISDLC_OS_SANDBOX=off))): ask the person to run \`isdlc loop approve ${id}\` in their own terminal.`);
     expect(loops(project)[0]).toMatchObject({ rulesSetBy: 'agent', rulesApprovedBy: null });
     const status = cli(['loop', 'status', '--dir', project], { env: NO_SANDBOX }).stdout;
     expect(status).toContain(`command rules waiting for a person's approval: run \`isdlc loop approve ${id}\` in your own terminal`);
+    // From the agent's shell, which may be in Claude Code's sandbox, status cannot tell; it says what decides.
+    const fromAgent = cli(['loop', 'status', '--dir', project], { env: { CLAUDECODE: '1', ...NO_SANDBOX } }).stdout;
+    expect(fromAgent).toContain(`they run in an OS sandbox where isdlc's hooks can start one, else they wait for a person's \`isdlc loop approve ${id}\``);
 
     // The turn ends, unvalidated and with no iteration spent, however often the agent stops.
     for (let stop = 0; stop < 4; stop += 1) {
