@@ -2,7 +2,7 @@
 // the MCP server outside Claude Code's sandbox. In the OS sandbox it cannot change isdlc's files, by any
 // route: each route here runs as a rule through the Stop hook's own validation child (dist/loop.cjs
 // --validate), and afterwards every guarded file is byte for byte as it was. Ordinary work still passes.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -186,6 +186,38 @@ describe.skipIf(!here.ok || process.platform !== 'linux').each(['git', 'plain'] 
     expect(readdirSync(join(dir, '.isdlc')).filter((name) => name.startsWith('rule-sandbox'))).toEqual([]);
     // The rules' own work stays.
     expect(existsSync(join(dir, 'coverage/coverage-summary.json'))).toBe(true);
+  });
+});
+
+/** runRule, in the background: for rules that run at the same time (a Stop and an MCP validation). */
+function runRuleLater(project: string, command: string): Promise<RuleResult> {
+  const request = {
+    rules: [{ type: 'command', name: 'route', enabled: true, command, expectedExitCode: 0, timeoutSeconds: 20 }],
+    context: { root: project, agentOutput: '', loop: { id: 'L-0123456789', approvedByPerson: false } },
+    deadline: Date.now() + 30_000,
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [LOOP_BUNDLE, '--validate'], { cwd: project, stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', () => resolve((JSON.parse(out) as ValidationReport).results[0]!));
+    child.stdin.end(JSON.stringify(request));
+  });
+}
+
+describe.skipIf(!here.ok || process.platform !== 'linux')('rules in the OS sandbox at the same time', () => {
+  it("one ending does not lift another's placeholders", async () => {
+    const dir = project('plain');
+    const long = runRuleLater(dir, 'sleep 1.5; mkdir .git/hooks && echo pwned > .git/hooks/pre-commit');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(existsSync(join(dir, '.git'))).toBe(true); // the long rule's placeholder
+    expect((await runRuleLater(dir, 'true')).passed).toBe(true);
+    const result = await long;
+    expect(result.passed).toBe(false);
+    expect(result.outputTail).toMatch(/Read-only file system/);
+    expect(existsSync(join(dir, '.git'))).toBe(false);
+    expect(readdirSync(join(dir, '.isdlc')).filter((name) => name.startsWith('rule-sandbox'))).toEqual([]);
   });
 });
 
