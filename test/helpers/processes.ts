@@ -1,4 +1,5 @@
 // Whether a process is still running, for tests that check a timeout stopped everything it should.
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** Alive and not a zombie (a killed process may wait a moment for a parent that never reaps it). */
@@ -31,6 +32,16 @@ export async function goneWithin(pid: number, ms: number): Promise<boolean> {
  * they start with an unusual argument (`sleep 30.4711`) and look for that instead.
  */
 export function pidsWithArg(arg: string): number[] {
+  if (process.platform !== 'linux') {
+    // No /proc: ps lists the same (arguments joined by spaces, which the marks never hold).
+    const listed = spawnSync('ps', ['-A', '-o', 'pid=', '-o', 'args='], { encoding: 'utf8' }).stdout ?? '';
+    return listed
+      .split('\n')
+      .map((line) => /^\s*(\d+)\s+(.*)$/.exec(line))
+      .filter((match): match is RegExpExecArray => match !== null && match[2]!.split(/\s+/).includes(arg))
+      .map((match) => Number(match[1]))
+      .filter((pid) => isAlive(pid));
+  }
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
