@@ -39,8 +39,10 @@ describe('what is said', () => {
     expect(waitingForPersonMessage(loop(COMMANDS), NONE)).toBe(
       'isdlc: loop L-0123456789 waits for your approval before its command rules run (`npm test`, `node --test`): no OS sandbox here ' +
         '(bubblewrap (bwrap) is not installed), and the agent set them. If they may run with your rights, run `isdlc loop approve L-0123456789` ' +
-        'in your own terminal, then ask the agent to go on. Until then its stops are not validated.',
+        'in your own terminal, then ask the agent to go on. Until then its stops are not validated. ' +
+        'Or install the sandbox (`apt-get install bubblewrap`): rules run in it without approval.',
     );
+    expect(waitingForPersonMessage(loop(COMMANDS), { ok: false, why: 'switched off' })).toMatch(/Until then its stops are not validated\.$/);
   });
 
   it('tells the agent what to ask for, and that nothing was recorded', () => {

@@ -44,7 +44,8 @@ export function waitingForPersonMessage(loop: LoopRules, sandbox: OsSandboxSuppo
   return (
     `isdlc: loop ${loop.id} waits for your approval before its command rules run (${commandRuleList(loop).join(', ')}): ` +
     `${whyNoSandbox(sandbox)}, and the agent set them. If they may run with your rights, run \`isdlc loop approve ${loop.id}\` ` +
-    'in your own terminal, then ask the agent to go on. Until then its stops are not validated.'
+    'in your own terminal, then ask the agent to go on. Until then its stops are not validated.' +
+    (!sandbox.ok && sandbox.install ? ` Or install the sandbox (\`${sandbox.install}\`): rules run in it without approval.` : '')
   );
 }
 
