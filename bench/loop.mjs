@@ -3,6 +3,8 @@
 //     group, output tail, promise detection, the SQLite transaction), minus spawning that same process
 //     alone and waiting for it; both measured interleaved in this run.
 //   checkpoint_create throughput: checkpoints per second on a real loop.db (WAL, one transaction each).
+//   the OS sandbox: a `true` rule validated in the sandbox and without it (ISDLC_OS_SANDBOX=off, which
+//     the rule runner reads at each call), interleaved.
 //
 //   node bench/loop.mjs [--runs N] [--json]
 import { spawn } from 'node:child_process';
@@ -33,6 +35,9 @@ const started = store.startLoop({
   config: { maxIterations: 100, circuitBreakerThreshold: 100, validationRules: [{ type: 'command', name: 'noop', command: [process.execPath, '-e', ''] }] },
 });
 
+// A person runs the bench: its rules may run where no OS sandbox is.
+const personal = { id: started.id, approvedByPerson: true };
+
 function spawnAlone() {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', ''], { cwd: root, stdio: 'ignore' });
@@ -43,7 +48,7 @@ function spawnAlone() {
 
 async function validateOnce() {
   const current = store.loop(started.id);
-  const report = await loop.validate(current.config.validationRules, { root, agentOutput: 'Done.' });
+  const report = await loop.validate(current.config.validationRules, { root, agentOutput: 'Done.', loop: personal });
   const promise = loop.detectPromise('Done.', loop.promiseTexts(current.config.completionPromises));
   if (!report.overallPassed) throw new Error(`the rule failed: ${report.results[0].message}`);
   return store.recordValidation(started.id, { report, promise, by: 'tool' });
@@ -64,6 +69,27 @@ for (let i = 0; i < runs; i += 1) {
   validated.push(ms(t));
 }
 
+const sandbox = loop.ruleSandbox();
+const trueRule = [{ type: 'command', name: 'true', enabled: true, command: 'true', expectedExitCode: 0, timeoutSeconds: 30 }];
+async function trueRuleMs(inSandbox) {
+  if (inSandbox) delete process.env.ISDLC_OS_SANDBOX;
+  else process.env.ISDLC_OS_SANDBOX = 'off';
+  const t = process.hrtime.bigint();
+  const report = await loop.validate(trueRule, { root, agentOutput: '', loop: personal });
+  if (!report.overallPassed) throw new Error(`the true rule failed: ${report.results[0].message}`);
+  return ms(t);
+}
+const sandboxed = [];
+const unsandboxed = [];
+if (sandbox.ok) {
+  for (let i = 0; i < 3; i += 1) await trueRuleMs(true);
+  for (let i = 0; i < Math.max(20, Math.round(runs / 3)); i += 1) {
+    unsandboxed.push(await trueRuleMs(false));
+    sandboxed.push(await trueRuleMs(true));
+  }
+}
+delete process.env.ISDLC_OS_SANDBOX;
+
 const CHECKPOINTS = 2000;
 const t = process.hrtime.bigint();
 for (let i = 0; i < CHECKPOINTS; i += 1) store.createCheckpoint(task.id, { trigger: 'manual', agentContext: { step: i, files: ['src/a.ts', 'src/b.ts'] } });
@@ -77,6 +103,10 @@ const result = {
   iteration_validate_ms: Number(median(validated).toFixed(2)),
   iteration_validate_overhead_ms: Number((median(validated) - median(alone)).toFixed(2)),
   checkpoint_create_per_second: Math.round(CHECKPOINTS / seconds),
+  os_sandbox: sandbox.ok ? sandbox.kind : `none: ${sandbox.why}`,
+  ...(sandbox.ok
+    ? { true_rule_unsandboxed_ms: Number(median(unsandboxed).toFixed(2)), true_rule_sandboxed_ms: Number(median(sandboxed).toFixed(2)) }
+    : {}),
 };
 if (asJson) process.stdout.write(`${JSON.stringify(result)}\n`);
 else {
@@ -85,4 +115,8 @@ else {
   process.stdout.write(`  iteration_validate with that one rule                       ${result.iteration_validate_ms.toFixed(2).padStart(7)} ms\n`);
   process.stdout.write(`  iteration_validate overhead beyond the rule's process       ${result.iteration_validate_overhead_ms.toFixed(2).padStart(7)} ms\n`);
   process.stdout.write(`  checkpoint_create: ${result.checkpoint_create_per_second} per second (${CHECKPOINTS} on a real loop.db, WAL)\n`);
+  if (sandbox.ok) {
+    process.stdout.write(`  a \`true\` rule without the OS sandbox (median of ${unsandboxed.length})        ${result.true_rule_unsandboxed_ms.toFixed(2).padStart(7)} ms\n`);
+    process.stdout.write(`  the same rule in the OS sandbox (${sandbox.kind})                 ${result.true_rule_sandboxed_ms.toFixed(2).padStart(7)} ms\n`);
+  } else process.stdout.write(`  OS sandbox: ${result.os_sandbox}\n`);
 }

@@ -1,7 +1,8 @@
-// `isdlc loop start|status|cancel|claim` and `isdlc mcp`: iteration loops from the command line, and the
-// MCP server that gives agents the loop's tools.
+// `isdlc loop start|status|cancel|claim|approve` and `isdlc mcp`: iteration loops from the command line, and
+// the MCP server that gives agents the loop's tools.
 import { Option, type Command } from 'commander';
 import { existsSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { AgentDefaultsError } from '../loop/agent-defaults.js';
 import { loadLoop } from '../loop/load.js';
@@ -49,14 +50,28 @@ function withStore<T>(options: LocationOptions, work: (store: LoopStore) => T): 
 /** The loop store refused: exit 1 with its reason. */
 export class LoopCommandError extends Error {}
 
+/** The person running this command, for the record of who started or approved a loop. */
+function whoAmI(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env['USER'] ?? process.env['USERNAME'] ?? 'unknown user';
+  }
+}
+
 function describeLoop(store: LoopStore, loop: Loop): string {
   const task = store.task(loop.taskId);
+  const api = loadLoop();
   const lines = [
     `${loop.id}  ${loop.status.padEnd(9)}  iteration ${loop.iteration} of ${loop.config.maxIterations}  task ${task.id} "${task.title}"`,
     `  bound to: ${loop.sessionId ? `session ${loop.sessionId}${loop.agentId ? `, subagent ${loop.agentId}${loop.agentType ? ` (${loop.agentType})` : ''}` : ''}` : 'no session yet (the agent claims it with `isdlc loop claim`)'}`,
     `  rules: ${loop.config.validationRules.map((rule) => rule.name).join(', ') || 'none (the promise alone ends it)'}; circuit breaker after ${loop.config.circuitBreakerThreshold} failed iterations in a row`,
-    `  started ${loop.startedAt}, last change ${loop.updatedAt}`,
+    `  started ${loop.startedAt} by ${loop.rulesSetBy === 'person' ? 'a person' : 'the agent'}, last change ${loop.updatedAt}`,
   ];
+  // The agent's shell may sit in Claude Code's sandbox, where no sandbox of isdlc's own can start: there
+  // it cannot tell what the hooks, outside it, will find.
+  const commandRules = loop.status === 'active' ? api.commandRulesStatus(loop, api.ruleSandbox(), process.env['CLAUDECODE'] === '1') : undefined;
+  if (commandRules) lines.push(`  ${commandRules}`);
   // The held Stop's reason is kept short and points here: the whole task and the last failure's output.
   const prompt = (loop.config.prompt ?? task.description ?? '').trim();
   if (prompt !== '' && prompt !== task.title) lines.push('  task:', ...prompt.split('\n').map((line) => `    ${line}`));
@@ -67,7 +82,7 @@ function describeLoop(store: LoopStore, loop: Loop): string {
   }
   const lastValidated = history.filter((record) => record.validatedAt !== null).at(-1);
   if (lastValidated?.passed === false && lastValidated.report) {
-    lines.push(`  failing at iteration ${lastValidated.iteration}:`, ...loadLoop().failingLines(lastValidated.report).map((line) => `  ${line}`));
+    lines.push(`  failing at iteration ${lastValidated.iteration}:`, ...api.failingLines(lastValidated.report).map((line) => `  ${line}`));
   }
   if (loop.endReason) lines.push(`  ended: ${loop.endReason}`);
   return `${lines.join('\n')}\n`;
@@ -139,6 +154,8 @@ export function registerLoopCommands(program: Command): void {
       if (options.rule?.length) request.rules = options.rule;
       if (options.promise) request.promise = options.promise;
       if (options.session) request.sessionId = options.session;
+      // In the agent's shell (CLAUDECODE=1) the rules are the agent's; in a person's terminal, theirs.
+      request.rulesSetBy = process.env['CLAUDECODE'] === '1' ? { by: 'agent' } : { by: 'person', who: `${whoAmI()} (isdlc loop start in a terminal)` };
 
       const api = loadLoop();
       withStore({ ...options, dir: location.root }, (store) => {
@@ -218,6 +235,36 @@ export function registerLoopCommands(program: Command): void {
         }
         const ended = store.cancel(target, options.reason);
         io.out(`Cancelled loop ${ended.id} at iteration ${ended.iteration} of ${ended.config.maxIterations}.\n`);
+      });
+    });
+
+  loop
+    .command('approve')
+    .description("let a loop's command rules run where no OS sandbox can hold them (a person's decision; rules the person set are approved already)")
+    .argument('<loop-id>')
+    .addOption(dirOption())
+    .action((loopId: string, options: LocationOptions) => {
+      refuseInsideAgent('approving the command rules of an iteration loop');
+      const api = loadLoop();
+      withStore(options, (store) => {
+        const found = store.loop(loopId);
+        const rules = api.commandRuleList(found);
+        if (rules.length === 0) {
+          io.out(`Loop ${found.id} has no command rules: nothing runs, so there is nothing to approve.\n`);
+          return;
+        }
+        const { loop: approved, already } = store.approveRules(found.id, `${whoAmI()} (isdlc loop approve)`);
+        if (already) {
+          io.out(`The command rules of loop ${approved.id} were approved already, by ${approved.rulesApprovedBy} at ${approved.rulesApprovedAt}.\n`);
+          return;
+        }
+        const sandbox = api.ruleSandbox();
+        io.out(
+          `Approved the command rules of loop ${approved.id}: ${rules.join(', ')}.\n` +
+            (sandbox.ok
+              ? `They run in an OS sandbox here (${sandbox.kind}) anyway; the approval counts on a machine without one.\n`
+              : `Without an OS sandbox (${sandbox.why}) they run with your rights, and so does whatever they run: tests and builds are the project's code, which the agent can change.\n`),
+        );
       });
     });
 

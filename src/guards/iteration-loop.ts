@@ -33,6 +33,11 @@ export const iterationLoop = defineGuard({
       return;
     }
     if (answer.kind === 'none') return;
+    if (answer.kind === 'waiting') {
+      log({ loop: answer.loopId, outcome: 'awaiting-approval' });
+      tellUser(answer.userMessage);
+      return;
+    }
     if (answer.kind === 'block') {
       log({ loop: answer.loopId, outcome: 'continue', iteration: answer.iteration });
       deny(answer.reason);

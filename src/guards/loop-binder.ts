@@ -30,7 +30,8 @@ export const loopBinder = defineGuard({
         note(
           `isdlc loop ${result.loopId} is now bound to ${event.agentId ? 'this subagent' : 'this session'}: when you end your turn its rules run, ` +
             `and the turn ends only when they pass and your final message carries the completion promise, when you declare ` +
-            `<promise>BLOCKED</promise> with a reason, or when a limit (at most ${result.maxIterations} iterations) hands it to a person.`,
+            `<promise>BLOCKED</promise> with a reason, or when a limit (at most ${result.maxIterations} iterations) hands it to a person.` +
+            (result.approval ? ` ${result.approval}` : ''),
         );
       } else if (result.problem) {
         note(`isdlc loop ${result.loopId} was not bound to this session: ${result.problem}.`);

@@ -4,6 +4,7 @@ import type { Decision } from './decide.js';
 import type { IterationConfig } from './loop-config.js';
 import type { Loop, Task } from './store.js';
 import { clip } from './describe.js';
+import { readOnlyInBrief } from './rules/command-sandbox.js';
 import type { RuleResult, ValidationReport } from './types.js';
 
 /**
@@ -36,11 +37,14 @@ const FAIL_LINE = /\bfail(?:ed|ing|ure|s)?\b/i;
 /**
  * The one line that tells most about why a rule failed: the first error-like line of its output (an
  * assertion, a compiler error), else the first line that says it failed, else the last line. A rule that
- * did not finish (timed out, killed, not started) or has no output is told by its own message.
+ * did not finish (timed out, killed, not started) or has no output is told by its own message, and one that
+ * ran into the OS sandbox's read-only files by that fact.
  */
 export function tellingLine(result: RuleResult): string {
   const own = result.message.startsWith(`${result.name}: `) ? result.message.slice(result.name.length + 2) : result.message;
   if (result.errored || result.timedOut || result.exitCode === null) return own;
+  const walled = readOnlyInBrief(result.message);
+  if (walled) return walled;
   const lines = (result.outputTail ?? '').split('\n').map((line) => line.trim()).filter(Boolean);
   return lines.find((line) => ERROR_LINE.test(line)) ?? lines.find((line) => FAIL_LINE.test(line)) ?? lines.at(-1) ?? own;
 }

@@ -102,4 +102,11 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX activity_by_task ON activity(task_id, seq);
   `,
+  // Who set a loop's rules ('agent' or 'person'), and who let its command rules run where no OS sandbox
+  // can hold them. A loop from before this was recorded counts as the agent's: the careful side.
+  `
+  ALTER TABLE loops ADD COLUMN rules_set_by TEXT;
+  ALTER TABLE loops ADD COLUMN rules_approved_by TEXT;
+  ALTER TABLE loops ADD COLUMN rules_approved_at TEXT;
+  `,
 ];

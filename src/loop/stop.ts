@@ -1,6 +1,8 @@
 // The Stop / SubagentStop answer for a loop (the seed's "stop hook", made real): find the live loop bound
 // to this session (and subagent), validate, and either let the turn end or keep the agent working. A
 // session never answers for another session's loop, so a loop left behind by a crash traps nobody.
+import { ruleSandbox } from '../protect/os-sandbox.js';
+import { awaitingApproval, ruleContext, unvouched, waitingForPersonMessage } from './approval.js';
 import { continueReason, endMessage, progressMessage } from './messages.js';
 import { detectPromise, promiseTexts } from './promise.js';
 import { LoopStore, LoopStoreError } from './store.js';
@@ -19,6 +21,8 @@ export interface StopInput {
 
 export type StopAnswer =
   | { kind: 'none' }
+  /** The loop's command rules wait for a person's approval: the turn ends unvalidated, the person is told. */
+  | { kind: 'waiting'; userMessage: string; loopId: string }
   | { kind: 'block'; reason: string; userMessage: string; loopId: string; iteration: number }
   | { kind: 'end'; userMessage: string; loopId: string; status: string };
 
@@ -27,10 +31,15 @@ export function answerStop(input: StopInput): StopAnswer {
   try {
     const loop = store.loopBoundTo(input.sessionId, input.agentId);
     if (!loop) return { kind: 'none' };
+    // Probed only for rules that need a person's word without one (the probe starts bwrap once).
+    if (unvouched(loop)) {
+      const sandbox = ruleSandbox();
+      if (awaitingApproval(loop, sandbox)) return { kind: 'waiting', userMessage: waitingForPersonMessage(loop, sandbox), loopId: loop.id };
+    }
     const task = store.task(loop.taskId);
     const report = validateInChild({
       rules: loop.config.validationRules,
-      context: { root: input.root, agentOutput: input.lastMessage },
+      context: { root: input.root, agentOutput: input.lastMessage, loop: ruleContext(loop) },
       deadline: input.deadline,
     });
     const promise = detectPromise(input.lastMessage, promiseTexts(loop.config.completionPromises));

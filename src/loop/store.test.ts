@@ -1,8 +1,11 @@
 // The loop store's transitions and refusals, on a real SQLite file.
-import { mkdtempSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseIterationConfig } from './loop-config.js';
+import { MIGRATIONS } from './migrations.js';
 import { KEPT_CHECKPOINTS, LoopStore } from './store.js';
 import type { ValidationReport } from './types.js';
 
@@ -117,5 +120,45 @@ describe('LoopStore', () => {
     store.createCheckpoint(task.id, { agentContext: { filesModified: ['src/auth.ts'] } });
     store.recordValidation(loop.id, { report: failing, by: 'hook', advanceOnContinue: true });
     expect(store.resumePoint(task.id)).toMatchObject({ iterationNumber: 2, agentContext: { filesModified: ['src/auth.ts'] } });
+  });
+
+  it('records who set the rules: the agent by default, a person approved from the start', () => {
+    const store = fresh();
+    const agents = started(store).loop;
+    expect(agents).toMatchObject({ rulesSetBy: 'agent', rulesApprovedBy: null, rulesApprovedAt: null });
+    const task = store.createTask({ title: 'theirs' });
+    const persons = store.startLoop({ taskId: task.id, config: {}, rulesSetBy: { by: 'person', who: 'ada (isdlc loop start in a terminal)' } });
+    expect(persons).toMatchObject({ rulesSetBy: 'person', rulesApprovedBy: 'ada (isdlc loop start in a terminal)', rulesApprovedAt: persons.startedAt });
+  });
+
+  it("approves a live loop's rules once, with who and when; an ended loop is refused", () => {
+    const store = fresh();
+    const { task, loop } = started(store, { validationRules: ['tests_pass'] });
+    const first = store.approveRules(loop.id, 'ada (isdlc loop approve)');
+    expect(first).toMatchObject({ already: false, loop: { rulesApprovedBy: 'ada (isdlc loop approve)', rulesSetBy: 'agent' } });
+    expect(first.loop.rulesApprovedAt).not.toBeNull();
+    expect(store.approveRules(loop.id, 'bob (isdlc loop approve)')).toMatchObject({ already: true, loop: { rulesApprovedBy: 'ada (isdlc loop approve)' } });
+    expect(store.activity(task.id).map((entry) => entry.kind)).toContain('rules_approved');
+    store.cancel(loop.id, 'done');
+    const other = started(store).loop;
+    store.cancel(other.id, 'done');
+    expect(() => store.approveRules(other.id, 'ada')).toThrow(/has ended \(cancelled.*approving its rules needs a running loop/);
+  });
+
+  it('upgrades a loop store of the first schema in place: its loops count as set by the agent, unapproved', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'isdlc-store-')), '.isdlc');
+    mkdirSync(dir);
+    const old = new Database(join(dir, 'loop.db'));
+    old.exec(MIGRATIONS[0]!);
+    old.pragma('user_version = 1');
+    const at = '2025-01-01T00:00:00.000Z';
+    old.prepare("INSERT INTO tasks (id, title, status, created_at, updated_at) VALUES ('T-1', 'old', 'in_progress', ?, ?)").run(at, at);
+    const config = JSON.stringify(parseIterationConfig({ validationRules: ['tests_pass'] }));
+    old.prepare("INSERT INTO loops (id, task_id, status, config, started_at, updated_at) VALUES ('L-1', 'T-1', 'active', ?, ?, ?)").run(config, at, at);
+    old.close();
+    const store = LoopStore.open(dir);
+    expect(Number(store.db.pragma('user_version', { simple: true }))).toBe(MIGRATIONS.length);
+    expect(store.loop('L-1')).toMatchObject({ rulesSetBy: 'agent', rulesApprovedAt: null, status: 'active' });
+    expect(store.approveRules('L-1', 'ada').loop.rulesApprovedBy).toBe('ada');
   });
 });

@@ -42,7 +42,14 @@ export interface Loop {
   startedAt: string;
   updatedAt: string;
   endedAt: string | null;
+  /** Who set the rules: the agent (MCP, or the CLI in the agent's shell) or a person in a terminal. */
+  rulesSetBy: RulesSetBy;
+  /** Who let the command rules run without an OS sandbox, and when; a person who set them did by doing so. */
+  rulesApprovedBy: string | null;
+  rulesApprovedAt: string | null;
 }
+
+export type RulesSetBy = 'agent' | 'person';
 
 export interface IterationRecord {
   iteration: number;
@@ -143,6 +150,9 @@ function toLoop(row: Row): Loop {
     startedAt: String(row['started_at']),
     updatedAt: String(row['updated_at']),
     endedAt: str(row['ended_at']),
+    rulesSetBy: row['rules_set_by'] === 'person' ? 'person' : 'agent',
+    rulesApprovedBy: str(row['rules_approved_by']),
+    rulesApprovedAt: str(row['rules_approved_at']),
   };
 }
 
@@ -191,6 +201,8 @@ export interface StartLoopInput {
   sessionId?: string | undefined;
   agentId?: string | undefined;
   agentType?: string | undefined;
+  /** Absent: the agent (every path but a person's terminal). A person's rules count as approved by them. */
+  rulesSetBy?: { by: 'agent' } | { by: 'person'; who: string } | undefined;
 }
 
 export interface Binding {
@@ -387,16 +399,35 @@ export class LoopStore {
       }
       if (input.sessionId) this.refuseSecondLoopInScope(input.sessionId, input.agentId);
       const at = this.stamp();
+      const person = input.rulesSetBy?.by === 'person' ? input.rulesSetBy.who : undefined;
       this
         .sql(
-          `INSERT INTO loops (id, task_id, status, config, session_id, agent_id, agent_type, started_at, updated_at)
-           VALUES (?, ?, 'active', ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO loops (id, task_id, status, config, session_id, agent_id, agent_type, started_at, updated_at,
+             rules_set_by, rules_approved_by, rules_approved_at)
+           VALUES (?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(id, task.id, JSON.stringify(config), input.sessionId ?? null, input.agentId ?? null, input.agentType ?? null, at, at);
+        .run(
+          id,
+          task.id,
+          JSON.stringify(config),
+          input.sessionId ?? null,
+          input.agentId ?? null,
+          input.agentType ?? null,
+          at,
+          at,
+          person === undefined ? 'agent' : 'person',
+          person ?? null,
+          person === undefined ? null : at,
+        );
       this.sql("UPDATE tasks SET status = 'in_progress', blocked_reason = NULL, updated_at = ? WHERE id = ?").run(at, task.id);
       const checkpointId = this.insertCheckpoint(task.id, this.loop(id), { trigger: 'iteration_start', executionPhase: 'iteration', executionStep: 1 });
       this.sql('INSERT INTO iterations (loop_id, iteration, checkpoint_id, started_at) VALUES (?, 1, ?, ?)').run(id, checkpointId, at);
-      this.log('loop_started', task.id, id, { maxIterations: config.maxIterations, rules: config.validationRules.map((rule) => rule.name), sessionId: input.sessionId ?? null });
+      this.log('loop_started', task.id, id, {
+        maxIterations: config.maxIterations,
+        rules: config.validationRules.map((rule) => rule.name),
+        sessionId: input.sessionId ?? null,
+        rulesSetBy: person === undefined ? 'agent' : 'person',
+      });
     });
     return this.loop(id);
   }
@@ -552,6 +583,22 @@ export class LoopStore {
       this.sql("UPDATE iterations SET signal = 'COMPLETE', promise = coalesce(?, promise) WHERE loop_id = ? AND iteration = ?").run(promise ?? null, loop.id, loop.iteration);
       this.finishLoop(loop, 'completed', `completed through iteration_complete after ${loop.iteration} iteration(s)`);
       return this.loop(loop.id);
+    });
+  }
+
+  /**
+   * A person's word that the loop's command rules may run where no OS sandbox holds them. Recorded once;
+   * asking again changes nothing and says who approved.
+   */
+  approveRules(loopId: string, by: string): { loop: Loop; already: boolean } {
+    return immediate(this.db, () => {
+      const loop = this.loop(loopId);
+      this.requireActive(loop, 'approving its rules');
+      if (loop.rulesApprovedAt !== null) return { loop, already: true };
+      const at = this.stamp();
+      this.sql('UPDATE loops SET rules_approved_by = ?, rules_approved_at = ?, updated_at = ? WHERE id = ?').run(by, at, at, loop.id);
+      this.log('rules_approved', loop.taskId, loop.id, { by, rules: loop.config.validationRules.filter((rule) => rule.type === 'command').map((rule) => rule.name) });
+      return { loop: this.loop(loop.id), already: false };
     });
   }
 

@@ -17,6 +17,8 @@ export interface TaskLoopRequest {
   promise?: string;
   /** Bind to this session now, instead of through the marker at the caller's PostToolUse. */
   sessionId?: string;
+  /** Who chose the rules: a person's are approved from the start; an agent's run only in an OS sandbox or once approved. */
+  rulesSetBy?: { by: 'agent' } | { by: 'person'; who: string };
 }
 
 function titleOf(prompt: string): string {
@@ -42,7 +44,7 @@ export function startTaskLoop(store: LoopStore, project: { root: string; project
 
   const task = store.createTask({ title: titleOf(prompt), description: prompt, assignedAgent: request.agent });
   try {
-    const loop = store.startLoop({ taskId: task.id, config, sessionId: request.sessionId, agentType: request.agent });
+    const loop = store.startLoop({ taskId: task.id, config, sessionId: request.sessionId, agentType: request.agent, rulesSetBy: request.rulesSetBy ?? { by: 'agent' } });
     return { task: store.task(task.id), loop };
   } catch (error) {
     store.updateTask(task.id, { status: 'cancelled', notes: `loop not started: ${(error as Error).message}` });

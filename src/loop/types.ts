@@ -80,4 +80,10 @@ export interface ValidationContext {
   root: string;
   /** The agent's latest final message (for `content_pattern` rules on `agent_output`). */
   agentOutput: string;
+  /**
+   * The loop the rules belong to, and whether a person vouched for its command rules (started the loop in
+   * their own terminal, or ran `isdlc loop approve`). Asked only where no OS sandbox can hold a command:
+   * there a command nobody vouched for is not run. Absent: nobody did.
+   */
+  loop?: { id: string; approvedByPerson: boolean };
 }

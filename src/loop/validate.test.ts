@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,9 @@ describe('validate', () => {
   beforeAll(() => {
     const root = mkdtempSync(join(tmpdir(), 'loop-validate-'));
     writeFileSync(join(root, 'README.md'), 'hello\n');
-    ctx = { root, agentOutput: 'All done. <promise>COMPLETE</promise>' };
+    // A loop's project has .isdlc/; a person's approval lets the commands run where no sandbox can.
+    mkdirSync(join(root, '.isdlc'));
+    ctx = { root, agentOutput: 'All done. <promise>COMPLETE</promise>', loop: { id: 'L-0123456789', approvedByPerson: true } };
   });
   afterAll(() => rmSync(ctx.root, { recursive: true, force: true }));
 

@@ -58,7 +58,8 @@ export function registerTools(server: McpServer, context: ToolContext): void {
         `${rules.length > 0 ? `, rules: ${rules.join(', ')}` : ', no rules'}. ` +
         `This session's turn will not end until the rules pass and your final message carries ${completeTag(loop.config)}, ` +
         `you declare <promise>BLOCKED</promise> with a reason, or a limit (${maxIterations} iterations, ` +
-        `${circuitBreakerThreshold} failures in a row) hands the loop to a person. iteration_validate runs the rules at any time.`,
+        `${circuitBreakerThreshold} failures in a row) hands the loop to a person. iteration_validate runs the rules at any time.` +
+        api.approvalNote(loop, api.ruleSandbox()),
     };
   }
 
@@ -221,7 +222,7 @@ export function registerTools(server: McpServer, context: ToolContext): void {
             `loop ${loop.id} of task ${id} has ended (${loop.status}${loop.endReason ? `: ${loop.endReason}` : ''}); iteration_status shows its history`,
           );
         }
-        const report = await api.validate(loop.config.validationRules, { root: context.root, agentOutput: agentOutput ?? '' });
+        const report = await api.validateLoop(loop, context.root, agentOutput ?? '');
         const promise = agentOutput ? api.detectPromise(agentOutput, api.promiseTexts(loop.config.completionPromises)) : undefined;
         const { decision, loop: after } = store.recordValidation(loop.id, { report, promise, by: 'tool' });
         const failing = failingMessages(report);

@@ -11,10 +11,29 @@
 //   docs/isdlc/[projects/<id>/]constitution.md   the constitution (also under .isdlc/)
 //   .claude/hooks/config/**                the JavaScript framework's config folder, which isdlc reads
 // Not guarded: the `.claude/commands/isdlc.md` and `.claude/agents/*.md` that init installed (users edit them).
+// The OS sandbox that runs commands for the agent also keeps git's `config` and `hooks` read-only (GUARDED_PATHS).
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 
 export type GuardedKind = 'state' | 'config' | 'bin' | 'loop-store' | 'log' | 'settings' | 'mcp' | 'constitution' | 'other';
+
+/**
+ * The guarded set as paths to protect, relative to the project root, for whatever keeps them read-only as
+ * a whole (an OS sandbox): a folder stands for everything in it, `*` for one path segment (a project id of
+ * a monorepo). Besides isdlc's own files it names git's configuration and hooks, which git runs with the
+ * person's rights; `.git/` means the repository the project is in, wherever its git folder lives.
+ */
+export const GUARDED_PATHS: readonly string[] = Object.freeze([
+  '.isdlc',
+  '.claude/settings.json',
+  '.claude/settings.local.json',
+  '.mcp.json',
+  'docs/isdlc/constitution.md',
+  'docs/isdlc/projects/*/constitution.md',
+  '.claude/hooks/config',
+  '.git/config',
+  '.git/hooks',
+]);
 
 /** What a guarded file is, in a few words, for messages. */
 export const GUARDED_KIND_LABELS: Readonly<Record<GuardedKind, string>> = Object.freeze({

@@ -4,60 +4,15 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, decisionOf, FIXTURES, initedProject, writeFile, writeJson, type Run } from '../helpers/project.js';
-import { bashPassed, stop } from '../helpers/payloads.js';
-import { makeLoop } from '../helpers/loops.js';
-import { goneWithin, isAlive } from '../helpers/processes.js';
+import { cli, decisionOf, FIXTURES, writeFile, writeJson } from '../helpers/project.js';
+import { bashPassed } from '../helpers/payloads.js';
 import { runRegisteredHook } from '../helpers/registered-hook.js';
+import { agentStartsLoop, brokenAdd, fixedAdd, loops, makeLoop, projectWithTests, SESSION, stopWith } from '../helpers/loops.js';
+import { noneWithArgWithin } from '../helpers/processes.js';
 
 type Payload = Record<string, unknown>;
 
-/** A project whose `npm test` passes once add() adds. */
-function projectWithTests(): string {
-  const project = initedProject('isdlc-loop-');
-  writeJson(join(project, 'package.json'), { name: 'sum', version: '1.0.0', private: true, scripts: { test: 'node test.js' } });
-  writeFile(
-    join(project, 'test.js'),
-    "const add = require('./add.js');\n" +
-      "if (add(1, 2) !== 3) { console.error('FAIL add(1, 2) should be 3, got ' + add(1, 2)); process.exit(1); }\n" +
-      "console.log('1 passing');\n",
-  );
-  brokenAdd(project);
-  return project;
-}
-const brokenAdd = (project: string): void => writeFile(join(project, 'add.js'), 'module.exports = (a, b) => a - b;\n');
-const fixedAdd = (project: string): void => writeFile(join(project, 'add.js'), 'module.exports = (a, b) => a + b;\n');
 
-/** The agent runs `isdlc loop start ...` in its shell; the hook sees that call's output. */
-function agentStartsLoop(project: string, args: string[], payloadExtra: Payload = {}): { start: Run; bind: ReturnType<typeof decisionOf> } {
-  const start = cli(['loop', 'start', ...args], { cwd: project, env: { CLAUDECODE: '1' } });
-  expect(start.status, start.stderr).toBe(0);
-  const command = `node .isdlc/bin/isdlc.cjs loop start ${args.map((arg) => (/\s/.test(arg) ? `"${arg}"` : arg)).join(' ')}`;
-  const bind = decisionOf(runRegisteredHook(project, { ...bashPassed(project, command, start.stdout), ...payloadExtra }));
-  return { start, bind };
-}
-
-function stopWith(project: string, message: string, extra: Payload = {}): ReturnType<typeof decisionOf> {
-  return decisionOf(runRegisteredHook(project, { ...stop(project, message), ...extra }));
-}
-
-interface LoopJson {
-  id: string;
-  status: string;
-  iteration: number;
-  stopBlocks: number;
-  sessionId: string | null;
-  task: { status: string; blockedReason: string | null };
-  history: { iteration: number; passed: boolean | null; signal: string | null; validatedBy: string | null }[];
-}
-
-function loops(project: string): LoopJson[] {
-  const run = cli(['loop', 'status', '--all', '--json', '--dir', project]);
-  expect(run.status, run.stderr).toBe(0);
-  return JSON.parse(run.stdout) as LoopJson[];
-}
-
-const SESSION = '5c59934b-3bd1-43ab-9506-a6a16f581034'; // the recorded Stop payload's session (post-bash.json differs)
 
 describe('a loop held by the registered Stop hook', () => {
   it('blocks iteration 1 with the failing npm test, then ends on iteration 2 when the tests pass and COMPLETE is declared', () => {
@@ -263,16 +218,16 @@ describe('a loop held by the registered Stop hook', () => {
   it.skipIf(process.platform === 'win32')('stops a hanging rule and everything it started at the rule timeout, and holds the turn', async () => {
     const project = projectWithTests();
     // A rule with its own timeout, as the MCP tools or an agent's frontmatter give it.
-    makeLoop(project, { sessionId: SESSION, config: { validationRules: [{ type: 'command', name: 'hangs', command: 'sleep 30 & echo $! > bg.pid; sleep 30', timeoutSeconds: 1 }] } });
+    // Marked so it can be found from here: inside the rules' sandbox `$!` is a pid of its own namespace.
+    const mark = `30.${process.pid}7`;
+    makeLoop(project, { sessionId: SESSION, config: { validationRules: [{ type: 'command', name: 'hangs', command: `sleep ${mark} & sleep 30`, timeoutSeconds: 1 }] } });
     const began = Date.now();
     const answer = stopWith(project, 'Waiting.');
     expect(Date.now() - began).toBeLessThan(15_000);
     expect(answer.kind).toBe('block');
-    expect(answer.reason).toMatch(/Fix hangs \(`sleep 30 & .*` was still running at its timeout/);
-    expect(cli(['loop', 'status', '--dir', project]).stdout).toMatch(/hangs: `sleep 30 & .*` was still running at its timeout of 1 s and was stopped with every process it started/);
-    const background = Number(readFileSync(join(project, 'bg.pid'), 'utf8').trim());
-    expect(await goneWithin(background, 3_000)).toBe(true);
-    expect(isAlive(background)).toBe(false);
+    expect(answer.reason).toMatch(/Fix hangs \(`sleep 30\.\d+ & .*` was still running at its timeout/);
+    expect(cli(['loop', 'status', '--dir', project]).stdout).toMatch(/hangs: `sleep 30\.\d+ & .*` was still running at its timeout of 1 s and was stopped with every process it started/);
+    expect(await noneWithArgWithin(mark, 3_000)).toBe(true);
   });
 
   it('is ended by a person with `isdlc loop cancel` (not by the agent), after which the stop is free', () => {

@@ -1,7 +1,13 @@
-// Loops made and read through the built loop bundle in a child process, on the project's real loop.db.
+// Loops made and read through the built loop bundle in a child process, on the project's real loop.db;
+// and loops driven the way an agent drives them: started in its shell, held by the registered Stop hook.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { REPO } from './project.js';
+import { expect } from 'vitest';
+import { bashPassed, stop } from './payloads.js';
+import { cli, decisionOf, initedProject, REPO, writeFile, writeJson, type Run } from './project.js';
+import { runRegisteredHook } from './registered-hook.js';
+
+type Payload = Record<string, unknown>;
 
 const LOOP = join(REPO, 'dist', 'loop.cjs');
 
@@ -35,4 +41,59 @@ export function makeLoop(project: string, seed: LoopSeed = {}): string {
 
 export function readLoop(project: string, loopId: string): Record<string, any> {
   return withStore(project, `const l = store.loop(args.id); return { ...l, task: store.task(l.taskId), history: store.history(l.id) };`, { id: loopId });
+}
+
+/** A project whose `npm test` passes once add() adds. */
+export function projectWithTests(): string {
+  const project = initedProject('isdlc-loop-');
+  writeJson(join(project, 'package.json'), { name: 'sum', version: '1.0.0', private: true, scripts: { test: 'node test.js' } });
+  writeFile(
+    join(project, 'test.js'),
+    "const add = require('./add.js');\n" +
+      "if (add(1, 2) !== 3) { console.error('FAIL add(1, 2) should be 3, got ' + add(1, 2)); process.exit(1); }\n" +
+      "console.log('1 passing');\n",
+  );
+  brokenAdd(project);
+  return project;
+}
+export const brokenAdd = (project: string): void => writeFile(join(project, 'add.js'), 'module.exports = (a, b) => a - b;\n');
+export const fixedAdd = (project: string): void => writeFile(join(project, 'add.js'), 'module.exports = (a, b) => a + b;\n');
+
+/** The recorded Stop payload's session (post-bash.json differs). */
+export const SESSION = '5c59934b-3bd1-43ab-9506-a6a16f581034';
+
+/** The agent runs `isdlc loop start ...` in its shell; the hook sees that call's output. */
+export function agentStartsLoop(
+  project: string,
+  args: string[],
+  payloadExtra: Payload = {},
+  env: Record<string, string> = {},
+): { start: Run; bind: ReturnType<typeof decisionOf> } {
+  const start = cli(['loop', 'start', ...args], { cwd: project, env: { CLAUDECODE: '1', ...env } });
+  expect(start.status, start.stderr).toBe(0);
+  const command = `node .isdlc/bin/isdlc.cjs loop start ${args.map((arg) => (/\s/.test(arg) ? `"${arg}"` : arg)).join(' ')}`;
+  const bind = decisionOf(runRegisteredHook(project, { ...bashPassed(project, command, start.stdout), ...payloadExtra }, env));
+  return { start, bind };
+}
+
+export function stopWith(project: string, message: string, extra: Payload = {}, env: Record<string, string> = {}): ReturnType<typeof decisionOf> {
+  return decisionOf(runRegisteredHook(project, { ...stop(project, message), ...extra }, env));
+}
+
+export interface LoopJson {
+  id: string;
+  status: string;
+  iteration: number;
+  stopBlocks: number;
+  sessionId: string | null;
+  rulesSetBy: string;
+  rulesApprovedBy: string | null;
+  task: { status: string; blockedReason: string | null };
+  history: { iteration: number; passed: boolean | null; signal: string | null; validatedBy: string | null }[];
+}
+
+export function loops(project: string): LoopJson[] {
+  const run = cli(['loop', 'status', '--all', '--json', '--dir', project]);
+  expect(run.status, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as LoopJson[];
 }

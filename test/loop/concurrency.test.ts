@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, tempDir } from '../helpers/project.js';
+import { MIGRATIONS } from '../../src/loop/migrations.js';
 
 const LOOP = join(REPO, 'dist', 'loop.cjs');
 
@@ -35,7 +36,7 @@ describe('the loop store under concurrent processes', () => {
            tasks: store.db.prepare('SELECT count(*) AS n FROM tasks').get().n }));`,
         [dir],
       );
-      expect(JSON.parse(check.out)).toEqual({ version: 1, mode: 'wal', tasks: count });
+      expect(JSON.parse(check.out)).toEqual({ version: MIGRATIONS.length, mode: 'wal', tasks: count });
     }
   });
 

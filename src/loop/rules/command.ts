@@ -1,11 +1,15 @@
 // A `command` rule: run a program in the project and compare its exit code. The program leads its own
 // process group, so a timeout stops everything it started (a killed shell whose test runner lived on was
 // one of the prior implementation's faults), and whatever it leaves behind is stopped when it exits.
+// It runs in the OS sandbox with isdlc's files read-only (command-sandbox.ts): bubblewrap stays in that
+// process group, and a sandbox whose command has ended takes everything still in it along.
 import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
+import type { Invocation, OsSandboxSupport } from '../../protect/os-sandbox.js';
 import { describeCommand } from '../describe.js';
 import type { CommandRule, RuleResult, ValidationContext } from '../types.js';
+import { launchCommand, readOnlyNote, sandboxFailure, signalOfExitCode } from './command-sandbox.js';
 import { resolveInsideRoot, statIfPresent } from './inside-root.js';
 import { OutputTail } from './output-tail.js';
 
@@ -20,6 +24,8 @@ const CLOSE_GRACE_MS = 500;
 export interface CommandLimits {
   /** Epoch milliseconds by which the command must have finished, whatever its own timeout. */
   deadline?: number | undefined;
+  /** The sandbox to run in; by default the one this machine has (ruleSandbox). */
+  sandbox?: OsSandboxSupport | undefined;
 }
 
 const IS_WINDOWS = process.platform === 'win32';
@@ -93,39 +99,23 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
 
-export async function runCommandRule(
-  rule: CommandRule,
-  ctx: ValidationContext,
-  limits: CommandLimits = {},
-): Promise<RuleResult> {
-  const shown = describeCommand(rule.command);
-  const subject = rule.name === shown ? `\`${shown}\`` : `${rule.name}: \`${shown}\``;
-  const started = Date.now();
-  const result = (fields: Omit<RuleResult, 'name' | 'type' | 'durationMs'>): RuleResult => ({
-    name: rule.name,
-    type: 'command',
-    ...fields,
-    durationMs: Date.now() - started,
-  });
-  const errored = (message: string): RuleResult => result({ passed: false, errored: true, message: `${subject} ${message}` });
+interface GroupOutcome {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  /** Whether a process was made at all. */
+  started: boolean;
+  spawnError?: NodeJS.ErrnoException;
+  outputTail: string;
+}
 
-  const cwd = resolveInsideRoot(ctx.root, rule.cwd ?? '.');
-  if (!cwd.ok) return errored(`was not run: its cwd ${cwd.reason}`);
-  if (!statIfPresent(cwd.path)?.isDirectory()) {
-    return errored(`was not run: its cwd ${JSON.stringify(rule.cwd)} is not a directory in the project`);
-  }
-
-  const ownLimit = rule.timeoutSeconds * 1000;
-  const left = limits.deadline === undefined ? Infinity : limits.deadline - started;
-  if (left <= 0) return errored('was not run: the validation deadline had passed');
-  const limitMs = Math.min(ownLimit, left);
-
-  const { file, args, verbatim } = invocation(rule.command);
+/** Runs a program as the leader of its own process group, keeps the tail of its output, and stops the whole group at `limitMs`. */
+async function runGroup(run: Invocation, verbatim: boolean, limitMs: number): Promise<GroupOutcome> {
   const tail = new OutputTail();
   let child: ChildProcess;
   try {
-    child = childProcess().spawn(file, args, {
-      cwd: cwd.path,
+    child = childProcess().spawn(run.file, run.args, {
+      cwd: run.cwd,
       env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: !IS_WINDOWS,
@@ -133,7 +123,7 @@ export async function runCommandRule(
       windowsVerbatimArguments: verbatim,
     });
   } catch (error) {
-    return errored(`could not be started: ${(error as Error).message}`);
+    return { code: null, signal: null, timedOut: false, started: false, spawnError: error as NodeJS.ErrnoException, outputTail: '' };
   }
   for (const stream of [child.stdout, child.stderr]) {
     const decoder = new StringDecoder('utf8');
@@ -141,7 +131,7 @@ export async function runCommandRule(
     stream?.on('end', () => tail.push(decoder.end()));
   }
 
-  const outcome = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; timedOut: boolean; spawnError?: NodeJS.ErrnoException }>(
+  const outcome = await new Promise<Omit<GroupOutcome, 'started' | 'outputTail'>>(
     (resolve) => {
       let timedOut = false;
       let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -196,13 +186,51 @@ export async function runCommandRule(
       child.on('close', () => void settle());
     },
   );
+  return { ...outcome, started: child.pid !== undefined, outputTail: tail.render() };
+}
 
-  const outputTail = tail.render();
+export async function runCommandRule(
+  rule: CommandRule,
+  ctx: ValidationContext,
+  limits: CommandLimits = {},
+): Promise<RuleResult> {
+  const shown = describeCommand(rule.command);
+  const subject = rule.name === shown ? `\`${shown}\`` : `${rule.name}: \`${shown}\``;
+  const started = Date.now();
+  const result = (fields: Omit<RuleResult, 'name' | 'type' | 'durationMs'>): RuleResult => ({
+    name: rule.name,
+    type: 'command',
+    ...fields,
+    durationMs: Date.now() - started,
+  });
+  const errored = (message: string): RuleResult => result({ passed: false, errored: true, message: `${subject} ${message}` });
+
+  const cwd = resolveInsideRoot(ctx.root, rule.cwd ?? '.');
+  if (!cwd.ok) return errored(`was not run: its cwd ${cwd.reason}`);
+  if (!statIfPresent(cwd.path)?.isDirectory()) {
+    return errored(`was not run: its cwd ${JSON.stringify(rule.cwd)} is not a directory in the project`);
+  }
+
+  const ownLimit = rule.timeoutSeconds * 1000;
+  const left = limits.deadline === undefined ? Infinity : limits.deadline - started;
+  if (left <= 0) return errored('was not run: the validation deadline had passed');
+  const limitMs = Math.min(ownLimit, left);
+
+  const { file, args, verbatim } = invocation(rule.command);
+  const launch = launchCommand({ file, args, cwd: cwd.path }, ctx, limits.sandbox);
+  if (!launch.ok) return errored(launch.message);
+  let outcome: GroupOutcome;
+  try {
+    outcome = await runGroup(launch.invocation, verbatim, limitMs);
+  } finally {
+    launch.release();
+  }
+
+  const { code, signal, timedOut, spawnError, outputTail } = outcome;
   const withOutput = (fields: Omit<RuleResult, 'name' | 'type' | 'durationMs'>) =>
     result({ ...fields, ...(outputTail !== '' ? { outputTail } : {}) });
-  const { code, signal, timedOut, spawnError } = outcome;
 
-  if (spawnError && child.pid === undefined) {
+  if (spawnError && !outcome.started) {
     const program = typeof rule.command === 'string' ? file : rule.command[0];
     const why =
       spawnError.code === 'ENOENT'
@@ -240,11 +268,17 @@ export async function runCommandRule(
       message: `${subject} exited ${code}: ${what}${lastLine ? ` (${lastLine.slice(0, 200)})` : ''}`,
     });
   }
+  const notStarted = launch.sandboxed && code !== rule.expectedExitCode ? sandboxFailure(code, outputTail) : undefined;
+  if (notStarted) return withOutput({ passed: false, errored: true, exitCode: code, message: `${subject} could not be started: ${notStarted}` });
   const passed = code === rule.expectedExitCode;
+  if (passed) return withOutput({ passed, errored: false, exitCode: code, message: `${subject} exited ${code} as expected` });
+  // Inside the sandbox a program killed by a signal shows as 128 + n, the way a shell reports it.
+  const killedBy = launch.sandboxed ? signalOfExitCode(code) : undefined;
+  const expected = `expected ${rule.expectedExitCode}${killedBy ? `; the exit code of a program killed by ${killedBy}` : ''}`;
   return withOutput({
     passed,
     errored: false,
     exitCode: code,
-    message: passed ? `${subject} exited ${code} as expected` : `${subject} exited ${code} (expected ${rule.expectedExitCode})`,
+    message: `${subject} exited ${code} (${expected})${launch.sandboxed ? readOnlyNote(outputTail) : ''}`,
   });
 }

@@ -1,0 +1,79 @@
+// The OS sandbox for commands isdlc runs on the agent's behalf (a loop's `command` rules): the Stop hook
+// and the MCP server run outside Claude Code's sandbox, so without one of their own a rule the agent wrote
+// could rewrite isdlc's state, its loop store or the hook itself. Inside it the guarded set
+// (guarded-set.ts) is read-only and everything else is as it was.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ISDLC_DIR } from '../state/locate.js';
+import { bubblewrapArgs, mountsFor, probeBubblewrap, type BubblewrapProbe, type Invocation } from './bubblewrap.js';
+import { holdPlaceholders } from './placeholders.js';
+import { planProtection } from './protection-plan.js';
+import { SANDBOX_EXEC, seatbeltInvocation, seatbeltProfile } from './seatbelt.js';
+
+export type { Invocation } from './bubblewrap.js';
+
+export type OsSandboxKind = 'bubblewrap' | 'seatbelt';
+export type OsSandboxSupport = { ok: true; kind: OsSandboxKind } | { ok: false; why: string; install?: string };
+
+let bubblewrap: BubblewrapProbe | undefined;
+let probed: OsSandboxSupport | undefined;
+
+function probeNow(): OsSandboxSupport {
+  switch (process.platform) {
+    case 'linux': {
+      bubblewrap = probeBubblewrap();
+      if (bubblewrap.ok) return { ok: true, kind: 'bubblewrap' };
+      return { ok: false, why: bubblewrap.why, ...(bubblewrap.install ? { install: bubblewrap.install } : {}) };
+    }
+    case 'darwin':
+      return existsSync(SANDBOX_EXEC) ? { ok: true, kind: 'seatbelt' } : { ok: false, why: `${SANDBOX_EXEC} is missing` };
+    case 'win32':
+      return { ok: false, why: 'Windows has no OS sandbox isdlc can use (under WSL, bubblewrap works)' };
+    default:
+      return { ok: false, why: `isdlc knows no OS sandbox on ${process.platform}` };
+  }
+}
+
+/** Whether commands can run in an OS sandbox on this machine, and if not, why and what to install. Asked once per process. */
+export function probeOsSandbox(): OsSandboxSupport {
+  probed ??= probeNow();
+  return probed;
+}
+
+/**
+ * Switches the sandbox off for the process that runs rules, for tests of what happens without one. It is
+ * read from the environment of the Stop hook or the MCP server, which Claude Code starts; an agent can set
+ * variables only for its own shell, not for them. And off is the stricter side: without a sandbox the
+ * rules an agent set wait for a person's approval, so the switch can hold rules back, never let one out.
+ */
+export const SANDBOX_SWITCH = 'ISDLC_OS_SANDBOX';
+
+/** The sandbox command rules run in here: probeOsSandbox, unless switched off for this process. */
+export function ruleSandbox(env: NodeJS.ProcessEnv = process.env): OsSandboxSupport {
+  if (env[SANDBOX_SWITCH] === 'off') return { ok: false, why: `the OS sandbox is switched off for this process (${SANDBOX_SWITCH}=off)` };
+  return probeOsSandbox();
+}
+
+export interface SandboxedInvocation {
+  invocation: Invocation;
+  /** Call once the command and everything it started have ended. */
+  release(): void;
+}
+
+/**
+ * `command` as it runs in the sandbox, with the guarded set of the project at `root` read-only. Throws
+ * when the sandbox cannot be prepared (the project cannot be read, `.isdlc/` cannot be written).
+ */
+export function sandboxInvocation(kind: OsSandboxKind, command: Invocation, root: string): SandboxedInvocation {
+  const plan = planProtection(root);
+  if (kind === 'seatbelt') return { invocation: seatbeltInvocation(seatbeltProfile(plan), command), release() {} };
+  if (!bubblewrap?.ok) throw new Error('bubblewrap was not found by probeOsSandbox');
+  const held = holdPlaceholders(join(plan.root, ISDLC_DIR), plan.root, plan.placeholders);
+  try {
+    const args = bubblewrapArgs(mountsFor(plan), command, process.getuid?.() === 0);
+    return { invocation: { file: bubblewrap.bwrap, args, cwd: command.cwd }, release: () => held.release() };
+  } catch (error) {
+    held.release();
+    throw error;
+  }
+}
