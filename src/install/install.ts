@@ -17,7 +17,7 @@ import { mergeOurSettings, removeOurSettings, type HookForm, type Settings } fro
 import { CLAUDE_CODE, UPGRADE_COMMANDS } from '../host/claude-code-versions.js';
 import { planHooks, type ClaudeTarget, type HookPlan, type VersionSource } from './hook-plan.js';
 import { applyOwned, OwnedSettingsShapeError, removeOwned, type OwnedRecord } from './owned-settings.js';
-import { constitutionFiles, protectedPaths, sandboxEdits } from '../protect/sandbox-settings.js';
+import { monorepoProjectIds, protectedPaths, sandboxEdits } from '../protect/sandbox-settings.js';
 import type { SandboxSupport } from '../protect/claude-sandbox-support.js';
 import { missingPlaceholders, updateGitExclude } from '../protect/git-exclude.js';
 
@@ -187,11 +187,11 @@ export function initProject(root: string, options: InitOptions): InitResult {
   const merged = mergeOurSettings(settings, plan.form, plan.registrations);
   const previous = readRecord(root);
   const sandbox = sandboxDecision(options, plan);
-  const constitutions = constitutionFiles(root);
+  const projectIds = monorepoProjectIds(root);
   let owned: ReturnType<typeof applyOwned>;
   try {
     const before = previous?.settings_owned ? { record: previous.settings_owned, created: previous.settings_created } : undefined;
-    owned = applyOwned(merged.settings, sandboxEdits({ sandbox: sandbox.on, claudeVersion: plan.target.version, constitutions }), before);
+    owned = applyOwned(merged.settings, sandboxEdits({ sandbox: sandbox.on, claudeVersion: plan.target.version, projectIds }), before);
   } catch (error) {
     if (error instanceof OwnedSettingsShapeError) throw new InstallError(`${join(root, SETTINGS_FILE)}: ${error.message}. Fix it first; isdlc changed nothing.`);
     throw error;
@@ -284,7 +284,7 @@ export function initProject(root: string, options: InitOptions): InitResult {
   }
 
   // After settings.json and .mcp.json exist: only names still missing are listed.
-  const placeholders = sandbox.on ? missingPlaceholders(root, protectedPaths(constitutions).files) : [];
+  const placeholders = sandbox.on ? missingPlaceholders(root, protectedPaths(projectIds).files) : [];
   const exclude = updateGitExclude(root, placeholders);
   if (exclude.file && exclude.change !== 'unchanged') {
     changes.push({ path: relative(root, exclude.file), change: exclude.change === 'removed' ? 'updated' : (exclude.change as Change), note: placeholders.length > 0 ? `${placeholders.length} names the sandbox shows as placeholders, kept out of git` : "isdlc's block taken out" });

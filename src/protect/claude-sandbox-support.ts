@@ -3,6 +3,7 @@
 // init turns it on only where it can, and doctor says when a machine lost what it needs.
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { probeBubblewrap } from './bubblewrap.js';
 
 export type SandboxSupport =
   | { ok: true; mechanism: 'bubblewrap' | 'seatbelt' }
@@ -49,14 +50,8 @@ export function claudeSandboxSupport(options: SupportOptions = {}): SandboxSuppo
   return { ok: true, mechanism: 'bubblewrap' };
 }
 
-/** Runs `true` in a minimal bubblewrap sandbox: the check Claude Code's own start-up depends on. */
+/** Whether bubblewrap starts a sandbox here: the probe isdlc's own rule sandbox uses. */
 function bubblewrapStarts(): { ok: true } | { ok: false; why: string } {
-  const run = process.getBuiltinModule('node:child_process').spawnSync(
-    'bwrap',
-    ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--', 'true'],
-    { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: 10_000 },
-  );
-  if (run.status === 0) return { ok: true };
-  const why = (run.error?.message ?? run.stderr ?? '').trim().split('\n')[0] || `exit ${run.status ?? run.signal}`;
-  return { ok: false, why };
+  const probe = probeBubblewrap();
+  return probe.ok ? { ok: true } : { ok: false, why: probe.why };
 }

@@ -5,7 +5,7 @@ import { recordOrUndefined } from '../util/json.js';
 import { capabilitiesOf, CLAUDE_CODE, UPGRADE_COMMANDS } from '../host/claude-code-versions.js';
 import type { SandboxSupport } from './claude-sandbox-support.js';
 import { readRecord } from '../install/install.js';
-import { constitutionFiles, editDenyRules, protectedPaths } from './sandbox-settings.js';
+import { editDenyRules } from './sandbox-settings.js';
 import { sandboxState, settingsByPrecedence, type SandboxState } from './sandbox-status.js';
 
 export function projectSandboxState(root: string): SandboxState {
@@ -61,7 +61,7 @@ export function protectionFindings(root: string, support: SandboxSupport, claude
     const deny = recordOrUndefined(settings?.['permissions'])?.['deny'];
     return Array.isArray(deny) ? deny : [];
   }));
-  const missing = editDenyRules(protectedPaths(constitutionFiles(root))).filter((rule) => !denied.has(rule));
+  const missing = editDenyRules().filter((rule) => !denied.has(rule));
   if (missing.length > 0) {
     findings.push({
       severity: 'warn',

@@ -13,32 +13,38 @@
 import { capabilitiesOf } from '../host/claude-code-versions.js';
 import type { OwnedEdits } from '../install/owned-settings.js';
 import { readMonorepoConfig } from '../state/locate.js';
+import { GUARDED_PATHS } from './guarded-set.js';
 
 /** isdlc's files, relative to the project root, as the sandbox and the deny rules name them. */
 export interface ProtectedPaths {
-  /** Folders isdlc owns whole. */
+  /** Folders protected whole. */
   folders: string[];
   /** Single files. */
   files: string[];
 }
 
-/** The settings files of Claude Code's own that, changed, would take isdlc's hooks or the sandbox away. */
-const HOST_FILES = ['.claude/settings.json', '.claude/settings.local.json', '.mcp.json'];
-/** git runs what these name (hooks, core.fsmonitor, aliases) outside the sandbox, for Claude Code and for the person. */
-const GIT_FILES = { folders: ['.git/hooks'], files: ['.git/config'] };
+/** The entries of the guarded set that are folders; the others are files. */
+const FOLDERS = new Set(['.isdlc', '.claude/hooks/config', '.git/hooks']);
+/** Claude Code keeps git's own files read-only in its sandbox already; the file tools need the deny rules. */
+const isGitPath = (path: string): boolean => path.startsWith('.git/');
 
-/**
- * The files to protect: `.isdlc/` whole, the JavaScript framework's config folder (isdlc reads it), the
- * constitution(s), and the settings that register isdlc.
- */
-export function protectedPaths(constitutions: readonly string[]): ProtectedPaths {
-  return { folders: ['.isdlc', '.claude/hooks/config'], files: [...constitutions, ...HOST_FILES] };
+/** The monorepo's project ids (none for a single project). */
+export function monorepoProjectIds(root: string): string[] {
+  return Object.keys(readMonorepoConfig(root)?.projects ?? {});
 }
 
-/** The constitution files to protect: the project's, and each monorepo project's. */
-export function constitutionFiles(root: string): string[] {
-  const projects = Object.keys(readMonorepoConfig(root)?.projects ?? {});
-  return ['docs/isdlc/constitution.md', ...projects.map((id) => `docs/isdlc/projects/${id}/constitution.md`)];
+/**
+ * The guarded set (guarded-set.ts) as denyWrite takes it: relative paths, a `*` (a monorepo project id)
+ * spelled out for each project, since the sandbox's paths are not patterns.
+ */
+export function protectedPaths(projectIds: readonly string[]): ProtectedPaths {
+  const paths = GUARDED_PATHS.filter((path) => !isGitPath(path)).flatMap((path) => (path.includes('*') ? projectIds.map((id) => path.replace('*', id)) : [path]));
+  return { folders: paths.filter((path) => FOLDERS.has(path)), files: paths.filter((path) => !FOLDERS.has(path)) };
+}
+
+/** The `Edit(...)` rules for the guarded set: one leading slash means "from the project root"; `*` is a pattern there. */
+export function editDenyRules(): string[] {
+  return GUARDED_PATHS.map((path) => (FOLDERS.has(path) ? `Edit(/${path}/**)` : `Edit(/${path})`));
 }
 
 export interface SandboxChoice {
@@ -46,7 +52,8 @@ export interface SandboxChoice {
   sandbox: boolean;
   /** The Claude Code version registered for: which settings it has. */
   claudeVersion: string;
-  constitutions: readonly string[];
+  /** The monorepo's project ids (none for a single project). */
+  projectIds: readonly string[];
 }
 
 export const SANDBOX_KEYS = {
@@ -66,23 +73,13 @@ export function hasBlockWritesOutside(version: string): boolean {
   return capabilitiesOf(version).blockWritesOutside;
 }
 
-/** The `Edit(...)` rules for the protected paths: one leading slash means "from the project root". */
-export function editDenyRules(paths: ProtectedPaths): string[] {
-  return [
-    ...paths.folders.map((folder) => `Edit(/${folder}/**)`),
-    ...paths.files.map((file) => `Edit(/${file})`),
-    ...GIT_FILES.files.map((file) => `Edit(/${file})`),
-    ...GIT_FILES.folders.map((folder) => `Edit(/${folder}/**)`),
-  ];
-}
-
 /** The values and entries init owns in `.claude/settings.json`. */
 export function sandboxEdits(choice: SandboxChoice): OwnedEdits {
-  const paths = protectedPaths(choice.constitutions);
+  const paths = protectedPaths(choice.projectIds);
   const blockOutside = hasBlockWritesOutside(choice.claudeVersion);
   const edits: OwnedEdits = {
     set: blockOutside ? { [BLOCK_WRITES_OUTSIDE]: true } : {},
-    add: { [PERMISSION_DENY]: [...editDenyRules(paths), ...(blockOutside ? [] : OUTSIDE_SETTINGS_RULES)] },
+    add: { [PERMISSION_DENY]: [...editDenyRules(), ...(blockOutside ? [] : OUTSIDE_SETTINGS_RULES)] },
   };
   if (choice.sandbox) {
     Object.assign(edits.set, {

@@ -45,7 +45,7 @@ describe('isdlc init and the sandbox', () => {
       enabled: true,
       failIfUnavailable: true,
       allowUnsandboxedCommands: false,
-      filesystem: { denyWrite: ['.isdlc', '.claude/hooks/config', 'docs/isdlc/constitution.md', '.claude/settings.json', '.claude/settings.local.json', '.mcp.json'] },
+      filesystem: { denyWrite: ['.isdlc', '.claude/hooks/config', '.claude/settings.json', '.claude/settings.local.json', '.mcp.json', 'docs/isdlc/constitution.md'] },
     });
     expect(settings.permissions?.deny).toEqual(expect.arrayContaining(['Edit(/.isdlc/**)', 'Edit(/docs/isdlc/constitution.md)', 'Edit(/.claude/settings.json)', 'Edit(/.mcp.json)', 'Edit(/.git/hooks/**)', 'Edit(/.git/config)']));
     expect(settings.permissions?.blockWritesOutsideWorkingDirectories).toBe(true);
