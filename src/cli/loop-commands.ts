@@ -27,12 +27,14 @@ function positiveInteger(text: string | undefined, flag: string): number | undef
 }
 
 /** Runs `work` on the project's loop store, turning the store's refusals into one-line errors. */
-function withStore<T>(options: LocationOptions, work: (store: LoopStore) => T): T {
+function withStore<T>(options: LocationOptions, work: (store: LoopStore) => T, access: { readonly?: boolean } = {}): T {
   const loop = loadLoop();
   const location = projectLocation(options);
   let store: LoopStore;
   try {
-    store = loop.LoopStore.open(location.isdlcDir);
+    if (access.readonly && !existsSync(join(location.isdlcDir, 'loop.db'))) throw new LoopCommandError('no loop has been started in this project yet');
+    // Reading needs no write access: it works in the agent's shell too, where .isdlc/ is read-only.
+    store = loop.LoopStore.open(location.isdlcDir, access.readonly ? { readonly: true } : {});
   } catch (error) {
     if (error instanceof loop.LoopDbError) throw new LoopCommandError(error.message);
     throw error;
@@ -193,7 +195,7 @@ export function registerLoopCommands(program: Command): void {
         if (found.status !== 'active') throw new LoopCommandError(`loop ${found.id} has ended (${found.status})`);
         if (found.sessionId) throw new LoopCommandError(`loop ${found.id} already belongs to session ${found.sessionId}`);
         io.out(`${api.markerFor(found.id)}\n`);
-      });
+      }, { readonly: true });
     });
 
   loop
@@ -203,6 +205,10 @@ export function registerLoopCommands(program: Command): void {
     .addOption(dirOption())
     .option('--json', 'print as JSON')
     .action((options: LocationOptions & { all?: boolean; json?: boolean }) => {
+      if (!existsSync(join(projectLocation(options).isdlcDir, 'loop.db'))) {
+        io.out(options.json ? json([]) : 'No loops yet.\n');
+        return;
+      }
       withStore(options, (store) => {
         const loops = store.loops({ activeOnly: !options.all });
         if (options.json) {
@@ -214,7 +220,7 @@ export function registerLoopCommands(program: Command): void {
           return;
         }
         for (const item of loops) io.out(describeLoop(store, item));
-      });
+      }, { readonly: true });
     });
 
   loop

@@ -27,6 +27,7 @@ export function openLoopDb(file: string, options: { readonly?: boolean } = {}): 
   try {
     const binding = nativeBinding();
     db = new Database(file, { ...(binding ? { nativeBinding: binding } : {}), ...(options.readonly ? { readonly: true, fileMustExist: true } : {}), timeout: BUSY_TIMEOUT_MS });
+    if (options.readonly) db = readableWhereReadOnly(db, file, binding);
   } catch (error) {
     const message = (error as Error).message;
     if (/\.node|binding|ELF|dlopen|NODE_MODULE_VERSION/i.test(message)) {
@@ -58,6 +59,28 @@ export function openLoopDb(file: string, options: { readonly?: boolean } = {}): 
     throw error;
   }
   return db;
+}
+
+/**
+ * Reading a store in WAL mode needs its `-shm` file, which SQLite cannot create in a folder the reader may
+ * not write (`.isdlc/` in the agent's shell, inside Claude Code's sandbox). There a copy in the temp folder
+ * is read instead: the same rows as of now, removed when the process ends.
+ */
+function readableWhereReadOnly(db: Db, file: string, binding: string | undefined): Db {
+  try {
+    db.pragma('user_version', { simple: true });
+    return db;
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'SQLITE_CANTOPEN') throw error;
+    db.close();
+  }
+  const { copyFileSync, mkdtempSync, rmSync } = process.getBuiltinModule('node:fs');
+  const dir = mkdtempSync(join(process.getBuiltinModule('node:os').tmpdir(), 'isdlc-loop-read-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const copy = join(dir, 'loop.db');
+  copyFileSync(file, copy);
+  if (existsSync(`${file}-wal`)) copyFileSync(`${file}-wal`, `${copy}-wal`);
+  return new Database(copy, { ...(binding ? { nativeBinding: binding } : {}), readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
 }
 
 export function schemaVersion(db: Db): number {

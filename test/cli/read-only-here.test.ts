@@ -48,9 +48,16 @@ describe('isdlc commands where isdlc\'s files are read-only', () => {
     expect(state()).toBe(before);
   });
 
-  it('reading still works', () => {
-    const run = spawnSync('bwrap', ['--dev-bind', '/', '/', '--ro-bind', join(project, '.isdlc'), join(project, '.isdlc'), '--', process.execPath, BIN, 'status', '--dir', project], { encoding: 'utf8', env: cleanEnv() });
-    expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toContain('Current phase: 00-quick-scan');
+  const readOnly = (args: string[]) =>
+    spawnSync('bwrap', ['--dev-bind', '/', '/', '--ro-bind', join(project, '.isdlc'), join(project, '.isdlc'), '--', process.execPath, BIN, ...args, '--dir', project], { encoding: 'utf8', env: cleanEnv() });
+
+  it('reading still works: the status, and the loops (a WAL store read from a copy)', () => {
+    const status = readOnly(['status']);
+    expect(status.status, status.stderr).toBe(0);
+    expect(status.stdout).toContain('Current phase: 00-quick-scan');
+    expect(cli(['loop', 'start', '--rule', 'true', 'Keep it green', '--dir', project]).status).toBe(0);
+    const loops = readOnly(['loop', 'status']);
+    expect(loops.status, loops.stderr).toBe(0);
+    expect(loops.stdout).toMatch(/^L-\w+ +active +iteration 1 of 10 +task T-\w+ "Keep it green"/m);
   });
 });
