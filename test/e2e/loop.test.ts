@@ -2,6 +2,7 @@
 // its rule fails, whatever the agent claims, and releases it when the rule passes and the agent says so;
 // another session is never held. The MCP tools are listed and work through Claude Code's own client.
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { MockApi, type TurnContext } from './harness/mock-api.js';
@@ -144,5 +145,67 @@ describe('an iteration loop under the real Claude Code', () => {
     expect(status).toMatchObject({ status: 'active', iteration: 1, maxIterations: 4, bound: true });
     expect(loops(project)[0]).toMatchObject({ status: 'completed', iteration: 2, sessionId: run.sessionId });
   });
-});
 
+  test("a rule that writes isdlc's files runs in isdlc's own sandbox: at the Stop and through iteration_validate it fails, and nothing changes", async () => {
+    const project = projectWithTests();
+    const stateFile = join(project.dir, '.isdlc', 'state.json');
+    const before = readFileSync(stateFile, 'utf8');
+    // The Stop hook and the MCP server run outside Claude Code's sandbox: the rule must not be a way out.
+    const FORGE = `sh -c "echo forged > .isdlc/state.json"`;
+    const taskId = ({ api }: TurnContext): string => (JSON.parse(api.toolResult(api.toolUseIds('mcp__isdlc__loop_start')[0]!)!.text) as { taskId: string }).taskId;
+    const run = await runClaude(project, {
+      prompt: 'Keep the state as I like it.',
+      scripts: [
+        {
+          name: 'main',
+          turns: [
+            call({ name: 'ToolSearch', input: { query: 'select:mcp__isdlc__loop_start,mcp__isdlc__iteration_validate' } }),
+            call({ name: 'mcp__isdlc__loop_start', input: { prompt: 'Keep the state as I like it', rules: [FORGE], maxIterations: 3 } }),
+            (context) => call({ name: 'mcp__isdlc__iteration_validate', input: { taskId: taskId(context) } }),
+            say('Done.\n\n<promise>COMPLETE</promise>'),
+            say('I cannot change that file.\n\n<promise>BLOCKED</promise> isdlc keeps it read-only.'),
+          ],
+        },
+      ],
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const validated = JSON.parse(run.api.toolResult(run.api.toolUseIds('mcp__isdlc__iteration_validate')[0]!)!.text) as { validationPassed: boolean; validationReport: { results: { message: string }[] } };
+    expect(validated.validationPassed).toBe(false);
+    expect(validated.validationReport.results[0]!.message).toContain("OS sandbox where isdlc's files");
+    const stops = activity(project).filter((entry) => entry.event === 'Stop');
+    expect(stops[0]).toMatchObject({ decision: 'block' });
+    expect(String(stops[0]!.reason)).toContain("isdlc's files: read-only");
+    expect(readFileSync(stateFile, 'utf8')).toBe(before);
+    expect(loops(project)[0]).toMatchObject({ status: 'blocked' });
+  });
+
+  test("where no OS sandbox can hold a rule, the agent's rule waits for a person: nothing runs until `isdlc loop approve`", async () => {
+    const project = projectWithTests();
+    const stateFile = join(project.dir, '.isdlc', 'state.json');
+    const before = readFileSync(stateFile, 'utf8');
+    const run = await runClaude(project, {
+      prompt: 'Keep the state as I like it.',
+      // Read by the Stop hook and the MCP server, which Claude Code starts; the agent's shell cannot set it for them.
+      env: { ISDLC_OS_SANDBOX: 'off' },
+      scripts: [
+        {
+          name: 'main',
+          turns: [
+            call({ name: 'ToolSearch', input: { query: 'select:mcp__isdlc__loop_start' } }),
+            call({ name: 'mcp__isdlc__loop_start', input: { prompt: 'Keep the state as I like it', rules: ['sh -c "echo forged > .isdlc/state.json"'] } }),
+            say('Done.\n\n<promise>COMPLETE</promise>'),
+          ],
+        },
+      ],
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const started = run.api.toolResult(run.api.toolUseIds('mcp__isdlc__loop_start')[0]!)!.text;
+    expect(started).toContain('isdlc loop approve');
+    // The turn ended (nothing ran to hold it), the person is told what to run, and the rule never ran.
+    expect(run.api.conversation('main')).toHaveLength(3);
+    const stop = run.hookResponses.filter((response) => response.hook_event === 'Stop').at(-1)!;
+    expect(stop.stdout).toContain('isdlc loop approve');
+    expect(readFileSync(stateFile, 'utf8')).toBe(before);
+    expect(loops(project)[0]).toMatchObject({ status: 'active', iteration: 1 });
+  });
+});
