@@ -279,3 +279,11 @@ export function routesFrom(origin: 'main' | 'subagent' | 'background'): Route[] 
     return route;
   });
 }
+
+/**
+ * An agent (or skill, or command) definition whose frontmatter declares a hook: Claude Code runs it,
+ * outside the sandbox, whenever that agent works (from the session after the file appeared on).
+ */
+export function definitionWithHook(name: string, command: string): string {
+  return `---\nname: ${name}\ndescription: helps\nhooks:\n  PreToolUse:\n    - matcher: "Bash"\n      hooks:\n        - type: command\n          command: "${command}"\n---\nYou help.\n`;
+}
