@@ -47,7 +47,7 @@ export const GUARDED_FILES: readonly Guarded[] = [
 /**
  * What isdlc's hooks (outside the sandbox) legitimately write while a session runs: the activity log,
  * compile caches next to the hook bundles, lock and temporary files, and SQLite's shared-memory index,
- * which a mere reader changes (the write-ahead log itself is guarded). ~/.claude.json is Claude Code's
+ * which a mere reader changes (the write-ahead log itself is guarded, once it holds anything). ~/.claude.json is Claude Code's
  * own record (it counts its start-ups there), so it is compared by what an attacker would change in it
  * (`homeConfigView`).
  */
@@ -78,6 +78,8 @@ function walk(root: string, dir: string, into: Map<string, string>, label: (rel:
   for (const name of readdirSync(path)) {
     const rel = join(dir, name);
     if (WRITTEN_BY_ISDLC.some((pattern) => pattern.test(rel))) continue;
+    // An empty write-ahead log is what a reader (one of isdlc's hooks) leaves: no change to the store.
+    if (rel === join('.isdlc', 'loop.db-wal') && lstatSync(join(root, rel)).size === 0) continue;
     walk(root, rel, into, label);
   }
 }
