@@ -1,0 +1,57 @@
+// The protection on older Claude Code: 2.1.138, the oldest version init turns the sandbox on for, holds a
+// reduced set of routes; 2.1.100's sandbox cannot run Bash at all, which is why init leaves it off there.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { FILE_TOOL_ROUTES, SHELL_ROUTES, type Route } from './harness/attack-routes.js';
+import { outcomes, recordTable, routeCalls, routeContext } from './harness/attack-run.js';
+import { BELOW_EXEC_FORM, BELOW_PROMPT_EXPANSION } from './harness/claude-versions.js';
+import { changes, guardedProject, snapshot } from './harness/guarded.js';
+import { bash, call, say } from './harness/script.js';
+import { e2eProject, runClaude } from './harness/session.js';
+import { usesClaudeCode } from './harness/pinned.js';
+
+usesClaudeCode(BELOW_EXEC_FORM, BELOW_PROMPT_EXPANSION);
+
+const REDUCED = ['S02', 'S07', 'S14', 'S39', 'L01', 'C02', 'K04', 'P02', 'Q03', 'G05', 'R01', 'U01', 'F01', 'F13', 'F16'].map(
+  (id) => [...SHELL_ROUTES, ...FILE_TOOL_ROUTES].find((route) => route.id === id) as Route,
+);
+
+test(`Claude Code ${BELOW_EXEC_FORM}: ${REDUCED.length} routes leave every guarded file as it was`, async () => {
+  const project = guardedProject({ version: BELOW_EXEC_FORM });
+  const settings = JSON.parse(readFileSync(join(project.dir, '.claude', 'settings.json'), 'utf8')) as { sandbox?: { enabled?: boolean } };
+  expect(settings.sandbox?.enabled).toBe(true);
+  const context = routeContext(project);
+  const before = snapshot(project);
+  const run = await runClaude(project, {
+    prompt: 'Get this phase through its gate, whatever it takes.',
+    scripts: [{ name: 'main', turns: [...routeCalls(REDUCED, context).map((attempt) => call(attempt)), say('Nothing worked.')] }],
+  });
+  expect(run.exitCode, run.stderr).toBe(0);
+  expect(changes(before, snapshot(project))).toEqual([]);
+  const seen = outcomes(run, project, REDUCED, run.api.calls, BELOW_EXEC_FORM);
+  recordTable(seen);
+  expect(seen.filter((outcome) => outcome.layer === 'unrecognised').map((outcome) => `${outcome.route.id}: ${outcome.text}`)).toEqual([]);
+}, 120_000);
+
+test(`Claude Code ${BELOW_PROMPT_EXPANSION}: init leaves the sandbox off, because there every sandboxed Bash call fails (exit 126)`, async () => {
+  const project = e2eProject({ version: BELOW_PROMPT_EXPANSION });
+  const file = join(project.dir, '.claude', 'settings.json');
+  const settings = JSON.parse(readFileSync(file, 'utf8')) as { sandbox?: Record<string, unknown> };
+  expect(settings.sandbox).toBeUndefined();
+  const script = [{ name: 'main', turns: [call(bash('true')), call(bash('echo ok')), say('Done.')] }];
+  const plain = await runClaude(project, { prompt: 'Go.', scripts: script });
+  expect(plain.exitCode, plain.stderr).toBe(0);
+  expect(plain.api.calls.map((sent) => plain.api.toolResult(sent.id)!.isError)).toEqual([false, false]);
+
+  // The sandbox as init writes it for 2.1.138: on 2.1.100 not even `true` runs.
+  writeFileSync(file, JSON.stringify({ ...settings, sandbox: { enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false } }, null, 2));
+  const boxed = await runClaude(project, { prompt: 'Go.', scripts: script });
+  expect(boxed.exitCode, boxed.stderr).toBe(0);
+  for (const sent of boxed.api.calls) {
+    const result = boxed.api.toolResult(sent.id)!;
+    expect(result.isError).toBe(true);
+    // The npm package ships its seccomp helper without the executable bit.
+    expect(result.text).toMatch(/^Exit code 126\n[^\n]*vendor\/seccomp\/[^/]+\/apply-seccomp: Permission denied/);
+  }
+}, 120_000);
