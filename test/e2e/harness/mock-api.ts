@@ -68,6 +68,8 @@ export interface LoggedRequest {
   kind: 'conversation' | 'side' | 'compaction' | 'count_tokens' | 'other';
   conversation?: string;
   turn?: number;
+  /** When the request arrived (ms since the epoch), for conversation requests. */
+  at?: number;
   body: { messages?: Message[]; tools?: { name: string }[]; system?: unknown; stream?: boolean; model?: string };
 }
 
@@ -209,7 +211,7 @@ export class MockApi {
       const latest = latestPrompt(body);
       const byPrompt = script?.prompts?.[latest.text];
       const turn = byPrompt ? latest.turn : (body.messages ?? []).filter((message) => message.role === 'assistant').length;
-      const logged: LoggedRequest = { path, kind: 'conversation', conversation: script?.name ?? '(unscripted)', turn, body };
+      const logged: LoggedRequest = { path, kind: 'conversation', conversation: script?.name ?? '(unscripted)', turn, at: Date.now(), body };
       this.requests.push(logged);
       const step = (byPrompt ?? script?.turns ?? [])[turn] ?? script?.after ?? { text: 'Done.' };
       let reply: Reply;
