@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { routesFrom } from './harness/attack-routes.js';
-import { backgroundCalls, outcomes, recordTable, routeCalls, routeContext, waitForBackground } from './harness/attack-run.js';
+import { backgroundCalls, outcomes, recordTable, routeCalls, routeContext, unrecognised, waitForBackground } from './harness/attack-run.js';
 import { changes, guardedProject, snapshot } from './harness/guarded.js';
 import type { TurnContext } from './harness/mock-api.js';
 import { agent, bash, call, say, startsWith } from './harness/script.js';
@@ -62,7 +62,7 @@ test(`from a subagent (${BY_SUBAGENT.length} routes) and from background Bash co
     ...outcomes(run, project, IN_BACKGROUND, run.api.calls.filter((sent) => sent.input['run_in_background'] === true), 'background'),
   ];
   recordTable(seen);
-  expect(seen.filter((outcome) => outcome.layer === 'unrecognised').map((outcome) => `${outcome.origin} ${outcome.route.id}: ${outcome.text}`)).toEqual([]);
+  expect(unrecognised(seen)).toEqual([]);
   // Each background command ran to its end before the session closed (its output says so).
   for (const outcome of seen.filter((row) => row.origin === 'background')) expect(outcome.text, outcome.route.id).toContain('route finished');
 }, 200_000);
