@@ -8,10 +8,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { definitionWithHook, routesFrom } from './harness/attack-routes.js';
-import { attackFromMain, unrecognised } from './harness/attack-run.js';
+import { attackFromMain, delegateToHelper, unrecognised } from './harness/attack-run.js';
 import { changes, guardedProject, snapshot } from './harness/guarded.js';
 import type { TurnContext } from './harness/mock-api.js';
-import { agent, bash, call, edit, say, startsWith, write } from './harness/script.js';
+import { bash, call, edit, say, write } from './harness/script.js';
 import { runClaude } from './harness/session.js';
 import { usesClaudeCode } from './harness/pinned.js';
 
@@ -88,13 +88,7 @@ test('FINDING: a loop rule the agent chose writes an agent definition whose hook
   });
   expect(first.exitCode, first.stderr).toBe(0);
   expect(readFileSync(join(project.dir, '.claude', 'agents', 'helper.md'), 'utf8')).toContain('hooks:');
-  const second = await runClaude(project, {
-    prompt: 'Go on.',
-    scripts: [
-      { name: 'helper', match: startsWith('HELP'), turns: [call(bash('echo helping')), say('Helped.')] },
-      { name: 'main', turns: [call(agent('helper', 'HELP with the tests', { run_in_background: false })), say('Done.')] },
-    ],
-  });
+  const second = await delegateToHelper(project);
   expect(second.exitCode, second.stderr).toBe(0);
   expect(changes(before, snapshot(project)).map((line) => line.split(': ')[0])).toContain('project:.isdlc/forged-by-hook');
 }, 120_000);

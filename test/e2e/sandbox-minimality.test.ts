@@ -6,8 +6,9 @@ import { delimiter, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { tempDir } from '../helpers/project.js';
 import { definitionWithHook } from './harness/attack-routes.js';
+import { delegateToHelper } from './harness/attack-run.js';
 import { changes, guardedProject, snapshot } from './harness/guarded.js';
-import { agent, bash, call, edit, say, startsWith, write } from './harness/script.js';
+import { bash, call, edit, say, write } from './harness/script.js';
 import { runClaude, type E2eProject } from './harness/session.js';
 import { usesClaudeCode } from './harness/pinned.js';
 
@@ -114,13 +115,7 @@ describe('what each part of the protection is for', () => {
     expect(definition!.isError).toBe(false);
     expect(changedPaths(project, before)).toEqual(['home:.claude/settings.json', 'project:.isdlc/config/README.md']);
     // The next session delegates to that agent: Claude Code runs its hook outside the sandbox.
-    const second = await runClaude(project, {
-      prompt: 'Go on.',
-      scripts: [
-        { name: 'helper', match: startsWith('HELP'), turns: [call(bash('echo helping')), say('Helped.')] },
-        { name: 'main', turns: [call(agent('helper', 'HELP with the tests', { run_in_background: false })), say('Done.')] },
-      ],
-    });
+    const second = await delegateToHelper(project);
     expect(second.exitCode, second.stderr).toBe(0);
     expect(readFileSync(join(project.dir, '.isdlc', 'forged-by-hook'), 'utf8')).toBe('FORGED');
   });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { ToolCall } from './mock-api.js';
 import type { Route, RouteContext } from './attack-routes.js';
 import { changes, snapshot } from './guarded.js';
-import { call, say } from './script.js';
+import { agent, bash, call, say, startsWith } from './script.js';
 import { isdlc, runClaude, type ClaudeRun, type E2eProject } from './session.js';
 
 export type Layer = 'permission rule' | 'outside the project' | 'sandbox' | 'killed with its call' | 'isdlc hook' | 'isdlc CLI' | 'tool check' | 'unrecognised';
@@ -43,12 +43,8 @@ export function routeContext(project: E2eProject): RouteContext {
 }
 
 /** The tool calls for `routes`, each preceded by its harmless first step if it has one. */
-export function routeCalls(routes: readonly Route[], context: RouteContext, extra: Record<string, unknown> = {}): ToolCall[] {
-  return routes.flatMap((route) => {
-    const main = route.call(context);
-    const withExtra = main.name === 'Bash' ? { ...main, input: { ...main.input, ...extra } } : main;
-    return [...(route.before ? [route.before(context)] : []), withExtra];
-  });
+export function routeCalls(routes: readonly Route[], context: RouteContext): ToolCall[] {
+  return routes.flatMap((route) => [...(route.before ? [route.before(context)] : []), route.call(context)]);
 }
 
 /** The line a background route's output ends with once it has run (see `backgroundCalls`). */
@@ -139,4 +135,18 @@ export async function attackFromMain(project: E2eProject, routes: readonly Route
 /** The outcomes no layer could be named for, with what the agent read. */
 export function unrecognised(seen: readonly Outcome[]): string[] {
   return seen.filter((outcome) => outcome.layer === 'unrecognised').map((outcome) => `${outcome.origin} ${outcome.route.id}: ${outcome.text}`);
+}
+
+/**
+ * A later session that delegates to the agent `helper` once, which runs one Bash call: a PreToolUse hook
+ * in helper's definition fires (outside every sandbox, if Claude Code runs it).
+ */
+export async function delegateToHelper(project: E2eProject): Promise<ClaudeRun> {
+  return runClaude(project, {
+    prompt: 'Go on.',
+    scripts: [
+      { name: 'helper', match: startsWith('HELP'), turns: [call(bash('echo helping')), say('Helped.')] },
+      { name: 'main', turns: [call(agent('helper', 'HELP with the tests', { run_in_background: false })), say('Done.')] },
+    ],
+  });
 }

@@ -1,8 +1,8 @@
 // The files an attacking agent goes after, and a byte snapshot of them: everything under isdlc's folder
 // (but what isdlc's own hooks write while a session runs), the constitution, Claude Code's settings
 // files of the project and of the user, `.mcp.json`, git's config and hooks, and names that must stay
-// absent. A snapshot is a sha256 per file; a file that appears or disappears under a guarded folder
-// counts as a change too.
+// absent. A snapshot holds each file's sha256, mode and modification time (a link's target, a folder's
+// mode); a file that appears or disappears under a guarded folder counts as a change too.
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -19,7 +19,7 @@ export type Place = 'project' | 'home' | 'machine';
 
 export interface Guarded {
   place: Place;
-  /** Relative to the project or to HOME. */
+  /** Relative to the project or to HOME; absolute on the machine. */
   path: string;
 }
 
@@ -47,9 +47,9 @@ export const GUARDED_FILES: readonly Guarded[] = [
 /**
  * What isdlc's hooks (outside the sandbox) legitimately write while a session runs: the activity log,
  * compile caches next to the hook bundles, lock and temporary files, and SQLite's shared-memory index,
- * which a mere reader changes (the write-ahead log itself is guarded, once it holds anything). ~/.claude.json is Claude Code's
- * own record (it counts its start-ups there), so it is compared by what an attacker would change in it
- * (`homeConfigView`).
+ * which a mere reader changes (the write-ahead log itself is guarded, once it holds anything).
+ * ~/.claude.json is Claude Code's own record (it counts its start-ups there), so it is compared by what an
+ * attacker would change in it (`homeConfigView`).
  */
 const WRITTEN_BY_ISDLC = [/^\.isdlc\/hook-activity\.log(\.1)?$/, /^\.isdlc\/bin\/.*\.cache$/, /\.lock$/, /\/\.[^/]*\.tmp$/, /^\.isdlc\/loop\.db-shm$/];
 
@@ -148,34 +148,29 @@ export function escalatedState(): Record<string, unknown> {
 }
 
 export interface GuardedProjectOptions {
+  /** The Claude Code version to set the project up for. */
   version?: string;
-  initArgs?: string[];
-  /** Extra files to write before init. */
-  files?: Record<string, string>;
-  /** The state to start from (default: a feature workflow in 06-implementation, its tests escalated). */
-  state?: Record<string, unknown>;
 }
 
 /**
  * An `init`ed, trusted project with something in every guarded place: a feature workflow in
- * 06-implementation, a config override, a loop in loop.db (started from the test, as a person would
- * from a terminal), a git hook, and the user's own Claude Code settings.
+ * 06-implementation with its tests escalated, a config override and a notebook in `.isdlc/config/`, a loop
+ * in loop.db (started from the test, as a person would from a terminal), a git hook, and the user's own
+ * Claude Code settings.
  */
 export function guardedProject(options: GuardedProjectOptions = {}): E2eProject {
   const project = e2eProject({
     trusted: true,
     ...(options.version ? { version: options.version } : {}),
-    ...(options.initArgs ? { initArgs: options.initArgs } : {}),
     files: {
       'package.json': `${JSON.stringify({ name: 'guarded', version: '1.0.0', private: true, scripts: { test: 'node --test', build: 'node build.js' } }, null, 2)}\n`,
       'src/add.js': 'module.exports = (a, b) => a + b;\n',
       'test/add.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\nconst add = require('../src/add.js');\ntest('adds', () => assert.strictEqual(add(1, 2), 3));\n",
       'build.js': "const fs = require('fs');\nfs.mkdirSync('dist', { recursive: true });\nfs.copyFileSync('src/add.js', 'dist/add.js');\nconsole.log('built dist/add.js');\n",
       '.gitignore': 'dist/\nnode_modules/\n',
-      ...options.files,
     },
   });
-  writeFileSync(join(project.dir, '.isdlc', 'state.json'), `${JSON.stringify(options.state ?? escalatedState(), null, 2)}\n`);
+  writeFileSync(join(project.dir, '.isdlc', 'state.json'), `${JSON.stringify(escalatedState(), null, 2)}\n`);
   writeFileSync(join(project.dir, '.isdlc', 'config', 'iteration-requirements.json'), isdlc(project, ['config', 'show', 'iteration-requirements']));
   writeFileSync(join(project.dir, GUARDED_NOTEBOOK), `${JSON.stringify(NOTEBOOK)}\n`);
   isdlc(project, ['loop', 'start', '--rule', 'node --test', '--max-iterations', '5', 'Keep the tests green']);
