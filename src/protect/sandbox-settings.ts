@@ -27,6 +27,13 @@ export interface ProtectedPaths {
 const FOLDERS = new Set(['.isdlc', '.claude/hooks/config', '.git/hooks']);
 /** Claude Code keeps git's own files read-only in its sandbox already; the file tools need the deny rules. */
 const isGitPath = (path: string): boolean => path.startsWith('.git/');
+/**
+ * Claude Code runs the `hooks:` an agent, skill or command file declares in its frontmatter outside the
+ * sandbox, from the next session on: one written by the agent's Write tool could rewrite anything
+ * (docs/sandbox.md). Claude Code's sandbox keeps `.claude/` read-only to the shell already; these rules
+ * close the file tools.
+ */
+const CLAUDE_DEFINITIONS = ['.claude/agents', '.claude/skills', '.claude/commands'];
 
 /** The monorepo's project ids (none for a single project). */
 export function monorepoProjectIds(root: string): string[] {
@@ -42,9 +49,9 @@ export function protectedPaths(projectIds: readonly string[]): ProtectedPaths {
   return { folders: paths.filter((path) => FOLDERS.has(path)), files: paths.filter((path) => !FOLDERS.has(path)) };
 }
 
-/** The `Edit(...)` rules for the guarded set: one leading slash means "from the project root"; `*` is a pattern there. */
+/** The `Edit(...)` rules for the guarded set and the definitions: one leading slash means "from the project root"; `*` is a pattern there. */
 export function editDenyRules(): string[] {
-  return GUARDED_PATHS.map((path) => (FOLDERS.has(path) ? `Edit(/${path}/**)` : `Edit(/${path})`));
+  return [...GUARDED_PATHS.map((path) => (FOLDERS.has(path) ? `Edit(/${path}/**)` : `Edit(/${path})`)), ...CLAUDE_DEFINITIONS.map((folder) => `Edit(/${folder}/**)`)];
 }
 
 export interface SandboxChoice {

@@ -39,6 +39,14 @@ export interface ConversationScript {
   after?: Turn;
 }
 
+export interface SentCall {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+  /** The script whose conversation the call was made in. */
+  conversation?: string;
+}
+
 export interface ContentBlock {
   type: string;
   text?: string;
@@ -60,6 +68,8 @@ export interface LoggedRequest {
   kind: 'conversation' | 'side' | 'compaction' | 'count_tokens' | 'other';
   conversation?: string;
   turn?: number;
+  /** When the request arrived (ms since the epoch), for conversation requests. */
+  at?: number;
   body: { messages?: Message[]; tools?: { name: string }[]; system?: unknown; stream?: boolean; model?: string };
 }
 
@@ -162,10 +172,10 @@ export class MockApi {
     return this.sent.filter((call) => call.name === name).map((call) => call.id);
   }
 
-  private readonly sent: { id: string; name: string; input: Record<string, unknown> }[] = [];
+  private readonly sent: SentCall[] = [];
 
-  /** The tool calls the mock made, in order (id, tool, input). */
-  get calls(): readonly { id: string; name: string; input: Record<string, unknown> }[] {
+  /** The tool calls the mock made, in order (id, tool, input, and the conversation that made it). */
+  get calls(): readonly SentCall[] {
     return this.sent;
   }
 
@@ -201,7 +211,7 @@ export class MockApi {
       const latest = latestPrompt(body);
       const byPrompt = script?.prompts?.[latest.text];
       const turn = byPrompt ? latest.turn : (body.messages ?? []).filter((message) => message.role === 'assistant').length;
-      const logged: LoggedRequest = { path, kind: 'conversation', conversation: script?.name ?? '(unscripted)', turn, body };
+      const logged: LoggedRequest = { path, kind: 'conversation', conversation: script?.name ?? '(unscripted)', turn, at: Date.now(), body };
       this.requests.push(logged);
       const step = (byPrompt ?? script?.turns ?? [])[turn] ?? script?.after ?? { text: 'Done.' };
       let reply: Reply;
@@ -210,7 +220,7 @@ export class MockApi {
       } catch (error) {
         reply = { text: `mock script failed: ${(error as Error).message}` };
       }
-      this.answer(response, body, reply);
+      this.answer(response, body, reply, logged.conversation);
     });
   }
 
@@ -219,12 +229,12 @@ export class MockApi {
     response.end(JSON.stringify(value));
   }
 
-  private answer(response: ServerResponse, body: LoggedRequest['body'], reply: Reply): void {
+  private answer(response: ServerResponse, body: LoggedRequest['body'], reply: Reply, conversation?: string): void {
     const content: Record<string, unknown>[] = [];
     if (reply.text) content.push({ type: 'text', text: reply.text });
     for (const call of reply.tools ?? []) {
       const id = `toolu_e2e_${String(this.nextId++).padStart(4, '0')}`;
-      this.sent.push({ id, name: call.name, input: call.input });
+      this.sent.push({ id, name: call.name, input: call.input, ...(conversation ? { conversation } : {}) });
       content.push({ type: 'tool_use', id, name: call.name, input: call.input });
     }
     if (content.length === 0) content.push({ type: 'text', text: 'Done.' });
