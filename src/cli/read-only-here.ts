@@ -25,6 +25,30 @@ const PERSON_ONLY: readonly RegExp[] = [
 ];
 
 const READ_ONLY = /\bEROFS\b|read-only file system|readonly database|SQLITE_READONLY/i;
+/**
+ * What else a write into a read-only mount can look like: a rename or unlink of a file bound read-only
+ * (EBUSY), SQLite unable to make its journal next to a store it opens. These count only when the folder
+ * really is read-only here.
+ */
+const MAYBE_READ_ONLY = /\bEBUSY\b|SQLITE_CANTOPEN|unable to open database file/i;
+
+/** Whether a project's `.isdlc/` the command may have meant cannot be written by this process (a read-only mount). */
+function isdlcReadOnly(argv: readonly string[]): boolean {
+  const { accessSync, constants, existsSync } = process.getBuiltinModule('node:fs');
+  const { join, resolve } = process.getBuiltinModule('node:path');
+  const places = [process.env['CLAUDE_PROJECT_DIR'], process.cwd(), ...argv.slice(2).filter((word) => !word.startsWith('-'))];
+  return places.some((place) => {
+    if (!place) return false;
+    const dir = join(resolve(place), '.isdlc');
+    if (!existsSync(dir)) return false;
+    try {
+      accessSync(dir, constants.W_OK);
+      return false;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'EROFS';
+    }
+  });
+}
 
 /** The command words, up to the first option: `phase complete --summary x` → `phase complete`. */
 function commandWords(argv: readonly string[]): string {
@@ -39,7 +63,7 @@ function commandWords(argv: readonly string[]): string {
  */
 export function readOnlyMessage(error: unknown, argv: readonly string[]): string | undefined {
   const text = error instanceof Error ? `${(error as NodeJS.ErrnoException).code ?? ''} ${error.message}` : String(error);
-  if (!READ_ONLY.test(text)) return undefined;
+  if (!READ_ONLY.test(text) && !(MAYBE_READ_ONLY.test(text) && isdlcReadOnly(argv))) return undefined;
   const words = commandWords(argv);
   const intro = `isdlc's files are read-only here (Claude Code's sandbox keeps them from the agent's shell), so \`isdlc ${words}\` changed nothing.`;
   if (PERSON_ONLY.some((pattern) => pattern.test(words))) {

@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/project.js';
-import { GUARDED_PATHS, guardedFileKind, guardedFileKindOnDisk, guardedKindOfRelative, type GuardedKind } from './guarded-set.js';
+import { GUARDED_PATHS, RUN_AS_CODE_PATHS, guardedFileKind, guardedFileKindOnDisk, guardedKindOfRelative, type GuardedKind } from './guarded-set.js';
 
 const ROOT = '/work/project';
 
@@ -84,12 +84,12 @@ describe('guardedFileKindOnDisk', () => {
 describe('GUARDED_PATHS', () => {
   // The sandbox protects these paths; the text rules and the journal classify files. One definition:
   // every path the sandbox protects (besides git's own) is a guarded file, or a folder of them.
-  it.each(GUARDED_PATHS.filter((path) => !path.startsWith('.git/')))('%s is in the guarded set', (path) => {
+  it.each(GUARDED_PATHS.filter((path) => !RUN_AS_CODE_PATHS.includes(path)))('%s is in the guarded set', (path) => {
     const concrete = path.replace('*', 'api');
     expect(guardedKindOfRelative(concrete) ?? guardedKindOfRelative(`${concrete}/x.json`)).toBeDefined();
   });
 
-  it('names git config and hooks, which git runs with the person\'s rights', () => {
-    expect(GUARDED_PATHS).toEqual(expect.arrayContaining(['.git/config', '.git/hooks']));
+  it("names what git and Claude Code run as code with the person's rights", () => {
+    expect(GUARDED_PATHS).toEqual(expect.arrayContaining(['.git/config', '.git/hooks', '.claude/agents', '.claude/skills', '.claude/commands']));
   });
 });

@@ -11,17 +11,24 @@
 //   docs/isdlc/[projects/<id>/]constitution.md   the constitution (also under .isdlc/)
 //   .claude/hooks/config/**                the JavaScript framework's config folder, which isdlc reads
 // Not guarded: the `.claude/commands/isdlc.md` and `.claude/agents/*.md` that init installed (users edit them).
-// The OS sandbox that runs commands for the agent also keeps git's `config` and `hooks` read-only (GUARDED_PATHS).
+// The OS sandbox that runs commands for the agent also keeps what others run as code read-only (RUN_AS_CODE_PATHS).
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 
 export type GuardedKind = 'state' | 'config' | 'bin' | 'loop-store' | 'log' | 'settings' | 'mcp' | 'constitution' | 'other';
 
 /**
+ * Files others run as code with the person's rights, outside every sandbox: git's configuration and hooks,
+ * and Claude Code's agent, skill and command definitions (the `hooks:` in their frontmatter run from the
+ * next session on). Not isdlc's files, but a command written by the agent must not change them either.
+ * `.git/` means the repository the project is in, wherever its git folder lives.
+ */
+export const RUN_AS_CODE_PATHS: readonly string[] = Object.freeze(['.git/config', '.git/hooks', '.claude/agents', '.claude/skills', '.claude/commands']);
+
+/**
  * The guarded set as paths to protect, relative to the project root, for whatever keeps them read-only as
  * a whole (an OS sandbox): a folder stands for everything in it, `*` for one path segment (a project id of
- * a monorepo). Besides isdlc's own files it names git's configuration and hooks, which git runs with the
- * person's rights; `.git/` means the repository the project is in, wherever its git folder lives.
+ * a monorepo). Besides isdlc's own files it names RUN_AS_CODE_PATHS.
  */
 export const GUARDED_PATHS: readonly string[] = Object.freeze([
   '.isdlc',
@@ -31,8 +38,7 @@ export const GUARDED_PATHS: readonly string[] = Object.freeze([
   'docs/isdlc/constitution.md',
   'docs/isdlc/projects/*/constitution.md',
   '.claude/hooks/config',
-  '.git/config',
-  '.git/hooks',
+  ...RUN_AS_CODE_PATHS,
 ]);
 
 /** What a guarded file is, in a few words, for messages. */

@@ -44,7 +44,8 @@ describe('planProtection', () => {
     const root = tree(INITED);
     const plan = relativePlan(root);
     expect(plan).toMatchObject({
-      readOnly: ['@/.claude/settings.json', '@/.git', '@/.isdlc', '@/.mcp.json', '@/docs/isdlc/constitution.md'],
+      // .claude/agents is read-only: a definition's hooks run outside every sandbox.
+      readOnly: ['@/.claude/agents', '@/.claude/settings.json', '@/.git', '@/.isdlc', '@/.mcp.json', '@/docs/isdlc/constitution.md'],
       pinned: ['@', '@/.claude', '@/docs', '@/docs/isdlc'],
       sealed: ['@/.claude'],
       placeholders: ['.git'],
@@ -53,13 +54,14 @@ describe('planProtection', () => {
     for (let folder = dirname(root); folder !== dirname(folder); folder = dirname(folder)) expect(plan.allPinned).toContain(folder);
   });
 
-  it('in a git repository: its config and hooks read-only, the git folder pinned, no placeholder', () => {
+  it('in a git repository: its config and hooks read-only, the git folder pinned, .claude sealed for the definitions it lacks, no placeholder', () => {
     const root = tree([...INITED, '.claude/settings.local.json', '.claude/hooks/config/']);
     git(root, 'init', '-q');
     expect(relativePlan(root)).toMatchObject({
-      readOnly: ['@/.claude/hooks/config', '@/.claude/settings.json', '@/.claude/settings.local.json', '@/.git/config', '@/.git/hooks', '@/.isdlc', '@/.mcp.json', '@/docs/isdlc/constitution.md'],
+      readOnly: ['@/.claude/agents', '@/.claude/hooks/config', '@/.claude/settings.json', '@/.claude/settings.local.json', '@/.git/config', '@/.git/hooks', '@/.isdlc', '@/.mcp.json', '@/docs/isdlc/constitution.md'],
       pinned: ['@', '@/.claude', '@/.claude/hooks', '@/.git', '@/docs', '@/docs/isdlc'],
-      sealed: [],
+      // No skills or commands folder yet: nothing new may appear in .claude/ while a rule runs.
+      sealed: ['@/.claude'],
       placeholders: [],
     });
   });

@@ -13,7 +13,7 @@
 import { capabilitiesOf } from '../host/claude-code-versions.js';
 import type { OwnedEdits } from '../install/owned-settings.js';
 import { readMonorepoConfig } from '../state/locate.js';
-import { GUARDED_PATHS } from './guarded-set.js';
+import { GUARDED_PATHS, RUN_AS_CODE_PATHS } from './guarded-set.js';
 
 /** isdlc's files, relative to the project root, as the sandbox and the deny rules name them. */
 export interface ProtectedPaths {
@@ -24,16 +24,13 @@ export interface ProtectedPaths {
 }
 
 /** The entries of the guarded set that are folders; the others are files. */
-const FOLDERS = new Set(['.isdlc', '.claude/hooks/config', '.git/hooks']);
-/** Claude Code keeps git's own files read-only in its sandbox already; the file tools need the deny rules. */
-const isGitPath = (path: string): boolean => path.startsWith('.git/');
+const FOLDERS = new Set(['.isdlc', '.claude/hooks/config', '.git/hooks', '.claude/agents', '.claude/skills', '.claude/commands']);
 /**
- * Claude Code runs the `hooks:` an agent, skill or command file declares in its frontmatter outside the
- * sandbox, from the next session on: one written by the agent's Write tool could rewrite anything
- * (docs/sandbox.md). Claude Code's sandbox keeps `.claude/` read-only to the shell already; these rules
- * close the file tools.
+ * Claude Code keeps git's files and its own definitions read-only in its sandbox already, so they need no
+ * denyWrite entry; the file tools need the deny rules. A definition's frontmatter `hooks:` run outside the
+ * sandbox from the next session on: one the agent's Write tool left could rewrite anything (docs/sandbox.md).
  */
-const CLAUDE_DEFINITIONS = ['.claude/agents', '.claude/skills', '.claude/commands'];
+const denyRuleOnly = (path: string): boolean => RUN_AS_CODE_PATHS.includes(path);
 
 /** The monorepo's project ids (none for a single project). */
 export function monorepoProjectIds(root: string): string[] {
@@ -45,13 +42,13 @@ export function monorepoProjectIds(root: string): string[] {
  * spelled out for each project, since the sandbox's paths are not patterns.
  */
 export function protectedPaths(projectIds: readonly string[]): ProtectedPaths {
-  const paths = GUARDED_PATHS.filter((path) => !isGitPath(path)).flatMap((path) => (path.includes('*') ? projectIds.map((id) => path.replace('*', id)) : [path]));
+  const paths = GUARDED_PATHS.filter((path) => !denyRuleOnly(path)).flatMap((path) => (path.includes('*') ? projectIds.map((id) => path.replace('*', id)) : [path]));
   return { folders: paths.filter((path) => FOLDERS.has(path)), files: paths.filter((path) => !FOLDERS.has(path)) };
 }
 
-/** The `Edit(...)` rules for the guarded set and the definitions: one leading slash means "from the project root"; `*` is a pattern there. */
+/** The `Edit(...)` rules for the guarded set: one leading slash means "from the project root"; `*` is a pattern there. */
 export function editDenyRules(): string[] {
-  return [...GUARDED_PATHS.map((path) => (FOLDERS.has(path) ? `Edit(/${path}/**)` : `Edit(/${path})`)), ...CLAUDE_DEFINITIONS.map((folder) => `Edit(/${folder}/**)`)];
+  return GUARDED_PATHS.map((path) => (FOLDERS.has(path) ? `Edit(/${path}/**)` : `Edit(/${path})`));
 }
 
 export interface SandboxChoice {

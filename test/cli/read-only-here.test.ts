@@ -51,6 +51,19 @@ describe('isdlc commands where isdlc\'s files are read-only', () => {
   const readOnly = (args: string[]) =>
     spawnSync('bwrap', ['--dev-bind', '/', '/', '--ro-bind', join(project, '.isdlc'), join(project, '.isdlc'), '--', process.execPath, BIN, ...args, '--dir', project], { encoding: 'utf8', env: cleanEnv() });
 
+  it('uninstall and loop cancel, whose refusals look different (EBUSY, SQLite), say the same', () => {
+    const isdlcDir = join(project, '.isdlc');
+    const settings = join(project, '.claude', 'settings.json');
+    const uninstall = spawnSync('bwrap', ['--dev-bind', '/', '/', '--ro-bind', isdlcDir, isdlcDir, '--ro-bind', settings, settings, '--', process.execPath, BIN, 'uninstall', project], { encoding: 'utf8', env: cleanEnv() });
+    expect(uninstall.status).toBe(1);
+    expect(uninstall.stderr).toContain('It is a decision for a person');
+    expect(cli(['loop', 'start', '--rule', 'true', 'Stay green', '--dir', project]).status).toBe(0);
+    const cancel = inReadOnlySandbox(project, ['loop', 'cancel']);
+    expect(cancel.status).toBe(1);
+    expect(cancel.stderr).toContain('It is a decision for a person');
+    expect(cancel.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('reading still works: the status, and the loops (a WAL store read from a copy)', () => {
     const status = readOnly(['status']);
     expect(status.status, status.stderr).toBe(0);

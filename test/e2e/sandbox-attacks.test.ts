@@ -60,12 +60,10 @@ test("the agent cannot write agent, skill or command definitions, whose frontmat
   expect(readFileSync(developer, 'utf8')).toBe(developerBefore);
 });
 
-// FINDING (reported, open): a loop's command rule runs in isdlc's own OS sandbox, which keeps the guarded
-// set (GUARDED_PATHS) read-only but not `.claude/agents` (nor `.claude/commands`): a rule the agent chose
-// writes an agent definition with a hook, and the next session runs that hook outside every sandbox. This
-// test states the hole as it is; once the rule sandbox keeps those folders read-only it fails and is to be
-// turned around.
-test('FINDING: a loop rule the agent chose writes an agent definition whose hook the next session runs outside the sandbox', async () => {
+// Found by this suite and closed: a loop's command rule runs in isdlc's own OS sandbox, and a rule the agent
+// chose once wrote an agent definition with a hook, which the next session ran outside every sandbox. The
+// rule sandbox now keeps Claude Code's definitions read-only too (RUN_AS_CODE_PATHS in guarded-set.ts).
+test('a loop rule the agent chose cannot write an agent definition, whose hook the next session would run outside the sandbox', async () => {
   const project = guardedProject();
   const before = snapshot(project);
   const taskId = ({ api }: TurnContext): string => (JSON.parse(api.toolResult(api.toolUseIds('mcp__isdlc__task_create')[0]!)!.text) as { id: string }).id;
@@ -87,8 +85,11 @@ test('FINDING: a loop rule the agent chose writes an agent definition whose hook
     ],
   });
   expect(first.exitCode, first.stderr).toBe(0);
-  expect(readFileSync(join(project.dir, '.claude', 'agents', 'helper.md'), 'utf8')).toContain('hooks:');
+  const validated = JSON.parse(first.api.toolResult(first.api.toolUseIds('mcp__isdlc__iteration_validate')[0]!)!.text) as { validationPassed: boolean };
+  expect(validated.validationPassed).toBe(false);
+  expect(existsSync(join(project.dir, '.claude', 'agents', 'helper.md'))).toBe(false);
   const second = await delegateToHelper(project);
   expect(second.exitCode, second.stderr).toBe(0);
-  expect(changes(before, snapshot(project)).map((line) => line.split(': ')[0])).toContain('project:.isdlc/forged-by-hook');
+  // Only isdlc's own writes: the task and loop its MCP tools recorded.
+  expect(changes(before, snapshot(project)).filter((line) => !line.startsWith('project:.isdlc/loop.db:'))).toEqual([]);
 }, 120_000);
