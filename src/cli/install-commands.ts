@@ -7,6 +7,7 @@ import { bashEditDiffFinding, hooksSwitchedOffFindings, hostSettingsSources, rea
 import { initProject, uninstallProject, type ChangeLine, type InitResult } from '../install/install.js';
 import type { HookForm } from '../install/settings.js';
 import { claudeSandboxSupport } from '../protect/claude-sandbox-support.js';
+import { sandboxGap } from '../protect/protection-level.js';
 import { formatFindings, runDoctor } from './doctor.js';
 import { io, json, UsageError } from './shared.js';
 
@@ -43,6 +44,8 @@ function initNotices(root: string, result: InitResult): string[] {
 function sandboxNotice(result: InitResult): string {
   const replaced = result.replaced.filter((r) => r.path.startsWith('sandbox.') || r.path.startsWith('permissions.'));
   const was = replaced.length > 0 ? ` (replaced your ${replaced.map((r) => `${r.path}: ${JSON.stringify(r.was)}`).join(', ')}; uninstall gives it back)` : '';
+  const gap = result.sandbox.on ? sandboxGap(result.plan.target.version) : undefined;
+  if (gap) return `! sandboxed, with a gap: ${gap}. Upgrade Claude Code to close it; \`isdlc init --no-sandbox\` turns the sandbox off.`;
   if (result.sandbox.on) {
     return (
       `sandboxed: every Bash call of the agent runs in Claude Code's sandbox, where isdlc's files are read-only${was}. ` +

@@ -10,11 +10,14 @@ import type { ActiveWorkflow, IsdlcState } from '../state/schema.js';
 import { supervisedReviewOf } from '../workflow/review.js';
 import type { StateSnapshot } from '../state/store.js';
 import { finiteNumber as num } from '../util/json.js';
-import { projectSandboxState, protectionLine } from '../protect/protection-level.js';
+import { projectSandboxState, protectionLine, sandboxGap } from '../protect/protection-level.js';
+import { readRecord } from '../install/install.js';
 
 function protectionOf(root: string): StatusReport['protection'] {
   const state = projectSandboxState(root);
-  return { sandboxed: state.sandboxed, ...(state.why ? { why: state.why } : {}) };
+  // The Claude Code init registered for: doctor asks the installed one, status does not spawn it.
+  const gap = state.sandboxed ? sandboxGap(readRecord(root)?.claude_code?.version) : undefined;
+  return { sandboxed: state.sandboxed, ...(state.why ? { why: state.why } : {}), ...(gap ? { gap } : {}) };
 }
 
 export interface StatusReport {
@@ -38,8 +41,8 @@ export interface StatusReport {
   escalations: Escalation[];
   /** What moves the workflow on from here. */
   nextStep: string | null;
-  /** Whether the agent's shell runs in Claude Code's sandbox with isdlc's files read-only, and why not. */
-  protection: { sandboxed: boolean; why?: string };
+  /** Whether the agent's shell runs in Claude Code's sandbox with isdlc's files read-only, why not, and a gap it has. */
+  protection: { sandboxed: boolean; why?: string; gap?: string };
 }
 
 export interface PhaseLine {

@@ -24,6 +24,12 @@ export const CLAUDE_CODE = Object.freeze({
    * seccomp helper comes without the execute bit. 2.1.138 is the oldest version seen to work.
    */
   sandboxWorksFrom: '2.1.138',
+  /**
+   * 2.1.332's sandbox refuses to rename a folder above a protected file (EBUSY); 2.1.138's does not, so
+   * the agent's shell can move `.claude`, `docs` or `.git` aside and put its own in place. Where the
+   * change came in between is not known.
+   */
+  sandboxHoldsFoldersSeenIn: '2.1.332',
   /** `permissions.blockWritesOutsideWorkingDirectories` is in 2.1.332 and not in 2.1.138; where it starts is not known. */
   blockWritesOutsideSeenIn: '2.1.332',
   /** The newest version these facts were checked against: what init registers for when none is found. */
@@ -79,6 +85,8 @@ export interface ClaudeCapabilities {
   userPromptExpansionKeyDropsHooks: boolean;
   /** Claude Code's sandbox runs Bash (with isdlc's files read-only). */
   sandbox: boolean;
+  /** The sandbox also refuses to rename the folders above a protected file. */
+  sandboxHoldsFolders: boolean;
   /** `permissions.blockWritesOutsideWorkingDirectories` keeps the file tools inside the project. */
   blockWritesOutside: boolean;
 }
@@ -91,6 +99,7 @@ export function capabilitiesOf(version: string): ClaudeCapabilities {
     userPromptExpansionFires: atLeast(CLAUDE_CODE.userPromptExpansionFiresFrom),
     userPromptExpansionKeyDropsHooks: compareVersions(version, CLAUDE_CODE.userPromptExpansionKeyDropsHooksUpTo) <= 0,
     sandbox: atLeast(CLAUDE_CODE.sandboxWorksFrom),
+    sandboxHoldsFolders: atLeast(CLAUDE_CODE.sandboxHoldsFoldersSeenIn),
     blockWritesOutside: atLeast(CLAUDE_CODE.blockWritesOutsideSeenIn),
   };
 }

@@ -12,9 +12,20 @@ export function projectSandboxState(root: string): SandboxState {
   return sandboxState(settingsByPrecedence(root), root);
 }
 
+/** Where the sandbox is on but this Claude Code's sandbox leaves a way around it, what that way is. */
+export function sandboxGap(claudeVersion: string | undefined): string | undefined {
+  if (!claudeVersion || capabilitiesOf(claudeVersion).sandboxHoldsFolders) return undefined;
+  return (
+    `Claude Code ${claudeVersion}'s sandbox lets the agent's shell rename a folder above a protected file (.claude, docs, .git) and put its own in its place, ` +
+    `so the settings that turn the sandbox on, the constitution and git's hooks can be replaced for the next session (${CLAUDE_CODE.sandboxHoldsFoldersSeenIn} refuses it)`
+  );
+}
+
 /** `Protection: sandboxed` or `Protection: not sandboxed: why`, for `status`. */
-export function protectionLine(state: Pick<SandboxState, 'sandboxed' | 'why'>): string {
-  return state.sandboxed ? "Protection: sandboxed (the agent's shell cannot write isdlc's files)" : `Protection: not sandboxed: ${state.why ?? 'unknown'}`;
+export function protectionLine(state: Pick<SandboxState, 'sandboxed' | 'why'> & { gap?: string }): string {
+  if (!state.sandboxed) return `Protection: not sandboxed: ${state.why ?? 'unknown'}`;
+  if (state.gap) return `Protection: sandboxed, with a gap: ${state.gap.split(', so ')[0]} (\`isdlc doctor\` says more)`;
+  return "Protection: sandboxed (the agent's shell cannot write isdlc's files)";
 }
 
 /** What would turn the sandbox on, given why it is off. */
@@ -45,6 +56,8 @@ export function protectionFindings(root: string, support: SandboxSupport, claude
       what: `sandboxed in the settings, but the sandbox cannot run on this machine: ${support.why}; Claude Code refuses to start here`,
       fix: support.install ? `install it: ${support.install}` : 'run Claude Code where its sandbox can start, or `isdlc init --no-sandbox` to go without it',
     });
+  } else if (state.sandboxed && sandboxGap(claudeVersion)) {
+    findings.push({ severity: 'warn', what: `protection: sandboxed, with a gap: ${sandboxGap(claudeVersion)}`, fix: `upgrade Claude Code with ${UPGRADE_COMMANDS}` });
   } else if (state.sandboxed) {
     findings.push({ severity: 'ok', what: "protection: sandboxed: the agent's Bash runs in Claude Code's sandbox, where isdlc's files are read-only" });
   } else {

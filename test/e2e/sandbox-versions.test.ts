@@ -8,7 +8,7 @@ import { attackFromMain, unrecognised } from './harness/attack-run.js';
 import { BELOW_EXEC_FORM, BELOW_PROMPT_EXPANSION } from './harness/claude-versions.js';
 import { guardedProject } from './harness/guarded.js';
 import { bash, call, say } from './harness/script.js';
-import { e2eProject, runClaude } from './harness/session.js';
+import { e2eProject, isdlc, runClaude } from './harness/session.js';
 import { usesClaudeCode } from './harness/pinned.js';
 
 usesClaudeCode(BELOW_EXEC_FORM, BELOW_PROMPT_EXPANSION);
@@ -50,14 +50,15 @@ test(`Claude Code ${BELOW_PROMPT_EXPANSION}: init leaves the sandbox off, becaus
   }
 }, 120_000);
 
-// FINDING (reported, open): on 2.1.138 the sandbox binds a protected *file* read-only but not the folders
-// above it, so renaming `docs`, `docs/isdlc`, `.claude` or `.git` moves the constitution, the project's
-// settings (isdlc's hooks and the sandbox itself), git's config and hooks aside, and a forged one takes
-// its place. 2.1.332 binds those folders too (EBUSY). No deny entry closes it without making `docs` or
-// `.git` read-only. This test states the hole as it is; when init stops trusting 2.1.138's sandbox (or the
-// first version that holds is found), it fails and is to be turned around.
-test(`FINDING: on Claude Code ${BELOW_EXEC_FORM}, renaming a folder above a protected file moves it aside`, async () => {
-  const { run, changed, seen } = await attackFromMain(guardedProject({ version: BELOW_EXEC_FORM }), ANCESTOR_RENAMES, BELOW_EXEC_FORM);
+// A gap of 2.1.138's sandbox, which isdlc cannot close: it binds a protected *file* read-only but not the
+// folders above it, so renaming `docs`, `docs/isdlc`, `.claude` or `.git` moves the constitution, the
+// project's settings (isdlc's hooks and the sandbox itself), git's config and hooks aside, and a forged
+// one takes its place. 2.1.332 binds those folders too (EBUSY). No deny entry closes it without making
+// `docs` or `.git` read-only, so init, doctor and status say so and name the upgrade.
+test(`on Claude Code ${BELOW_EXEC_FORM}, renaming a folder above a protected file moves it aside: a gap doctor and status report`, async () => {
+  const project = guardedProject({ version: BELOW_EXEC_FORM });
+  expect(isdlc(project, ['status'])).toContain(`Protection: sandboxed, with a gap: Claude Code ${BELOW_EXEC_FORM}'s sandbox lets the agent's shell rename a folder above a protected file`);
+  const { run, changed, seen } = await attackFromMain(project, ANCESTOR_RENAMES, BELOW_EXEC_FORM);
   expect(run.exitCode, run.stderr).toBe(0);
   expect(seen.map((outcome) => outcome.layer)).toEqual(['unrecognised', 'unrecognised', 'unrecognised', 'unrecognised']);
   expect(changed.map((line) => line.split(': ')[0])).toEqual(

@@ -54,26 +54,27 @@ describe('versions', () => {
 
 describe('capabilities by version (docs/claude-code-versions.md)', () => {
   it.each([
-    // version    supported exec   UPE fires  UPE key drops the file's hooks  sandbox  blockWritesOutsideWorkingDirectories
-    ['2.1.63', false, false, false, true, false, false],
-    ['2.1.90', false, false, false, true, false, false],
-    ['2.1.99', false, false, false, true, false, false],
-    ['2.1.100', true, false, false, true, false, false],
-    ['2.1.101', true, false, false, false, false, false],
-    ['2.1.114', true, false, false, false, false, false],
-    ['2.1.115', true, false, false, false, false, false],
-    ['2.1.116', true, false, true, false, false, false],
-    ['2.1.138', true, false, true, false, true, false],
-    ['2.1.139', true, true, true, false, true, false],
-    ['2.1.332', true, true, true, false, true, true],
-    ['3.0.0', true, true, true, false, true, true],
-  ])('%s: supported %s, exec-form hooks %s, UserPromptExpansion fires %s, its key drops hooks %s, sandbox %s, blocks writes outside %s', (version, supported, exec, fires, drops, sandbox, outside) => {
+    // version    supported exec   UPE fires  UPE key drops the file's hooks  sandbox  sandbox holds folders  blockWritesOutsideWorkingDirectories
+    ['2.1.63', false, false, false, true, false, false, false],
+    ['2.1.90', false, false, false, true, false, false, false],
+    ['2.1.99', false, false, false, true, false, false, false],
+    ['2.1.100', true, false, false, true, false, false, false],
+    ['2.1.101', true, false, false, false, false, false, false],
+    ['2.1.114', true, false, false, false, false, false, false],
+    ['2.1.115', true, false, false, false, false, false, false],
+    ['2.1.116', true, false, true, false, false, false, false],
+    ['2.1.138', true, false, true, false, true, false, false],
+    ['2.1.139', true, true, true, false, true, false, false],
+    ['2.1.332', true, true, true, false, true, true, true],
+    ['3.0.0', true, true, true, false, true, true, true],
+  ])('%s: supported %s, exec-form hooks %s, UserPromptExpansion fires %s, its key drops hooks %s, sandbox %s, holding folders %s, blocks writes outside %s', (version, supported, exec, fires, drops, sandbox, holds, outside) => {
     expect(capabilitiesOf(version)).toEqual({
       supported,
       execFormHooks: exec,
       userPromptExpansionFires: fires,
       userPromptExpansionKeyDropsHooks: drops,
       sandbox,
+      sandboxHoldsFolders: holds,
       blockWritesOutside: outside,
     });
   });
