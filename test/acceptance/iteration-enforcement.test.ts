@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentCall, agentResult, bashCall, bashFailed, bashPassed, runnerOutput, skillCall, stop, userPrompt } from '../helpers/payloads.js';
-import { cli, decisionOf, initedProject, readJson, writeFile, writeJson, writePlan, type Decision } from '../helpers/project.js';
+import { cli, decisionOf, initedProject, readJson, withoutSandbox, writeFile, writeJson, writePlan, type Decision } from '../helpers/project.js';
 import { runRegisteredHook } from '../helpers/registered-hook.js';
 import { compliant, delegated, testRecord, withConstitution, withTests, workflowState } from '../helpers/states.js';
 
@@ -182,7 +182,9 @@ describe('seed 000: iteration enforcement, through the registered hook', () => {
     const state = delegated(withConstitution(withTests(workflowState('feature', IMPL), IMPL, testRecord('failed', 3, { status: 'escalated', completed: true, escalation_reason: 'circuit_breaker' })), IMPL, compliant(IMPL_ARTICLES)), 'software-developer', IMPL);
     const dir = projectWith(state);
     expect(send(dir, advance(dir)).reason).toContain('isdlc escalation approve --phase 06-implementation');
-    expect(send(dir, bashCall(dir, 'node .isdlc/bin/isdlc.cjs escalation approve --phase 06-implementation')).kind).toBe('deny');
+    // Sandboxed, the command cannot write and the hook says whose decision it is; without the sandbox it is refused.
+    expect(send(dir, bashCall(dir, 'node .isdlc/bin/isdlc.cjs escalation approve --phase 06-implementation')).context).toContain('is a decision for a person');
+    expect(send(withoutSandbox(dir), bashCall(dir, 'node .isdlc/bin/isdlc.cjs escalation approve --phase 06-implementation')).kind).toBe('deny');
     const refused = cli(['escalation', 'approve', '--phase', IMPL, '--dir', dir], { env: { CLAUDECODE: '1' } });
     expect(refused.status).toBe(2);
     const approved = cli(['escalation', 'approve', '--phase', IMPL, '--dir', dir, '--note', 'flaky upstream; tracked in #12']);

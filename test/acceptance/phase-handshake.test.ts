@@ -22,7 +22,7 @@ import {
   type State,
 } from '../helpers/handshake.js';
 import { agentCall, bashCall, bashFailed, editCall, runnerOutput, writeCall, writeDone } from '../helpers/payloads.js';
-import { BIN, cleanEnv, cli, initedProject, writeFile, writeJson, writePlan } from '../helpers/project.js';
+import { BIN, cleanEnv, cli, initedProject, withoutSandbox, writeFile, writeJson, writePlan } from '../helpers/project.js';
 
 const TS001_PHASES = ['01-requirements', '02-impact-analysis', '03-architecture', '04-design', '05-test-strategy', '06-implementation', '16-quality-loop', '08-code-review'];
 const TS002_PHASES = ['02-tracing', '06-implementation', '16-quality-loop', '08-code-review'];
@@ -238,8 +238,12 @@ describe('seed 003: shorter workflows, sub-agents, gates, stale reads', () => {
     const faked = send(dir, editCall(dir, join(dir, '.isdlc/state.json'), '"last_test_result": "failed"', '"last_test_result": "passed"'));
     expect(faked.kind).toBe('deny');
     expect(faked.reason).toContain('test_iteration is evidence isdlc records itself');
-    const shell = send(dir, bashCall(dir, `sed -i 's/"failed"/"passed"/' .isdlc/state.json`));
-    expect(shell.kind).toBe('deny');
+    // In the sandbox init set up the file system refuses the shell's write; the hook only says so.
+    const forge = bashCall(dir, `sed -i 's/"failed"/"passed"/' .isdlc/state.json`);
+    const sandboxed = send(dir, forge);
+    expect(sandboxed.kind).toBe('allow');
+    expect(sandboxed.context).toContain("isdlc's files are read-only in the sandbox");
+    expect(send(withoutSandbox(dir), forge).kind).toBe('deny');
     expect(readFileSync(stateFile(dir), 'utf8')).toBe(before);
   });
 
@@ -307,7 +311,8 @@ describe('seed 003 TS-014 and TS-015: people decide at phase boundaries', () => 
     expect(stateOf(dir)['active_workflow'].supervised_review).toMatchObject({ phase: '02-tracing', status: 'awaiting' });
     expect(refused(dir, ['phase', 'activate'])).toContain("waiting for a person's review");
     expect(send(dir, agentCall(dir, { subagent_type: 'software-developer' })).reason).toContain('isdlc phase review continue');
-    expect(send(dir, bashCall(dir, 'isdlc phase review continue')).kind).toBe('deny');
+    expect(send(dir, bashCall(dir, 'isdlc phase review continue')).context).toContain('is a decision for a person');
+    expect(send(withoutSandbox(dir), bashCall(dir, 'isdlc phase review continue')).kind).toBe('deny');
     expect(refused(dir, ['phase', 'review', 'continue'], { env: AGENT, status: 2 })).toContain('decision for a person');
 
     isdlc(dir, ['phase', 'review', 'review']);
@@ -351,7 +356,8 @@ describe('seed 003 TS-014 and TS-015: people decide at phase boundaries', () => 
   it('TS-015 skip: a person overrides the gate; escalations cleared, phase completed, the next one starts', () => {
     const dir = blockedAtFirstPhase();
     expect(refused(dir, ['phase', 'skip', '--reason', 'trivial'], { env: AGENT, status: 2 })).toContain('decision for a person');
-    expect(send(dir, bashCall(dir, 'node .isdlc/bin/isdlc.cjs phase skip --reason "trivial"')).kind).toBe('deny');
+    expect(send(dir, bashCall(dir, 'node .isdlc/bin/isdlc.cjs phase skip --reason "trivial"')).context).toContain('is a decision for a person');
+    expect(send(withoutSandbox(dir), bashCall(dir, 'node .isdlc/bin/isdlc.cjs phase skip --reason "trivial"')).kind).toBe('deny');
     const beforeSkip = stateOf(dir);
     const skipped = isdlc(dir, ['phase', 'skip', '--reason', 'tracing is obvious here'], HUMAN);
     expectCompleted(beforeSkip, stateOf(dir), '02-tracing');

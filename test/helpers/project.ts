@@ -116,6 +116,16 @@ export function initedProject(prefix = 'isdlc-project-'): string {
   return dir;
 }
 
+/**
+ * The project as `isdlc init --no-sandbox` leaves it: no sandbox around the agent's shell, so the hook's
+ * text rules refuse what they recognise (with the sandbox on they only note it: the OS refuses the write).
+ */
+export function withoutSandbox(project: string): string {
+  const run = cli(['init', project, '--no-sandbox']);
+  if (run.status !== 0) throw new Error(`init --no-sandbox failed: ${run.stderr}`);
+  return project;
+}
+
 export function activityLog(project: string): Record<string, unknown>[] {
   try {
     return readFileSync(join(project, '.isdlc/hook-activity.log'), 'utf8')
