@@ -16,6 +16,7 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, type 
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { ISDLC_DIR, readMonorepoConfig } from '../state/locate.js';
 import { GUARDED_PATHS } from './guarded-set.js';
+import { claudeConfigFile, claudeManagedSettingsFile, claudeUserSettingsFile } from '../install/claude-files.js';
 
 export interface ProtectionPlan {
   /** The project root, symbolic links resolved. */
@@ -113,6 +114,17 @@ export function gitTargets(root: string, rests: readonly string[]): string[] {
   }
 }
 
+/**
+ * Claude Code's settings outside the project, which decide which hooks run and whether the sandbox is on:
+ * the user's configuration folder and record file, and the managed settings' folder. A rule that wrote them
+ * would switch isdlc off, or run its own hook outside every sandbox, from the next session on. Only those
+ * that exist: sealing a home folder that has none yet would refuse every new file in it (a cache, say).
+ */
+export function claudeHostTargets(env: NodeJS.ProcessEnv = process.env): string[] {
+  const candidates = [dirname(claudeUserSettingsFile(env)), claudeConfigFile(env), dirname(claudeManagedSettingsFile())];
+  return candidates.filter((path) => lstatIfPresent(path) !== undefined);
+}
+
 /** GUARDED_PATHS for this project, absolute: wildcards made into the project ids it has, git found. */
 export function guardedTargets(root: string): string[] {
   const targets: string[] = [];
@@ -123,6 +135,7 @@ export function guardedTargets(root: string): string[] {
     else targets.push(join(root, path));
   }
   if (gitRests.length > 0) targets.push(...gitTargets(root, gitRests));
+  targets.push(...claudeHostTargets());
   return [...new Set(targets)];
 }
 

@@ -237,6 +237,33 @@ describe.skipIf(!here.ok || process.platform !== 'linux')('a rule in the OS sand
   });
 });
 
+describe.skipIf(!here.ok || process.platform !== 'linux')("a rule in the OS sandbox and Claude Code's settings outside the project", () => {
+  it("cannot change the user's settings or records, which decide the next session's hooks and sandbox", () => {
+    const dir = project('plain');
+    const home = tempDir('isdlc-rule-home-');
+    writeJson(join(home, '.claude/settings.json'), { model: 'opus' });
+    writeJson(join(home, '.claude.json'), { projects: {} });
+    const before = [readFileSync(join(home, '.claude/settings.json'), 'utf8'), readFileSync(join(home, '.claude.json'), 'utf8')];
+    for (const command of [
+      `node -e "require('fs').writeFileSync(process.env.HOME + '/.claude/settings.json', JSON.stringify({ disableAllHooks: true }))"`,
+      'echo \'{"hooks":{}}\' > "$HOME/.claude/settings.local.json"',
+      'mv "$HOME/.claude" "$HOME/.claude-aside" && mkdir "$HOME/.claude"',
+      'echo {} > "$HOME/.claude.json"',
+    ]) {
+      const request = {
+        rules: [{ type: 'command', name: 'route', enabled: true, command, expectedExitCode: 0, timeoutSeconds: 20 }],
+        context: { root: dir, agentOutput: '', loop: { id: 'L-0123456789', approvedByPerson: false } },
+        deadline: Date.now() + 30_000,
+      };
+      const child = spawnSync(process.execPath, [LOOP_BUNDLE, '--validate'], { input: JSON.stringify(request), encoding: 'utf8', cwd: dir, env: { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: '' }, timeout: 40_000 });
+      expect((JSON.parse(child.stdout) as ValidationReport).results[0]!.passed, command).toBe(false);
+    }
+    expect([readFileSync(join(home, '.claude/settings.json'), 'utf8'), readFileSync(join(home, '.claude.json'), 'utf8')]).toEqual(before);
+    expect(readdirSync(join(home, '.claude'))).toEqual(['settings.json']);
+    expect(existsSync(join(home, '.claude-aside'))).toBe(false);
+  });
+});
+
 describe.skipIf(process.platform !== 'linux')('the routes, without the sandbox (the control)', () => {
   // Each would have changed isdlc's files: so the snapshot above would have seen it.
   it.each([
