@@ -45,11 +45,11 @@ function sandboxNotice(result: InitResult): string {
   const replaced = result.replaced.filter((r) => r.path.startsWith('sandbox.') || r.path.startsWith('permissions.'));
   const was = replaced.length > 0 ? ` (replaced your ${replaced.map((r) => `${r.path}: ${JSON.stringify(r.was)}`).join(', ')}; uninstall gives it back)` : '';
   const gap = result.sandbox.on ? sandboxGap(result.plan.target.version) : undefined;
-  if (gap) return `! sandboxed, with a gap: ${gap}. Upgrade Claude Code to close it; \`isdlc init --no-sandbox\` turns the sandbox off.`;
+  if (gap) return `! sandboxed, with a gap: ${gap}${was}. Upgrade Claude Code to close it; \`isdlc init --no-sandbox\` turns the sandbox off.`;
   if (result.sandbox.on) {
     return (
       `sandboxed: every Bash call of the agent runs in Claude Code's sandbox, where isdlc's files are read-only${was}. ` +
-      'It costs about 0.2 s per Bash call; `isdlc init --no-sandbox` turns it off.'
+      'It costs about 0.1 s per Bash call; `isdlc init --no-sandbox` turns it off.'
     );
   }
   return `! not sandboxed: ${result.sandbox.why ?? 'unknown'}. The agent's shell can then write isdlc's files; isdlc can only notice afterwards.`;
