@@ -1,6 +1,7 @@
 // An inter-process lock beside a file: `<file>.lock`, created exclusively. A holder that died (its pid
 // is gone on this host) or that held it far too long is set aside at once, so a writer killed with
-// SIGKILL never wedges the others.
+// SIGKILL never wedges the others; so is a lock whose content cannot be a real holder's (unreadable, or
+// dated in the future), so that a lock file someone wrote by hand cannot keep every writer out.
 import { closeSync, fstatSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 
@@ -62,19 +63,39 @@ function processIsAlive(pid: number): boolean {
   }
 }
 
-function isAbandoned(holder: Holder, staleMs: number): boolean {
-  if (Date.now() - holder.at > staleMs) return true;
+/** A clock skew between hosts sharing a folder that still counts as "now". */
+const SKEW_MS = 60_000;
+
+/**
+ * Whether a lock someone holds may be set aside: too old (by the time it names, or by the file's own age,
+ * which the content cannot vouch for), dated in the future (no honest holder writes that), or held by a
+ * process that is gone on this host. A lock file is something an agent can write too: what it says about
+ * itself must not keep every writer out.
+ */
+function isAbandoned(holder: Holder, staleMs: number, fileAgeMs: number | undefined): boolean {
+  const now = Date.now();
+  if (!Number.isFinite(holder.at) || holder.at > now + SKEW_MS) return true;
+  if (now - holder.at > staleMs) return true;
+  if (fileAgeMs !== undefined && fileAgeMs > staleMs) return true;
   return holder.host === thisHost() && !processIsAlive(holder.pid);
 }
 
-/** A lock file that never got its content: its creator died between create and write. */
-function isEmptyAndOld(file: string): boolean {
+/** How long ago the lock file was last written, or undefined when it is gone. */
+function fileAge(file: string): number | undefined {
   try {
-    const stat = statSync(file);
-    return stat.size === 0 && Date.now() - stat.mtimeMs > 1000;
+    return Date.now() - statSync(file).mtimeMs;
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/**
+ * A lock file without a readable holder: empty (its creator died between create and write) or holding
+ * something that is not a holder record. Given a second for a creator still writing it, it is stale.
+ */
+function isUnreadableAndOld(file: string): boolean {
+  const age = fileAge(file);
+  return age !== undefined && age > 1000;
 }
 
 function breakLock(lockFile: string, seen: Holder | null, myNonce: string): void {
@@ -123,7 +144,7 @@ export function acquireLock(target: string, options: LockOptions = {}): HeldLock
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const holder = readHolder(lockFile);
-    if (holder ? isAbandoned(holder, staleMs) : isEmptyAndOld(lockFile)) {
+    if (holder ? isAbandoned(holder, staleMs, fileAge(lockFile)) : isUnreadableAndOld(lockFile)) {
       breakLock(lockFile, holder, nonce);
       continue;
     }

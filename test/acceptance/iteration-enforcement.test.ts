@@ -1,6 +1,7 @@
 // Seed 000, AC-IE-001 to AC-IE-018, each through the hook command `isdlc init` registered, run the way
 // Claude Code runs it, with payloads shaped like the recorded ones; each checks the decision and the
 // state written. Then the end-to-end scenario of seed 003 TS-004 and the circuit breaker.
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentCall, agentResult, bashCall, bashFailed, bashPassed, runnerOutput, skillCall, stop, userPrompt } from '../helpers/payloads.js';
@@ -52,6 +53,15 @@ describe('seed 000: iteration enforcement, through the registered hook', () => {
     send(dir, bashPassed(dir, 'npm test', runnerOutput('jest', 'passing')));
     expect(testsOf(dir)).toMatchObject({ current_iteration: 2, max_iterations: 10, last_test_result: 'passed', last_test_command: 'npm test', failures_count: 1, completed: true, status: 'success' });
     expect(testsOf(dir).history.map((entry: State) => [entry['iteration'], entry['result'], entry['command']])).toEqual([[1, 'failed', 'npm test'], [2, 'passed', 'npm test']]);
+  });
+
+  it('a lock file the agent wrote (a live pid, a time far ahead) does not stop a failing run from being recorded', () => {
+    const dir = projectWith(workflowState('feature', IMPL));
+    writeFile(join(dir, '.isdlc/state.json.lock'), JSON.stringify({ pid: 1, host: hostname(), nonce: 'jam', at: Date.now() + 10 * 365 * 86_400_000 }));
+    const started = Date.now();
+    send(dir, bashFailed(dir, 'npm test', 1, runnerOutput('jest', 'failing')));
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(testsOf(dir)).toMatchObject({ current_iteration: 1, last_test_result: 'failed' });
   });
 
   it.each([

@@ -1,7 +1,8 @@
 // The state store, driven through the bundled code (dist/cli.cjs) from real processes where it matters:
 // parallel writers lose nothing, a killed writer never leaves a torn file, a corrupt file is kept aside.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acquireLock } from '../../src/state/lock.js';
@@ -75,6 +76,26 @@ describe('one process', () => {
     new StateStore(file, { timeoutMs: 3000 }).update((draft) => void (draft['ok'] = true));
     expect(Date.now() - started).toBeLessThan(1000);
     expect(existsSync(`${file}.lock`)).toBe(false);
+  });
+
+  // A lock file is something an agent can write: one that names a live process (pid 1 is always alive)
+  // must not keep every state write out, or no failure would ever be recorded.
+  it.each([
+    ['dated in the future', (): string => JSON.stringify({ pid: 1, host: hostname(), nonce: 'jam', at: Date.now() + 10 * 365 * 86_400_000 }), 0],
+    ['whose content is not a holder', (): string => 'locked, keep out', 2000],
+    ['with no time at all', (): string => JSON.stringify({ pid: 1, host: hostname(), nonce: 'jam' }), 0],
+    ['dated now but a file older than the stale bound', (): string => JSON.stringify({ pid: 1, host: hostname(), nonce: 'jam', at: Date.now() + 50_000 }), 40_000],
+  ] as const)('a jammed lock, %s, is taken over', (_, content, ageMs) => {
+    const file = join(tempDir(), 'state.json');
+    writeFileSync(`${file}.lock`, content());
+    if (ageMs !== 0) {
+      const when = new Date(Date.now() - ageMs);
+      utimesSync(`${file}.lock`, when, when);
+    }
+    const started = Date.now();
+    new StateStore(file, { timeoutMs: 3000 }).update((draft) => void (draft['ok'] = true));
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ ok: true });
   });
 
   it('a lock held by a live process makes a writer wait, then give up with who holds it', () => {
