@@ -2,12 +2,15 @@
 // printed last), so before decoding and parsing, any JSON string longer than `limit` bytes is cut to its
 // last `keep` bytes, starting at a line, behind a marker saying how much was cut. Decoding and parsing a
 // megabyte costs more than the rest of a hook call; this keeps a large test run's hook near a small one's.
-// File contents on their way to Write or Edit are never cut: guards may need them whole.
+// Only what a tool or the model produced is cut (the keys below): never what the agent asks a tool to do.
+// A shell command padded past the limit would otherwise be judged on its tail alone, and the forbidden
+// command at its head would pass unseen.
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
-const KEEP_WHOLE = new Set(['content', 'new_string', 'old_string', 'edits']);
+/** Strings that hold output: a tool's response, an error, the model's last message. */
+const OUTPUT_KEYS = new Set(['stdout', 'stderr', 'output', 'error', 'tool_response', 'tool_result', 'last_assistant_message']);
 
 function escaped(buffer: Buffer, at: number): boolean {
   let count = 0;
@@ -60,7 +63,7 @@ export function shrinkLargeStrings(buffer: Buffer, options: ShrinkOptions = DEFA
     if (isKey) {
       lastKey = length < 64 ? buffer.toString('latin1', at + 1, close) : '';
     } else {
-      if (length > options.limit && !KEEP_WHOLE.has(lastKey)) {
+      if (length > options.limit && OUTPUT_KEYS.has(lastKey)) {
         const cut = lineStart(buffer, close - options.keep, close);
         if (cut > at) {
           parts.push(buffer.subarray(copiedUpTo, at + 1), Buffer.from(`[... ${cut - at - 1} bytes cut by isdlc; the end follows ...]\\n`));

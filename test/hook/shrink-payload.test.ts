@@ -1,5 +1,7 @@
 // Large strings in a payload are cut to their tail before parsing; everything else is left exactly.
 import { describe, expect, it } from 'vitest';
+import { bashCall } from '../helpers/payloads.js';
+import { decisionOf, hook, initedProject, withoutSandbox } from '../helpers/project.js';
 import { shrinkLargeStrings } from '../../src/entry/shrink-payload.js';
 
 const options = { limit: 1000, keep: 200 };
@@ -43,6 +45,13 @@ describe('shrinking a payload', () => {
     expect(out['tool_input'].content).toBe(content);
   });
 
+  it('never cuts what the agent asks a tool to do: a shell command padded past the limit stays whole (its head is what counts)', () => {
+    const command = `node .isdlc/bin/isdlc.cjs phase skip --reason x; echo "${output(300).replace(/"/g, '')}"`;
+    const { out, cut } = roundTrip({ tool_name: 'Bash', tool_input: { command, description: output(300) } });
+    expect(cut).toBe(false);
+    expect(out['tool_input'].command).toBe(command);
+  });
+
   it('leaves a long single line alone rather than cut inside it', () => {
     const { out, cut } = roundTrip({ error: 'x'.repeat(5000) });
     expect(cut).toBe(false);
@@ -54,3 +63,15 @@ describe('shrinking a payload', () => {
     expect(shrinkLargeStrings(input, options)).toBe(input);
   });
 });
+
+describe('the padding attack, through the hook', () => {
+  it('a person-only command followed by 300 KB of padding is still seen and refused', () => {
+    const project = withoutSandbox(initedProject());
+    // Lines of comments after it: the tail a cut would keep holds nothing but padding.
+    const command = `node .isdlc/bin/isdlc.cjs escalation approve --phase 06-implementation\n${'# padding\n'.repeat(32 * 1024)}`;
+    const run = hook(project, bashCall(project, command));
+    expect(run.status, run.stderr).toBe(0);
+    expect(decisionOf(run)).toMatchObject({ kind: 'deny', reason: expect.stringContaining('isdlc human-only-commands') });
+  });
+});
+
