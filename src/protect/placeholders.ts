@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { processIsAlive } from '../state/lock.js';
 
 export const PLACEHOLDER_REGISTRY = 'rule-sandbox.json';
 const MUTEX = 'rule-sandbox.lock';
@@ -72,15 +73,6 @@ export function parseRegistry(text: string | undefined): Registry {
     return { runs, placeholders };
   } catch {
     return { runs: [], placeholders: [] };
-  }
-}
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -54,7 +54,8 @@ function readHolder(file: string): Holder | null {
   }
 }
 
-function processIsAlive(pid: number): boolean {
+/** Whether a process with this pid exists on this host (one we may not signal counts). */
+export function processIsAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
