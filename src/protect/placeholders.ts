@@ -126,7 +126,7 @@ export interface HeldPlaceholders {
  * Makes sure each of `names` exists in `root` (an empty folder where nothing was) and counts this run as
  * one that uses them, until `release`. Throws when `.isdlc/` cannot be written.
  */
-export function holdPlaceholders(isdlcDir: string, root: string, names: readonly string[], alive: (pid: number) => boolean = processExists): HeldPlaceholders {
+export function holdPlaceholders(isdlcDir: string, root: string, names: readonly string[], alive: (pid: number) => boolean = processIsAlive): HeldPlaceholders {
   if (names.length === 0) return { release() {} };
   const file = join(isdlcDir, PLACEHOLDER_REGISTRY);
   const token = randomBytes(6).toString('hex');
