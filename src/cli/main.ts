@@ -4,6 +4,7 @@ import { InstallError } from '../install/install.js';
 import { StateConflictError } from '../state/store.js';
 import { LockTimeoutError } from '../state/lock.js';
 import { WorkflowError } from '../workflow/start.js';
+import { registerChangesCommands } from './changes-commands.js';
 import { registerInstallCommands } from './install-commands.js';
 import { LoopCommandError, registerLoopCommands } from './loop-commands.js';
 import { registerPhaseCommands } from './phase-commands.js';
@@ -26,6 +27,7 @@ function buildProgram(): Command {
   registerPromptCommands(program);
   registerToolCommands(program);
   registerLoopCommands(program);
+  registerChangesCommands(program);
   return program;
 }
 

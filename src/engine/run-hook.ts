@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { ProjectConfig } from '../config/project-config.js';
 import { claudeCodeDecision, parseClaudeCodePayload, renderClaudeCodeVerdict } from '../host/claude-code.js';
 import { findProjectRoot, ISDLC_DIR, locateState, type StateLocation } from '../state/locate.js';
+import { tamperCheckForHook, type TamperReport } from '../protect/tamper-on-hook.js';
 import { appendActivity } from './activity-log.js';
 import { dispatch } from './dispatch.js';
 import type { HookEvent } from './event.js';
@@ -97,7 +98,20 @@ export function runHook(input: HookRunInput): HookRunOutput {
       : input.cwd;
   const root = findProjectRoot({ env: input.env, cwd: payloadCwd });
   let location: StateLocation | undefined;
+  let tamper: TamperReport = {};
   if (root && existsSync(join(root, ISDLC_DIR))) {
+    // Before anything reads isdlc's files (monorepo.json first): what changed them since the last call is undone.
+    if (!dryRun) {
+      const eventName = input.eventName ?? (raw && typeof raw === 'object' ? String((raw as Record<string, unknown>)['hook_event_name'] ?? '') : '');
+      const stateFile = (): string => {
+        try {
+          return locateState(root, { env: input.env, cwd: payloadCwd }).stateFile;
+        } catch {
+          return join(root, ISDLC_DIR, 'state.json');
+        }
+      };
+      tamper = runTamperCheck(root, stateFile, eventName || 'a hook call', entry);
+    }
     try {
       location = locateState(root, { env: input.env, cwd: payloadCwd });
       if (location.warning) entry['warning'] = location.warning;
@@ -127,6 +141,8 @@ export function runHook(input: HookRunInput): HookRunOutput {
   const config = new ProjectConfig(location.root, location.projectId);
   const result = dispatch({ event, guards: guards.filter((guard) => !broken.includes(guard)), location, config, dryRun });
   const verdict = result.verdict;
+  if (tamper.note) verdict.notes.unshift(tamper.note);
+  if (tamper.userMessage) verdict.userMessages.unshift(tamper.userMessage);
   // As the wire says it: a held Stop is a block, not a deny.
   entry['decision'] = claudeCodeDecision(event.name, verdict);
   if (verdict.deny) Object.assign(entry, { guard: verdict.deny.guard, reason: verdict.deny.reason });
@@ -141,6 +157,17 @@ export function runHook(input: HookRunInput): HookRunOutput {
   const configProblems = config.problems();
   if (configProblems.length > 0) entry['config_problems'] = configProblems;
   return finish(renderClaudeCodeVerdict(event.name, verdict), location, stderr);
+}
+
+function runTamperCheck(root: string, stateFile: () => string, eventName: string, entry: Record<string, unknown>): TamperReport {
+  try {
+    const report = tamperCheckForHook(root, stateFile, eventName);
+    if (report.log) entry['tamper'] = report.log;
+    return report;
+  } catch (error) {
+    entry['tamper'] = { error: (error as Error).message };
+    return {};
+  }
 }
 
 /** `isdlc hook --check`: does every guard of this build load, and is it well formed? */

@@ -6,8 +6,8 @@ import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync 
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
-/** Runs the bundle and returns what it exports. */
-export function runWithCodeCache(file: string, requireFn: NodeJS.Require): unknown {
+/** Runs the bundle and returns what it exports; `folder` is its `__dirname` when that is not where the file is. */
+export function runWithCodeCache(file: string, requireFn: NodeJS.Require, folder = dirname(file)): unknown {
   const stat = statSync(file);
   const prefix = `${basename(file)}.`;
   const cacheFile = `${file}.${process.version}-${process.arch}-${stat.size}-${Math.trunc(stat.mtimeMs)}.cache`;
@@ -36,6 +36,6 @@ export function runWithCodeCache(file: string, requireFn: NodeJS.Require): unkno
     });
   }
   const module: { exports: unknown } = { exports: {} };
-  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, requireFn, module, file, dirname(file));
+  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, requireFn, module, file, folder);
   return module.exports;
 }

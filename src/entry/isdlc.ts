@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { runWithCodeCache } from './code-cache.js';
 import { bundleFile, FAMILIES, familyOf, peekEventName } from './event-family.js';
 import { readHookInput } from './stdio.js';
+import { verifiedBundle } from './verified-bundle.js';
 
 const args = process.argv.slice(2);
 const isHook = args[0] === 'hook' && !args.includes('--help') && !args.includes('-h');
@@ -18,7 +19,8 @@ if (isHook && (args.includes('--warm-cache') || args.includes('--check'))) {
   (globalThis as { __isdlcHookInput?: unknown }).__isdlcHookInput = input;
   const eventArg = args.find((_, i) => args[i - 1] === '--event') ?? args.find((arg) => arg.startsWith('--event='))?.slice(8);
   const family = familyOf(eventArg ?? ('bytes' in input ? peekEventName(input.bytes) : undefined));
-  runWithCodeCache(join(__dirname, bundleFile(family)), require);
+  // Beside this file, whichever copy runs: the bundle finds its siblings (loop.cjs, the SQLite module) here.
+  runWithCodeCache(verifiedBundle(join(__dirname, bundleFile(family))), require, __dirname);
 } else {
   const cli = require('./cli.cjs') as { main(argv: string[]): Promise<number> };
   cli.main(process.argv).then(

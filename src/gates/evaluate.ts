@@ -12,8 +12,9 @@ import { phaseAgent } from '../detect/agents.js';
 import { activeWorkflowOf } from '../state/current-phase.js';
 import { constitutionalOf, elicitationOf, testIterationOf } from '../state/phase-records.js';
 import type { IsdlcState } from '../state/schema.js';
+import { tamperGate } from '../protect/tamper-gate.js';
 
-export type GateRequirement = 'test_iteration' | 'constitutional_validation' | 'interactive_elicitation' | 'agent_delegation' | 'artifact_presence';
+export type GateRequirement = 'test_iteration' | 'constitutional_validation' | 'interactive_elicitation' | 'agent_delegation' | 'artifact_presence' | 'tamper_review';
 
 export interface GateCheck {
   requirement: GateRequirement;
@@ -40,7 +41,7 @@ export interface GateInput {
   docsBase?: string;
 }
 
-const RULE_FOR: Record<GateRequirement, string> = {
+const RULE_FOR: Record<Exclude<GateRequirement, 'tamper_review'>, string> = {
   test_iteration: 'block_on_incomplete_test_iteration',
   constitutional_validation: 'block_on_incomplete_constitutional',
   interactive_elicitation: 'block_on_incomplete_elicitation',
@@ -166,7 +167,7 @@ export function evaluateGate(input: GateInput): GateEvaluation {
   const workflowType = activeWorkflowOf(input.state)?.type;
   const requirements = effectivePhaseRequirements(input.config.iterationRequirements, input.phase, workflowType) ?? {};
   const rules = (input.config.iterationRequirements['gate_blocking_rules'] ?? {}) as Record<string, unknown>;
-  const enforced = (requirement: GateRequirement, enabled: boolean | undefined): boolean => enabled === true && rules[RULE_FOR[requirement]] !== false;
+  const enforced = (requirement: Exclude<GateRequirement, 'tamper_review'>, enabled: boolean | undefined): boolean => enabled === true && rules[RULE_FOR[requirement]] !== false;
 
   const checks: GateCheck[] = [];
   if (enforced('test_iteration', requirements.test_iteration?.enabled)) checks.push(testCheck(input, requirements));
@@ -174,6 +175,9 @@ export function evaluateGate(input: GateInput): GateEvaluation {
   if (enforced('interactive_elicitation', requirements.interactive_elicitation?.enabled)) checks.push(elicitationCheck(input, requirements));
   if (enforced('agent_delegation', requirements.agent_delegation_validation?.enabled)) checks.push(delegationCheck(input));
   if (enforced('artifact_presence', requirements.artifact_validation?.enabled)) checks.push(artifactCheck(input, requirements));
+  // Not a configurable rule: the configuration is among the files it is about.
+  const tamper = tamperGate(input.root, input.state);
+  if (tamper?.closed) checks.push({ requirement: 'tamper_review', met: false, detail: tamper.detail, action: tamper.action });
   const unmet = checks.filter((check) => !check.met);
   return { phase: input.phase, open: unmet.length === 0, checks, unmet };
 }

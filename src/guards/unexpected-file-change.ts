@@ -13,21 +13,7 @@ import type { FileChange } from '../engine/event.js';
 import { defineGuard } from '../engine/guard.js';
 import { simpleCommands, type SimpleCommand } from '../detect/shell-words.js';
 import { GUARDED_KIND_LABELS, guardedFileKindOnDisk, relativeToRoot, type GuardedKind } from '../protect/guarded-set.js';
-import { toolRef, TRANSITION_TOOLS } from '../workflow/agent-operations.js';
-
-/** What to use instead of changing a file of this kind, for the model. */
-const INSTEAD: Readonly<Record<GuardedKind, string>> = Object.freeze({
-  state:
-    `read it with ${toolRef('status')}; change it only through isdlc's tools (${TRANSITION_TOOLS}, ...)`,
-  config: "configuration is the person's to change: ask them (`isdlc config show NAME` shows what is in use)",
-  bin: 'only `isdlc init`, run by the person, installs it',
-  'loop-store': `see a loop with ${toolRef('iteration_status')}; if you cannot go on, end your final message with <promise>BLOCKED</promise> and the reason`,
-  log: "it is isdlc's record of what the hooks decided; leave it as it is",
-  settings: "isdlc's hook entries there are installed by `isdlc init`: ask the person to change them",
-  mcp: "isdlc's server entry there is installed by `isdlc init`: ask the person to change it",
-  constitution: `the constitution is the person's: ask them; record checks against it with ${toolRef('constitution_record')}`,
-  other: 'leave it to isdlc',
-});
+import { INSTEAD } from '../protect/instead.js';
 
 /** Shell words that only print: harmless beside an isdlc command. */
 const NEUTRAL_COMMANDS = new Set(['echo', 'printf', 'true']);

@@ -9,6 +9,10 @@ import { bundledConstitutionText, ProjectConfig } from '../config/project-config
 import { AGENT_DIR, agentFiles, COMMAND_FILE } from './agent-files.js';
 import { ISDLC_DIR, readMonorepoConfig } from '../state/locate.js';
 import { StateStore } from '../state/store.js';
+import { adoptAll } from '../protect/journal-adopt.js';
+import { hasJournal, JOURNAL_DIR, journalPath, updateJournal } from '../protect/journal.js';
+import { noteLogFloor, pendingChanges } from '../protect/tamper-check.js';
+import { loadLoop } from '../loop/load.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { MCP_FILE, mergeOurMcpServer, removeOurMcpServer } from './mcp-json.js';
 import { readTextIfPresent } from '../util/read-text.js';
@@ -80,6 +84,8 @@ export interface InstallRecord {
   settings_owned?: OwnedRecord;
   /** Whether init turned Claude Code's sandbox on, and why not. */
   sandbox?: { on: boolean; why?: string };
+  /** init made a journal of isdlc's writes (src/protect/journal.ts): without one, a check cannot tell forged files. */
+  journal?: boolean;
 }
 
 export type Change = 'created' | 'updated' | 'unchanged' | 'kept' | 'removed' | 'skipped';
@@ -216,6 +222,7 @@ export function initProject(root: string, options: InitOptions): InitResult {
     claude_code: { version: plan.target.version, from: plan.target.from, hook_form: plan.form },
     settings_owned: owned.record,
     sandbox,
+    journal: true,
   };
   const changes: ChangeLine[] = [];
 
@@ -297,7 +304,28 @@ export function initProject(root: string, options: InitOptions): InitResult {
     writeFileAtomic(join(root, INSTALL_RECORD), recordText);
     changes.push({ path: INSTALL_RECORD, change: previous ? 'updated' : 'created' });
   }
+  changes.push(startJournal(root));
   return { changes, plan, sandbox, replaced: owned.replaced };
+}
+
+/**
+ * The journal of isdlc's writes starts from the files as init leaves them: init is the person's command.
+ * What differed from an earlier journal (changes no hook call had found yet) is named, not hidden.
+ */
+function startJournal(root: string): ChangeLine {
+  const existed = hasJournal(root);
+  const loopRows = () => loadLoop().loopRows;
+  const pending = existed ? pendingChanges(root, loopRows) : [];
+  const changed = updateJournal(root, (index) => {
+    const before = JSON.stringify(index);
+    adoptAll(root, index, loopRows);
+    noteLogFloor(root, index);
+    return JSON.stringify(index) !== before;
+  });
+  const rel = `${ISDLC_DIR}/${JOURNAL_DIR}/`;
+  if (existed && !changed) return { path: rel, change: 'unchanged' };
+  if (!existed) return { path: rel, change: 'created', note: "the record of isdlc's own writes, which every hook call compares with" };
+  return { path: rel, change: 'updated', note: pending.length > 0 ? `taken as they are now (changed outside isdlc since its last write): ${pending.map((p) => p.rel).join(', ')}` : 'files as they are now' };
 }
 
 /**
@@ -401,6 +429,10 @@ export function uninstallProject(root: string, options: UninstallOptions): Chang
       changes.push({ path: `${ISDLC_DIR}/`, change: 'removed', note: 'state, logs and config' });
     }
   } else {
+    if (existsSync(journalPath(root))) {
+      rmSync(journalPath(root), { recursive: true, force: true });
+      changes.push({ path: `${ISDLC_DIR}/${JOURNAL_DIR}/`, change: 'removed' });
+    }
     if (existsSync(join(root, INSTALL_RECORD))) {
       rmSync(join(root, INSTALL_RECORD));
       changes.push({ path: INSTALL_RECORD, change: 'removed' });

@@ -11,3 +11,4 @@ export { approvalNote, awaitingApproval, commandRuleList, commandRulesStatus } f
 export { ruleSandbox } from '../protect/os-sandbox.js';
 export { detectPromise, promiseTexts } from './promise.js';
 export { completeTag, continueReason, endMessage, failingLines, progressMessage } from './messages.js';
+export { loopRows } from './journal-rows.js';

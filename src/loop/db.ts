@@ -5,6 +5,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { recordLoopRows } from './journal-rows.js';
 import { MIGRATIONS } from './migrations.js';
 
 export type Db = BetterSqlite3.Database;
@@ -106,5 +107,7 @@ function migrate(db: Db): void {
 
 /** Runs `work` as one `BEGIN IMMEDIATE` transaction: the write lock is taken before anything is read. */
 export function immediate<T>(db: Db, work: () => T): T {
-  return db.transaction(work).immediate();
+  const result = db.transaction(work).immediate();
+  recordLoopRows(db);
+  return result;
 }

@@ -2,8 +2,11 @@
 // inter-process lock, with a compare-and-swap on `state_version` and an atomic rename, so parallel hooks
 // and commands never lose an update and a crash never leaves a torn file.
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, type Stats } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
+import { hasJournal, journaledWrite } from '../protect/journal.js';
+import { verifyBeforeWrite, workflowKeyFromCopy } from '../protect/tamper-check.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { ISDLC_DIR } from './locate.js';
 import { withLock, type LockOptions } from './lock.js';
 import type { IsdlcState } from './schema.js';
 
@@ -92,6 +95,15 @@ function readRaw(file: string): RawRead {
   return { kind: 'ok', state: parsed as IsdlcState, stamp };
 }
 
+/** The project root and the file's path from it, when the file is one of a project's `.isdlc/` that keeps a journal. */
+function journalOf(file: string): { root: string; rel: string } | undefined {
+  const normal = file.split(sep).join('/');
+  const at = normal.lastIndexOf(`/${ISDLC_DIR}/`);
+  if (at < 0) return undefined;
+  const root = file.slice(0, at);
+  return hasJournal(root) ? { root, rel: normal.slice(at + 1) } : undefined;
+}
+
 function timestampForFileName(): string {
   return new Date().toISOString().replace(/[:.]/g, '-');
 }
@@ -123,6 +135,9 @@ export class StateStore {
     return withLock(
       this.file,
       () => {
+        // A state someone else wrote is put back before anything is built on it (src/protect/tamper-check.ts).
+        const journal = journalOf(this.file);
+        if (journal) verifyBeforeWrite(journal.root, journal.rel, { foundBy: 'a state write', workflow: () => workflowKeyFromCopy(journal.root, journal.rel) });
         const current = this.unchangedSince(options.basedOn) ?? this.readLocked();
         if (options.expectedVersion !== undefined && options.expectedVersion !== current.version) {
           throw new StateConflictError(options.expectedVersion, current.version);
@@ -136,7 +151,9 @@ export class StateStore {
         }
         const version = current.version + 1;
         draft.state_version = version;
-        writeFileAtomic(this.file, `${JSON.stringify(draft, null, 2)}\n`);
+        const bytes = Buffer.from(`${JSON.stringify(draft, null, 2)}\n`);
+        if (journal) journaledWrite(journal.root, journal.rel, bytes, () => writeFileAtomic(this.file, bytes));
+        else writeFileAtomic(this.file, bytes);
         return { written: true, state: draft, version, result, ...extra };
       },
       options.lock ?? this.lockOptions,

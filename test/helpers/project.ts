@@ -1,10 +1,14 @@
 // Throw-away projects on disk, and the ways users and hosts run isdlc in them.
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { delimiter, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
+import { guardedKindOfRelative } from '../../src/protect/guarded-set.js';
+import { journalPath, noteFolders, recordAsIs, updateJournal } from '../../src/protect/journal.js';
+import { unjournaled } from '../../src/protect/watched-files.js';
+import { ISDLC_DIR } from '../../src/state/locate.js';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 export const BIN = join(REPO, 'dist/isdlc.cjs');
@@ -22,10 +26,38 @@ export function tempDir(prefix = 'isdlc-test-'): string {
   return dir;
 }
 
+/**
+ * Writes a file as the person would while setting a project up, in their editor: when it is one of
+ * isdlc's guarded files in a project that keeps a journal, the write is accepted the way `isdlc changes
+ * accept` accepts it, so the next hook call takes it as isdlc's. Tests that play an agent changing isdlc's
+ * files use writeFileSync (or a real shell command) instead.
+ */
 export function writeFile(path: string, content: string): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, content);
+  personWrote(path);
 }
+
+function journalRootAbove(path: string): string | undefined {
+  for (let dir = dirname(resolve(path)); dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(journalPath(dir, 'index.json'))) return dir;
+  }
+  return undefined;
+}
+
+/** The person's own write of `path` (already on disk): recorded in the project's journal, as `isdlc changes accept` would. */
+export function personWrote(path: string): void {
+  const root = journalRootAbove(path);
+  if (!root) return;
+  const rel = relative(root, resolve(path)).split(sep).join('/');
+  if (rel.startsWith('..') || guardedKindOfRelative(rel) === undefined || unjournaledPath(rel)) return;
+  updateJournal(root, (index) => {
+    recordAsIs(root, index, rel, true);
+    noteFolders(root, index, rel);
+  });
+}
+
+const unjournaledPath = (rel: string): boolean => rel.startsWith(`${ISDLC_DIR}/`) && unjournaled(rel.slice(ISDLC_DIR.length + 1));
 
 export function writeJson(path: string, value: unknown): void {
   writeFile(path, `${JSON.stringify(value, null, 2)}\n`);

@@ -26,17 +26,22 @@ function matches(matcher: string | undefined, tool: string | undefined): boolean
   return new RegExp(matcher).test(tool);
 }
 
-export function registeredCommands(project: string, event: string, tool?: string): HookEntry[] {
-  const settings = readJson<{ hooks?: Record<string, MatcherEntry[]> }>(join(project, '.claude/settings.json'));
+export function registeredCommands(project: string, event: string, tool?: string, settingsFile = join(project, '.claude/settings.json')): HookEntry[] {
+  const settings = readJson<{ hooks?: Record<string, MatcherEntry[]> }>(settingsFile);
   return (settings.hooks?.[event] ?? []).filter((entry) => matches(entry.matcher, tool)).flatMap((entry) => entry.hooks);
 }
 
-export function runRegisteredHook(project: string, payload: Record<string, unknown>, env: Record<string, string> = {}): Run {
+/**
+ * `settingsFile`: where the registration is read from, when not the project's settings as they are now.
+ * Claude Code reads the hooks once, when the session starts: a session goes on running them after its
+ * agent rewrote the settings file.
+ */
+export function runRegisteredHook(project: string, payload: Record<string, unknown>, env: Record<string, string> = {}, settingsFile?: string): Run {
   const event = String(payload['hook_event_name']);
   // Matchers match the tool name, and for SessionStart what started the session.
   const subject = event === 'SessionStart' ? payload['source'] : payload['tool_name'];
   const tool = typeof subject === 'string' ? subject : undefined;
-  const ours = registeredCommands(project, event, tool).filter((hook) => JSON.stringify(hook).includes('.isdlc/bin/isdlc.cjs'));
+  const ours = registeredCommands(project, event, tool, settingsFile).filter((hook) => JSON.stringify(hook).includes('.isdlc/bin/isdlc.cjs'));
   if (ours.length !== 1) throw new Error(`expected one isdlc hook for ${event} ${tool ?? ''}, found ${ours.length}`);
   const hook = ours[0]!;
   const substitute = (text: string): string => text.split('${CLAUDE_PROJECT_DIR}').join(project);
