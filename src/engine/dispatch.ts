@@ -6,6 +6,7 @@ import type { IsdlcState } from '../state/schema.js';
 import { StateStore, type CorruptStateReport, type StateSnapshot } from '../state/store.js';
 import type { HookEvent } from './event.js';
 import { guardReactsTo, type Guard, type GuardContext } from './guard.js';
+import { refusalAfterFailure } from './guard-failure.js';
 import { emptyVerdict, type Verdict } from './verdict.js';
 import { sandboxState, settingsByPrecedence } from '../protect/sandbox-status.js';
 
@@ -99,8 +100,14 @@ export function dispatch(input: DispatchInput): DispatchResult {
     try {
       guard.check(context);
     } catch (error) {
-      // Fail open: a guard that throws is skipped, never allowed to block or crash the host's action.
+      // Fail open: a guard that throws is skipped, never allowed to block or crash the host's action;
+      // unless the action writes isdlc's own files (guard-failure.ts).
       result.failures.push({ guard: guard.id, error: messageOf(error) });
+      const refusal = verdict.deny ? undefined : refusalAfterFailure(guard.id, messageOf(error), event, location.root);
+      if (refusal) {
+        verdict.deny = { guard: guard.id, reason: refusal.reason };
+        verdict.userMessages.push(refusal.userMessage);
+      }
     }
     if (verdict.deny) break;
   }
