@@ -2,7 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { InstallError } from '../install/install.js';
 import { StateConflictError } from '../state/store.js';
-import { LockTimeoutError } from '../state/lock.js';
+import { describeLockTakeover, LockTimeoutError, reportLockTakeovers } from '../state/lock.js';
 import { WorkflowError } from '../workflow/start.js';
 import { registerChangesCommands } from './changes-commands.js';
 import { registerInstallCommands } from './install-commands.js';
@@ -32,6 +32,8 @@ function buildProgram(): Command {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // A command that had to set a lock aside says so: a person should know the state was jammed or a writer crashed.
+  reportLockTakeovers((takeover) => io.err(`isdlc: ${describeLockTakeover(takeover)}\n`));
   try {
     await buildProgram().parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

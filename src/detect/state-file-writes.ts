@@ -3,7 +3,7 @@
 // WAL files), which only isdlc's own commands and tools may change. Shell command lines are read as the commands they run
 // (shell-words), so a path inside an echoed string or a read does not count, and a redirection, an
 // in-place edit or a copy onto the file does.
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, posix, resolve } from 'node:path';
 import { simpleCommands, type SimpleCommand } from './shell-words.js';
 
 const STATE_FILE = /(?:^|[\\/])\.isdlc[\\/](?:projects[\\/][^\\/]+[\\/])?state\.json$/;
@@ -12,16 +12,21 @@ const STATE_FILE_IN_TEXT = /[^\s"'(]*\.isdlc[\\/](?:projects[\\/][^\\/\s"']+[\\/
 const LOOP_STORE = /(?:^|[\\/])\.isdlc[\\/]loop\.db(?:-wal|-shm|-journal)?$/;
 const LOOP_STORE_IN_TEXT = /[^\s"'(]*\.isdlc[\\/]loop\.db(?:-wal|-shm|-journal)?/;
 
+/** `.isdlc//state.json` and `x/../.isdlc/state.json` name the same file as `.isdlc/state.json`. */
+function normalised(path: string): string {
+  return posix.normalize(path.trim().replace(/\\/g, '/'));
+}
+
 export function isStateFilePath(path: unknown): path is string {
-  return typeof path === 'string' && STATE_FILE.test(path.trim());
+  return typeof path === 'string' && STATE_FILE.test(normalised(path));
 }
 
 export function isLoopStorePath(path: unknown): path is string {
-  return typeof path === 'string' && LOOP_STORE.test(path.trim());
+  return typeof path === 'string' && LOOP_STORE.test(normalised(path));
 }
 
 /** A file only isdlc writes: a state file or the loop store. */
-function isProtected(path: unknown): path is string {
+function isProtected(path: string): boolean {
   return isStateFilePath(path) || isLoopStorePath(path);
 }
 
@@ -46,7 +51,7 @@ const INTERPRETERS = new Set(['python', 'node', 'ruby', 'perl', 'deno', 'bun']);
 /** An interpreter one-liner that opens a file for writing. */
 const SCRIPT_WRITES = /writeFile|write_text|write_bytes|json\.dump|open\s*\([^)]*["'][wa+]|>\s*["']?[^\s"']*state\.json|File\.write|fs\.(?:rename|copyFile|unlink|rm)|sqlite3?\.connect|better-sqlite3|Database\(/;
 
-function writesOf(command: SimpleCommand): ShellStateWrite[] {
+function writesOf(command: SimpleCommand, isProtected: (path: string) => boolean): ShellStateWrite[] {
   const found: ShellStateWrite[] = command.redirects.filter((r) => isProtected(r.target)).map((r) => ({ target: r.target, how: `redirection (${r.op})` }));
   const { name, args } = command;
   const files = args.filter((word) => !word.startsWith('-'));
@@ -54,7 +59,7 @@ function writesOf(command: SimpleCommand): ShellStateWrite[] {
     for (const word of files) if (isProtected(word)) found.push({ target: word, how: name });
   } else if (WRITES_DESTINATION.has(name)) {
     const destination = files[files.length - 1];
-    if (files.length >= 2 && isProtected(destination)) found.push({ target: destination, how: name });
+    if (files.length >= 2 && destination !== undefined && isProtected(destination)) found.push({ target: destination, how: name });
   } else if (IN_PLACE_EDITORS.has(name) && args.some((word) => /^-[a-zA-Z]*i/.test(word) || word.startsWith('--in-place'))) {
     for (const word of files) if (isProtected(word)) found.push({ target: word, how: `${name} -i` });
   } else if (name === 'dd') {
@@ -62,7 +67,7 @@ function writesOf(command: SimpleCommand): ShellStateWrite[] {
   } else if (INTERPRETERS.has(name.replace(/[\d.]+$/, ''))) {
     for (const word of args) {
       const path = STATE_FILE_IN_TEXT.exec(word) ?? LOOP_STORE_IN_TEXT.exec(word);
-      if (path && SCRIPT_WRITES.test(word)) found.push({ target: path[0], how: `${name} script` });
+      if (path && SCRIPT_WRITES.test(word) && isProtected(path[0])) found.push({ target: path[0], how: `${name} script` });
     }
   }
   return found;
@@ -71,5 +76,14 @@ function writesOf(command: SimpleCommand): ShellStateWrite[] {
 /** The state files (and loop store files) a shell command line writes, and how. Cheap when the line never names one. */
 export function shellStateWrites(line: string, options: { powershell?: boolean } = {}): ShellStateWrite[] {
   if (!line.includes('state.json') && !line.includes('loop.db')) return [];
-  return simpleCommands(line, options).flatMap(writesOf);
+  return simpleCommands(line, options).flatMap((command) => writesOf(command, isProtected));
+}
+
+/**
+ * The files a shell command line writes that `isTarget` picks, by the same reading of the line: redirections,
+ * the files of commands that write their arguments or their destination, in-place edits. Interpreter
+ * one-liners count only when they name a state file or the loop store.
+ */
+export function shellWritesTo(line: string, isTarget: (path: string) => boolean, options: { powershell?: boolean } = {}): ShellStateWrite[] {
+  return simpleCommands(line, options).flatMap((command) => writesOf(command, isTarget));
 }

@@ -3,9 +3,11 @@
 import type { ProjectConfig } from '../config/project-config.js';
 import type { StateLocation } from '../state/locate.js';
 import type { IsdlcState } from '../state/schema.js';
+import type { LockTakeover } from '../state/lock.js';
 import { StateStore, type CorruptStateReport, type StateSnapshot } from '../state/store.js';
 import type { HookEvent } from './event.js';
 import { guardReactsTo, type Guard, type GuardContext } from './guard.js';
+import { refusalAfterFailure } from './guard-failure.js';
 import { emptyVerdict, type Verdict } from './verdict.js';
 import { sandboxState, settingsByPrecedence } from '../protect/sandbox-status.js';
 
@@ -35,6 +37,8 @@ export interface DispatchResult {
   wouldWrite?: boolean;
   stateVersion?: number;
   corrupt?: CorruptStateReport;
+  /** Locks on the state file set aside as abandoned while reading or writing it. */
+  lockTakeovers: LockTakeover[];
 }
 
 function messageOf(error: unknown): string {
@@ -44,11 +48,11 @@ function messageOf(error: unknown): string {
 export function dispatch(input: DispatchInput): DispatchResult {
   const { event, location, config } = input;
   const verdict = emptyVerdict();
-  const result: DispatchResult = { verdict, ran: [], failures: [], details: [], stateRead: false, stateWritten: false };
+  const result: DispatchResult = { verdict, ran: [], failures: [], details: [], stateRead: false, stateWritten: false, lockTakeovers: [] };
   const selected = input.guards.filter((guard) => guardReactsTo(guard, event));
   if (selected.length === 0) return result;
 
-  const store = new StateStore(location.stateFile);
+  const store = new StateStore(location.stateFile, { onTakeover: (takeover) => result.lockTakeovers.push(takeover) });
   let state: IsdlcState | null = null;
   let snapshot: StateSnapshot | undefined;
   const readState = (): IsdlcState | null => {
@@ -99,8 +103,14 @@ export function dispatch(input: DispatchInput): DispatchResult {
     try {
       guard.check(context);
     } catch (error) {
-      // Fail open: a guard that throws is skipped, never allowed to block or crash the host's action.
+      // Fail open: a guard that throws is skipped, never allowed to block or crash the host's action;
+      // unless the action writes isdlc's own files (guard-failure.ts).
       result.failures.push({ guard: guard.id, error: messageOf(error) });
+      const refusal = verdict.deny ? undefined : refusalAfterFailure(guard.id, messageOf(error), event, location.root);
+      if (refusal) {
+        verdict.deny = { guard: guard.id, reason: refusal.reason };
+        verdict.userMessages.push(refusal.userMessage);
+      }
     }
     if (verdict.deny) break;
   }

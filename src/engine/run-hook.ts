@@ -154,6 +154,8 @@ export function runHook(input: HookRunInput): HookRunOutput {
   if (result.stateWritten) entry['state_version'] = result.stateVersion;
   if (result.wouldWrite) entry['would_write_state'] = true;
   if (result.corrupt) entry['corrupt_state'] = result.corrupt;
+  // A lock set aside is a crash or someone jamming the state: either way the log says so.
+  if (result.lockTakeovers.length > 0) entry['lock_takeover'] = result.lockTakeovers.length === 1 ? result.lockTakeovers[0] : result.lockTakeovers;
   const configProblems = config.problems();
   if (configProblems.length > 0) entry['config_problems'] = configProblems;
   return finish(renderClaudeCodeVerdict(event.name, verdict), location, stderr);

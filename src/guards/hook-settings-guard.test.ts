@@ -69,6 +69,33 @@ guardTable('hook-settings-guard', {
     { name: 'settings.json: disableAllHooks added by an Edit', files, payload: edit('.claude/settings.json', '"permissions": {', '"disableAllHooks": true,\n  "permissions": {'), expect: 'deny' },
     { name: 'settings.json: isdlc’s Stop hook taken out', files, payload: write('.claude/settings.json', { ...SETTINGS, hooks: { ...SETTINGS.hooks, Stop: [SETTINGS.hooks.Stop[1]] } }), expect: 'deny' },
     { name: 'settings.json: isdlc’s hook rewritten to do nothing', files, payload: edit('.claude/settings.json', '"hook"', '"--version"'), expect: 'deny' },
+    {
+      name: 'settings.json: a MultiEdit (its edits applied in order)',
+      files,
+      payload: (project) => ({
+        ...edit('.claude/settings.json', '', '')(project),
+        tool_name: 'MultiEdit',
+        tool_input: { file_path: `${project}/.claude/settings.json`, edits: [{ old_string: '"permissions": {', new_string: '"disableAllHooks": true,\n  "permissions": {' }] },
+      }),
+      expect: 'deny',
+      then: untouched,
+    },
+    {
+      name: 'a dangling symlink to local settings not made yet (a Write through it creates them)',
+      setup: (project) => symlinkSync(`${project}/.claude/settings.local.json`, `${project}/prefs.json`),
+      payload: (project) => ({ ...write('prefs.json', { disableAllHooks: true })(project), cwd: project }),
+      expect: 'deny',
+      reasonIncludes: ['.claude/settings.local.json'],
+    },
+    {
+      name: 'a NotebookEdit of settings.json through a notebook symlink',
+      files,
+      setup: (project) => symlinkSync(`${project}/.claude/settings.json`, `${project}/notes.ipynb`),
+      payload: (project) => ({ ...edit('x', '', '')(project), tool_name: 'NotebookEdit', tool_input: { notebook_path: 'notes.ipynb', new_source: 'x', cell_type: 'code', edit_mode: 'insert' } }),
+      expect: 'deny',
+      reasonIncludes: ['not a notebook'],
+      then: untouched,
+    },
     { name: 'settings.json: made unreadable', files, payload: write('.claude/settings.json', '{ "hooks": '), expect: 'deny' },
   ],
 });

@@ -6,12 +6,12 @@
 // content check can tell a safe edit from one that switches isdlc off), and no `disableAllHooks` in the
 // other settings files. The shell's route to them is closed by Claude Code's sandbox, which keeps them
 // read-only.
-import { realpathSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { readTextOrNull, textAfterEdit } from '../detect/file-edits.js';
-import { toolFilePath } from '../detect/state-file-writes.js';
 import { defineGuard } from '../engine/guard.js';
 import { claudeManagedSettingsFile, claudeUserSettingsFile } from '../install/claude-files.js';
+import { realPathOf } from '../protect/guarded-set.js';
+import { toolTarget } from '../protect/tool-target.js';
 import type { Settings } from '../install/settings.js';
 import { recordOrUndefined } from '../util/json.js';
 
@@ -29,24 +29,15 @@ interface Target {
 
 /**
  * The path with `.`, `..`, doubled separators and symlinks resolved, as the file system sees it: a
- * symlink the agent made to a settings file is that settings file.
+ * symlink the agent made to a settings file, dangling or not, is that settings file.
  */
 function canonical(path: string): string {
   const absolute = resolve(path);
-  try {
-    return realpathSync(absolute);
-  } catch {
-    try {
-      return join(realpathSync(dirname(absolute)), basename(absolute));
-    } catch {
-      return absolute;
-    }
-  }
+  return realPathOf(absolute) ?? absolute;
 }
 
-function targetOf(path: unknown, cwd: string, root: string): Target | undefined {
-  if (typeof path !== 'string' || path === '') return undefined;
-  const file = canonical(toolFilePath(path, cwd));
+function targetOf(path: string, root: string): Target | undefined {
+  const file = canonical(path);
   const candidates: Target[] = [
     { label: PROJECT_SETTINGS, file: join(root, PROJECT_SETTINGS), holdsOurs: true },
     { label: PROJECT_LOCAL_SETTINGS, file: join(root, PROJECT_LOCAL_SETTINGS), holdsOurs: false },
@@ -77,16 +68,22 @@ const AGAIN = 'The same call will be denied again.';
 
 export const hookSettingsGuard = defineGuard({
   id: 'hook-settings-guard',
-  description: "Denies a Write or Edit of .claude/settings.json (it holds isdlc's hooks) and one that would set disableAllHooks in another Claude Code settings file.",
-  on: { PreToolUse: ['write', 'edit'] },
+  description: "Denies a Write, Edit or MultiEdit of .claude/settings.json (it holds isdlc's hooks), one that would set disableAllHooks in another Claude Code settings file, and a NotebookEdit of any of them.",
+  on: { PreToolUse: ['write', 'edit', 'notebook'] },
   check({ event, location, deny, log }) {
-    const input = event.tool!.input;
-    const target = targetOf(input['file_path'] ?? input['path'], event.cwd ?? location.root, location.root);
+    const named = toolTarget(event, location.root);
+    const target = named && targetOf(named.file, location.root);
     if (!target) return;
+    const tool = event.tool!.name;
+    if (event.tool!.kind === 'notebook') {
+      // A settings file is no notebook: no honest call edits one as such, and its result cannot be judged.
+      log({ file: target.label, outcome: 'notebook' });
+      deny(`${PREFIX} Leave ${target.label} as it is: it is Claude Code's settings, not a notebook, and ${tool} cannot change it safely. ${ASK} ${AGAIN}`);
+      return;
+    }
     const beforeText = readTextOrNull(target.file);
     const afterText = textAfterEdit(event, beforeText ?? '');
     if (afterText === null) return;
-    const tool = event.tool!.name;
     if (target.holdsOurs) {
       if (sameSettings(beforeText, afterText)) return;
       log({ file: target.label, outcome: 'changed' });

@@ -1,5 +1,7 @@
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect } from 'vitest';
-import { guardTable, SANDBOXED_PROJECT } from '../../test/helpers/guard-table.js';
+import { guardTable, SANDBOXED_PROJECT, type GuardCase } from '../../test/helpers/guard-table.js';
 import { bashCall, editCall, recorded332In, writeCall } from '../../test/helpers/payloads.js';
 import { testRecord, withTests, workflowState } from '../../test/helpers/states.js';
 
@@ -38,6 +40,34 @@ function allCompleted(): State {
   state['active_workflow'].current_phase_index = state['active_workflow'].phases.length;
   return state;
 }
+
+/** Marks the tests as passed: refused whatever path reaches the state file. */
+const forged = (): string => changed((s) => Object.assign(tests(s), { completed: true, last_test_result: 'passed', status: 'success' }));
+
+/** A MultiEdit (Claude Code before 2.1.332): its edits apply in order, and the file they leave is judged. */
+function multiEditCall(filePath: string, edits: { old_string: string; new_string: string; replace_all?: boolean }[]): Record<string, unknown> {
+  return { ...editCall(P, filePath, '', ''), tool_name: 'MultiEdit', tool_input: { file_path: filePath, edits } };
+}
+
+const notebookCall = (path: string): Record<string, unknown> => ({
+  ...editCall(P, path, '', ''),
+  tool_name: 'NotebookEdit',
+  tool_input: { notebook_path: path, new_source: '{}', cell_type: 'code', edit_mode: 'insert' },
+});
+
+/** Paths that are the state file, as the file system resolves them; each case forges passing tests through one. */
+const STATE_ALIASES: [string, string, Partial<GuardCase>][] = [
+  ['with ./ inside', '.isdlc/./state.json', {}],
+  ['with a doubled slash', '.isdlc//state.json', {}],
+  ['through x/..', 'x/../.isdlc/state.json', {}],
+  ['through .isdlc/config/..', '.isdlc/config/../state.json', {}],
+  ['relative to the payload cwd, a subfolder', '../.isdlc/state.json', { cwd: 'src', setup: (project) => mkdirSync(join(project, 'src')) }],
+  ['through a symlinked file', 'link.json', { setup: (project) => symlinkSync('.isdlc/state.json', join(project, 'link.json')) }],
+  ['through a symlinked folder', 'lnk/state.json', { setup: (project) => symlinkSync('.isdlc', join(project, 'lnk')) }],
+];
+
+/** Not a state file of this project: a fixture's, another project's, and (where case matters) `.ISDLC`. */
+const FIXTURE_STATE = 'test/fixtures/old-project/.isdlc/state.json';
 
 guardTable('state-write-validator', {
   valid: [
@@ -118,6 +148,15 @@ guardTable('state-write-validator', {
     { name: 'copying state away for a backup', state: onDisk(), payload: bashCall(P, 'cp .isdlc/state.json /tmp/state-backup.json'), expect: 'allow' },
     { name: 'a state path inside an echoed string', state: onDisk(), payload: bashCall(P, 'echo "never write > .isdlc/state.json by hand"'), expect: 'allow' },
     { name: 'grep into another file', state: onDisk(), payload: bashCall(P, 'grep -c phase .isdlc/state.json > /tmp/count.txt'), expect: 'allow' },
+    { name: "a Write to a test fixture's .isdlc/state.json in a subfolder (not this project's)", state: onDisk(), files: { [FIXTURE_STATE]: onDisk() }, payload: writeCall(P, FIXTURE_STATE, forged()), expect: 'allow' },
+    { name: "an Edit of a test fixture's state", state: onDisk(), files: { [FIXTURE_STATE]: onDisk() }, payload: editCall(P, FIXTURE_STATE, '"last_test_result": "failed"', '"last_test_result": "passed"'), expect: 'allow' },
+    { name: "a MultiEdit of a test fixture's state", state: onDisk(), files: { [FIXTURE_STATE]: onDisk() }, payload: multiEditCall(FIXTURE_STATE, [{ old_string: '"last_test_result": "failed"', new_string: '"last_test_result": "passed"' }]), expect: 'allow' },
+    { name: "shell: a copy onto a test fixture's state", state: onDisk(), payload: bashCall(P, `cp /tmp/s.json ${FIXTURE_STATE}`), expect: 'allow' },
+    { name: "another project's state file", state: onDisk(), payload: writeCall(P, '/tmp/isdlc-another-project/.isdlc/state.json', forged()), expect: 'allow' },
+    { name: "shell: a copy onto another project's state", state: onDisk(), payload: bashCall(P, 'cp /tmp/s.json /tmp/isdlc-another-project/.isdlc/state.json'), expect: 'allow' },
+    ...(process.platform === 'linux'
+      ? [{ name: '.ISDLC/state.json on a case-sensitive file system is another file', state: onDisk(), files: { '.ISDLC/state.json': onDisk() }, payload: writeCall(P, '.ISDLC/state.json', forged()), expect: 'allow' as const }]
+      : []),
     { name: 'reading the loop store, and the loop commands', state: onDisk(), payload: bashCall(P, 'ls -l .isdlc/loop.db && node .isdlc/bin/isdlc.cjs loop status'), expect: 'allow' },
     { name: 'the isdlc commands themselves', state: onDisk(), payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs phase complete --summary "done" && node .isdlc/bin/isdlc.cjs phase activate'), expect: 'allow' },
   ],
@@ -236,6 +275,26 @@ guardTable('state-write-validator', {
       expect: 'deny',
       reasonIncludes: ['V7'],
     },
+    ...STATE_ALIASES.flatMap(([how, path, extra]): GuardCase[] => [
+      { name: `a Write of state ${how} (${path})`, state: onDisk(), payload: writeCall(P, path, forged()), expect: 'deny', reasonIncludes: ['test_iteration'], then: unchangedOnDisk, ...extra },
+      { name: `an Edit of state ${how} (${path})`, state: onDisk(), payload: editCall(P, path, '"last_test_result": "failed"', '"last_test_result": "passed"'), expect: 'deny', reasonIncludes: ['test_iteration'], ...extra },
+    ]),
+    {
+      name: 'a MultiEdit is judged on what all its edits leave: a harmless first edit, then a forged result',
+      state: onDisk(),
+      payload: multiEditCall(STATE, [
+        { old_string: '"description": "test workflow"', new_string: '"description": "renamed"' },
+        { old_string: '"last_test_result": "failed"', new_string: '"last_test_result": "passed"', replace_all: true },
+      ]),
+      expect: 'deny',
+      reasonIncludes: ['instead of this MultiEdit of .isdlc/state.json', 'test_iteration'],
+      then: unchangedOnDisk,
+    },
+    { name: 'a NotebookEdit aimed at state through a notebook symlink', state: onDisk(), setup: (project) => symlinkSync('.isdlc/state.json', join(project, 'x.ipynb')), payload: notebookCall('x.ipynb'), expect: 'deny', reasonIncludes: ['not a notebook'] },
+    { name: 'the loop store through a symlinked folder', state: onDisk(), setup: (project) => symlinkSync('.isdlc', join(project, 'lnk')), payload: writeCall(P, 'lnk/loop.db', ''), expect: 'deny', reasonIncludes: ["the iteration loops' store"] },
+    { name: 'shell: a redirection onto .isdlc//state.json', state: onDisk(), payload: bashCall(P, "echo '{}' > .isdlc//state.json"), expect: 'deny', reasonIncludes: ['redirection'] },
+    { name: 'shell: cp onto x/../.isdlc/state.json', state: onDisk(), payload: bashCall(P, 'cp /tmp/s.json x/../.isdlc/state.json'), expect: 'deny', reasonIncludes: ['(cp)'] },
+    { name: 'shell: a path through a variable stays ours (the hook cannot expand it)', state: onDisk(), payload: bashCall(P, 'cp /tmp/s.json "$CLAUDE_PROJECT_DIR/.isdlc/state.json"'), expect: 'deny' },
     { name: 'a Windows path (backslashes)', state: onDisk(), payload: writeCall(P, '.isdlc\\state.json', changed((s) => (tests(s).completed = true))), expect: 'deny', reasonIncludes: ['test_iteration'] },
     { name: 'shell: a redirection onto state', state: onDisk(), payload: bashCall(P, "echo '{}' > .isdlc/state.json"), expect: 'deny', reasonIncludes: ["isdlc state-write-validator: Use isdlc's tools instead: read the state with `mcp__isdlc__status`", 'redirection'], then: unchangedOnDisk },
     { name: 'shell: jq to a temp file, then mv onto state', state: onDisk(), payload: bashCall(P, "jq '.phases[\"06-implementation\"].status = \"completed\"' .isdlc/state.json > /tmp/s.json && mv /tmp/s.json .isdlc/state.json"), expect: 'deny', reasonIncludes: ['(mv)'] },

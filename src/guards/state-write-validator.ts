@@ -2,9 +2,13 @@
 // state file is judged on the file it would leave behind, and refused when it is stale (V7), regresses
 // a phase (V8), or changes what isdlc's commands and watchers own. A shell command that writes a state
 // file cannot be judged that way and is refused outright. The file on disk is never touched here.
+// A file tool's path is judged as the file system resolves it (protect/tool-target.ts), and only this
+// project's state files count: a `.isdlc/state.json` among the test fixtures is somebody else's.
 import { readTextOrNull, textAfterEdit } from '../detect/file-edits.js';
-import { isLoopStorePath, isStateFilePath, shellStateWrites, toolFilePath } from '../detect/state-file-writes.js';
+import { isLoopStorePath, isStateFilePath, shellStateWrites } from '../detect/state-file-writes.js';
 import { defineGuard } from '../engine/guard.js';
+import { shellPathIsOurs } from '../protect/guarded-writes.js';
+import { toolTarget } from '../protect/tool-target.js';
 import { reviewStateEdit, type EditFinding } from '../state/hand-edit-review.js';
 import type { IsdlcState } from '../state/schema.js';
 import { toolRef, TRANSITION_TOOLS } from '../workflow/agent-operations.js';
@@ -37,12 +41,14 @@ function loopStoreRefusal(what: string): string {
 export const stateWriteValidator = defineGuard({
   id: 'state-write-validator',
   description: "Denies an agent's write to a state file that is stale (V7), regresses a phase (V8), or changes fields isdlc's commands own; notes V1-V3 and V9.",
-  on: { PreToolUse: ['write', 'edit', 'shell'] },
+  on: { PreToolUse: ['write', 'edit', 'notebook', 'shell'] },
   check({ event, location, deny, note, log, shellSandboxed }) {
     const tool = event.tool!;
     if (tool.kind === 'shell') {
       const command = typeof tool.input['command'] === 'string' ? tool.input['command'] : '';
-      const writes = shellStateWrites(command, { powershell: tool.name === 'PowerShell' });
+      const cwd = event.cwd ?? location.root;
+      const ours = (path: string): boolean => shellPathIsOurs(path, cwd, location.root, (word) => isStateFilePath(word) || isLoopStorePath(word));
+      const writes = shellStateWrites(command, { powershell: tool.name === 'PowerShell' }).filter((write) => ours(write.target));
       if (writes.length === 0) return;
       // Inside the sandbox the file system refuses the write whatever the command looks like; a text
       // rule would only add false refusals (a read that looks like a write), so it says its piece and lets go.
@@ -61,13 +67,22 @@ export const stateWriteValidator = defineGuard({
       );
       return;
     }
-    const path = tool.input['file_path'] ?? tool.input['path'];
-    if (isLoopStorePath(path)) {
+    const target = toolTarget(event, location.root);
+    const kind = target?.guarded?.kind;
+    if (!target || (kind !== 'state' && kind !== 'loop-store')) return;
+    const path = target.named;
+    if (kind === 'loop-store') {
       deny(loopStoreRefusal(path));
       return;
     }
-    if (!isStateFilePath(path)) return;
-    const file = toolFilePath(path, event.cwd ?? location.root);
+    const file = target.file;
+    if (tool.kind === 'notebook') {
+      deny(
+        `${PREFIX} Use isdlc's tools to change state (${STATUS} names the next one), not ${tool.name}: ${path} is the workflow's state, not a notebook, ` +
+          'and isdlc changes it only through its own commands, so this call is not made. The same call will be denied again.',
+      );
+      return;
+    }
     const diskText = readTextOrNull(file);
     if (diskText === null) {
       if (tool.kind === 'write') {

@@ -1,7 +1,8 @@
 // Seed 003 IR-010 AC-010e: after an agent archives a workflow by editing state itself, the archived
 // entry gets the phase snapshots and metrics `isdlc workflow finalize` would have written.
-import { isStateFilePath, toolFilePath } from '../detect/state-file-writes.js';
 import { defineGuard } from '../engine/guard.js';
+import { relativeToRoot } from '../protect/guarded-set.js';
+import { toolTarget } from '../protect/tool-target.js';
 import { archiveNeedingRepair, repairArchivedWorkflow } from '../workflow/repair-history.js';
 import { toolRef } from '../workflow/agent-operations.js';
 
@@ -10,9 +11,9 @@ export const workflowCompletionEnforcer = defineGuard({
   description: 'Adds phase snapshots and metrics to a workflow archived by hand (without `isdlc workflow finalize`).',
   on: { PostToolUse: ['write', 'edit'] },
   check({ event, state, location, now, update, note, log }) {
-    const path = event.tool?.input['file_path'];
-    if (!isStateFilePath(path)) return;
-    if (toolFilePath(path, event.cwd ?? location.root) !== location.stateFile) return;
+    // This workflow's state file, however the Write named it.
+    const target = toolTarget(event, location.root)?.guarded;
+    if (target?.kind !== 'state' || target.relative !== relativeToRoot(location.root, location.stateFile)) return;
     const entry = archiveNeedingRepair(state, now);
     if (!entry) return;
     update((draft) => void repairArchivedWorkflow(draft, now));

@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/project.js';
-import { GUARDED_PATHS, RUN_AS_CODE_PATHS, guardedFileKind, guardedFileKindOnDisk, guardedKindOfRelative, type GuardedKind } from './guarded-set.js';
+import { GUARDED_PATHS, RUN_AS_CODE_PATHS, guardedFileKind, guardedFileKindOnDisk, guardedFileOnDisk, guardedKindOfRelative, realPathOf, type GuardedKind } from './guarded-set.js';
 
 const ROOT = '/work/project';
 
@@ -78,6 +78,25 @@ describe('guardedFileKindOnDisk', () => {
     expect(guardedFileKind(join(real, 'project'), 'notes.json')).toBeUndefined();
     expect(guardedFileKindOnDisk(join(real, 'project'), 'notes.json')).toBe('state');
     expect(guardedFileKindOnDisk(join(real, 'project'), 'missing/dir/file.txt')).toBeUndefined();
+  });
+
+  it('follows what a write would follow: a linked folder, a dangling link, a folder not made yet', () => {
+    const project = tempDir('isdlc-guarded-');
+    mkdirSync(join(project, '.isdlc/config'), { recursive: true });
+    symlinkSync('.isdlc', join(project, 'lnk'));
+    symlinkSync('.isdlc/config/new.json', join(project, 'dangling.json'));
+    symlinkSync('dangling.json', join(project, 'chain.json'));
+    symlinkSync('loop-a', join(project, 'loop-b'));
+    symlinkSync('loop-b', join(project, 'loop-a'));
+    expect(guardedFileOnDisk(project, 'lnk/state.json')).toEqual({ kind: 'state', relative: '.isdlc/state.json' });
+    expect(guardedFileOnDisk(project, 'lnk/projects/api/state.json')).toEqual({ kind: 'state', relative: '.isdlc/projects/api/state.json' });
+    expect(guardedFileOnDisk(project, 'dangling.json')).toEqual({ kind: 'config', relative: '.isdlc/config/new.json' });
+    expect(guardedFileOnDisk(project, 'chain.json')?.kind).toBe('config');
+    expect(guardedFileOnDisk(project, 'lnk/bin/not-yet/isdlc.cjs')?.kind).toBe('bin');
+    expect(guardedFileOnDisk(project, 'loop-a')).toBeUndefined();
+    // Below the root, a folder named .isdlc is somebody else's.
+    expect(guardedFileOnDisk(project, 'test/fixtures/x/.isdlc/state.json')).toBeUndefined();
+    expect(realPathOf(join(project, 'lnk/config'))).toBe(join(realPathOf(project)!, '.isdlc/config'));
   });
 });
 

@@ -12,8 +12,8 @@
 //   .claude/hooks/config/**                the JavaScript framework's config folder, which isdlc reads
 // Not guarded: the `.claude/commands/isdlc.md` and `.claude/agents/*.md` that init installed (users edit them).
 // The OS sandbox that runs commands for the agent also keeps what others run as code read-only (RUN_AS_CODE_PATHS).
-import { realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 export type GuardedKind = 'state' | 'config' | 'bin' | 'loop-store' | 'log' | 'settings' | 'mcp' | 'constitution' | 'other';
 
@@ -99,27 +99,53 @@ export function guardedFileKind(root: string, path: string): GuardedKind | undef
   return rel === undefined ? undefined : guardedKindOfRelative(rel);
 }
 
-/** The real path of a file that may no longer exist (a deletion): its folder's real path and its name. */
-function realPathOf(path: string): string | undefined {
+/** How many symlinks a path may pass through before it is given up on (Linux's own limit is 40). */
+const MAX_LINKS = 40;
+
+/**
+ * The real path of a file, also when it does not exist yet: a Write through a dangling symlink creates the
+ * file the link names, and one into a folder not made yet lands under that folder's nearest real ancestor.
+ */
+export function realPathOf(path: string, links = 0): string | undefined {
   try {
     return realpathSync.native(path);
   } catch {
-    try {
-      return resolve(realpathSync.native(dirname(path)), basename(path));
-    } catch {
-      return undefined;
-    }
+    // not there (yet), or a link whose target is not there: followed below by hand
   }
+  try {
+    if (links < MAX_LINKS && lstatSync(path).isSymbolicLink()) return realPathOf(resolve(dirname(path), readlinkSync(path)), links + 1);
+  } catch {
+    // not there at all: its folder decides
+  }
+  const parent = dirname(path);
+  if (parent === path) return undefined;
+  const realParent = realPathOf(parent, links);
+  return realParent === undefined ? undefined : join(realParent, basename(path));
+}
+
+/** A guarded file of the project: its kind, and where it is relative to the root (`/`-separated). */
+export interface GuardedFile {
+  kind: GuardedKind;
+  relative: string;
 }
 
 /**
  * guardedFileKind, and when that finds nothing, the same with symlinks resolved: a project reached through
- * a linked folder (`/tmp` → `/private/tmp`), or a file in the project that links into `.isdlc/`.
+ * a linked folder (`/tmp` → `/private/tmp`), a file in the project that links into `.isdlc/`, or a folder
+ * that does. Only the project's own files count: `.isdlc/` folders below the root (a test fixture) or in
+ * another project are not guarded here.
  */
-export function guardedFileKindOnDisk(root: string, path: string): GuardedKind | undefined {
-  const lexical = guardedFileKind(root, path);
-  if (lexical) return lexical;
+export function guardedFileOnDisk(root: string, path: string): GuardedFile | undefined {
+  const lexical = relativeToRoot(root, path);
+  const lexicalKind = lexical === undefined ? undefined : guardedKindOfRelative(lexical);
+  if (lexical !== undefined && lexicalKind) return { kind: lexicalKind, relative: lexical };
   const realRoot = realPathOf(resolve(root));
   const realPath = realPathOf(resolve(root, path));
-  return realRoot && realPath ? guardedFileKind(realRoot, realPath) : undefined;
+  const relative = realRoot && realPath ? relativeToRoot(realRoot, realPath) : undefined;
+  const kind = relative === undefined ? undefined : guardedKindOfRelative(relative);
+  return relative !== undefined && kind ? { kind, relative } : undefined;
+}
+
+export function guardedFileKindOnDisk(root: string, path: string): GuardedKind | undefined {
+  return guardedFileOnDisk(root, path)?.kind;
 }

@@ -1,7 +1,9 @@
 // An inter-process lock beside a file: `<file>.lock`, created exclusively. A holder that died (its pid
 // is gone on this host) or that held it far too long is set aside at once, so a writer killed with
 // SIGKILL never wedges the others; so is a lock whose content cannot be a real holder's (unreadable, or
-// dated in the future), so that a lock file someone wrote by hand cannot keep every writer out.
+// dated in the future), so that a lock file someone wrote by hand cannot keep every writer out. Every
+// such takeover is reported: a lock set aside is either a crash or someone jamming the workflow, and
+// either is worth a line in the log.
 import { closeSync, fstatSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 
@@ -10,6 +12,33 @@ export interface LockOptions {
   timeoutMs?: number;
   /** A lock older than this is abandoned whoever holds it (a hung process, another host). */
   staleMs?: number;
+  /** Told of every lock this acquisition set aside, and why. */
+  onTakeover?: (takeover: LockTakeover) => void;
+}
+
+/** A lock file set aside as abandoned. */
+export interface LockTakeover {
+  file: string;
+  /** `dead holder pid N`, `dated in the future`, `older than the stale bound` or `unreadable`. */
+  why: string;
+  /** Who the lock said held it (as it said it: an agent may have written it), when it said so readably. */
+  holder?: { pid: number; host: string; at: number };
+}
+
+/** The takeover in one line, for a person. */
+export function describeLockTakeover(takeover: LockTakeover): string {
+  const holder = takeover.holder ? `; it named pid ${takeover.holder.pid}${takeover.holder.host ? ` on ${takeover.holder.host}` : ''}` : '';
+  return `set aside the lock ${takeover.file} (${takeover.why}${holder}) and went on`;
+}
+
+let processReporter: ((takeover: LockTakeover) => void) | undefined;
+
+/**
+ * Tells `report` of every takeover in this process, whichever caller's lock it was: for a command-line
+ * process, which says it on stderr. The hook does not set one; it logs what its own state store saw.
+ */
+export function reportLockTakeovers(report: ((takeover: LockTakeover) => void) | undefined): void {
+  processReporter = report;
 }
 
 interface Holder {
@@ -68,17 +97,17 @@ export function processIsAlive(pid: number): boolean {
 const SKEW_MS = 60_000;
 
 /**
- * Whether a lock someone holds may be set aside: too old (by the time it names, or by the file's own age,
- * which the content cannot vouch for), dated in the future (no honest holder writes that), or held by a
- * process that is gone on this host. A lock file is something an agent can write too: what it says about
- * itself must not keep every writer out.
+ * Why a lock someone holds may be set aside, or undefined when it may not: too old (by the time it names,
+ * or by the file's own age, which the content cannot vouch for), dated in the future (no honest holder
+ * writes that), or held by a process that is gone on this host. A lock file is something an agent can
+ * write too: what it says about itself must not keep every writer out.
  */
-function isAbandoned(holder: Holder, staleMs: number, fileAgeMs: number | undefined): boolean {
+function abandonedBecause(holder: Holder, staleMs: number, fileAgeMs: number | undefined): string | undefined {
   const now = Date.now();
-  if (!Number.isFinite(holder.at) || holder.at > now + SKEW_MS) return true;
-  if (now - holder.at > staleMs) return true;
-  if (fileAgeMs !== undefined && fileAgeMs > staleMs) return true;
-  return holder.host === thisHost() && !processIsAlive(holder.pid);
+  if (!Number.isFinite(holder.at)) return 'unreadable';
+  if (holder.at > now + SKEW_MS) return 'dated in the future';
+  if (now - holder.at > staleMs || (fileAgeMs !== undefined && fileAgeMs > staleMs)) return 'older than the stale bound';
+  return holder.host === thisHost() && !processIsAlive(holder.pid) ? `dead holder pid ${holder.pid}` : undefined;
 }
 
 /** How long ago the lock file was last written, or undefined when it is gone. */
@@ -99,15 +128,17 @@ function isUnreadableAndOld(file: string): boolean {
   return age !== undefined && age > 1000;
 }
 
-function breakLock(lockFile: string, seen: Holder | null, myNonce: string): void {
+/** Sets the lock aside; false when there was nothing of the one judged to set aside after all. */
+function breakLock(lockFile: string, seen: Holder | null, myNonce: string): boolean {
   const aside = `${lockFile}.${myNonce}.abandoned`;
   try {
     renameSync(lockFile, aside);
   } catch {
-    return; // someone else cleared it first
+    return false; // someone else cleared it first
   }
   const moved = readHolder(aside);
-  if (seen && moved && moved.nonce !== seen.nonce) {
+  const replaced = seen !== null && moved !== null && moved.nonce !== seen.nonce;
+  if (replaced) {
     // Between our look and our rename a live process took the lock: give it back unless it is taken again.
     try {
       linkSync(aside, lockFile);
@@ -116,6 +147,7 @@ function breakLock(lockFile: string, seen: Holder | null, myNonce: string): void
     }
   }
   rmSync(aside, { force: true });
+  return !replaced;
 }
 
 export interface HeldLock {
@@ -145,8 +177,13 @@ export function acquireLock(target: string, options: LockOptions = {}): HeldLock
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const holder = readHolder(lockFile);
-    if (holder ? isAbandoned(holder, staleMs, fileAge(lockFile)) : isUnreadableAndOld(lockFile)) {
-      breakLock(lockFile, holder, nonce);
+    const why = holder ? abandonedBecause(holder, staleMs, fileAge(lockFile)) : isUnreadableAndOld(lockFile) ? 'unreadable' : undefined;
+    if (why) {
+      if (breakLock(lockFile, holder, nonce)) {
+        const takeover: LockTakeover = { file: lockFile, why, ...(holder ? { holder: { pid: holder.pid, host: holder.host, at: holder.at } } : {}) };
+        options.onTakeover?.(takeover);
+        processReporter?.(takeover);
+      }
       continue;
     }
     if (Date.now() >= deadline) throw new LockTimeoutError(lockFile, holder);

@@ -1,11 +1,13 @@
 // Seed 000, AC-IE-001 to AC-IE-018, each through the hook command `isdlc init` registered, run the way
 // Claude Code runs it, with payloads shaped like the recorded ones; each checks the decision and the
 // state written. Then the end-to-end scenario of seed 003 TS-004 and the circuit breaker.
+import { spawn } from 'node:child_process';
+import { utimesSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentCall, agentResult, bashCall, bashFailed, bashPassed, runnerOutput, skillCall, stop, userPrompt } from '../helpers/payloads.js';
-import { cli, decisionOf, initedProject, readJson, withoutSandbox, writeFile, writeJson, writePlan, type Decision } from '../helpers/project.js';
+import { cli, decisionOf, initedProject, lastActivity, readJson, withoutSandbox, writeFile, writeJson, writePlan, type Decision } from '../helpers/project.js';
 import { runRegisteredHook } from '../helpers/registered-hook.js';
 import { compliant, delegated, testRecord, withConstitution, withTests, workflowState } from '../helpers/states.js';
 
@@ -55,13 +57,28 @@ describe('seed 000: iteration enforcement, through the registered hook', () => {
     expect(testsOf(dir).history.map((entry: State) => [entry['iteration'], entry['result'], entry['command']])).toEqual([[1, 'failed', 'npm test'], [2, 'passed', 'npm test']]);
   });
 
-  it('a lock file the agent wrote (a live pid, a time far ahead) does not stop a failing run from being recorded', () => {
+  // A lock file the agent wrote, naming a live process (a `sleep` of the test's), must not stop a failing
+  // run from being recorded; the takeover is in the activity log.
+  it.each([
+    ['dated in the future', (pid: number) => JSON.stringify({ pid, host: hostname(), nonce: 'jam', at: Date.now() + 10 * 365 * 86_400_000 }), 0],
+    ['unreadable', (pid: number) => `locked by ${pid}, keep out`, 5_000],
+    ['older than the stale bound', (pid: number) => JSON.stringify({ pid, host: hostname(), nonce: 'jam', at: Date.now() }), 60_000],
+  ] as const)('a lock file the agent wrote (a live pid, %s) does not stop a failing run from being recorded, and the takeover is logged', (why, content, ageMs) => {
     const dir = projectWith(workflowState('feature', IMPL));
-    writeFile(join(dir, '.isdlc/state.json.lock'), JSON.stringify({ pid: 1, host: hostname(), nonce: 'jam', at: Date.now() + 10 * 365 * 86_400_000 }));
-    const started = Date.now();
-    send(dir, bashFailed(dir, 'npm test', 1, runnerOutput('jest', 'failing')));
-    expect(Date.now() - started).toBeLessThan(3000);
-    expect(testsOf(dir)).toMatchObject({ current_iteration: 1, last_test_result: 'failed' });
+    const holder = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      const lockFile = join(dir, '.isdlc/state.json.lock');
+      writeFile(lockFile, content(holder.pid!));
+      if (ageMs > 0) utimesSync(lockFile, new Date(Date.now() - ageMs), new Date(Date.now() - ageMs));
+      const started = Date.now();
+      send(dir, bashFailed(dir, 'npm test', 1, runnerOutput('jest', 'failing')));
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(testsOf(dir)).toMatchObject({ current_iteration: 1, last_test_result: 'failed' });
+      const takeover = { file: lockFile, why, ...(why === 'unreadable' ? {} : { holder: { pid: holder.pid, host: hostname() } }) };
+      expect(lastActivity(dir)).toMatchObject({ event: 'PostToolUseFailure', lock_takeover: takeover });
+    } finally {
+      holder.kill();
+    }
   });
 
   it.each([

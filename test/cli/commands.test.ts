@@ -104,6 +104,20 @@ describe('isdlc workflow start and status', () => {
     expect(state).toMatchObject({ current_phase: '01-requirements', active_agent: 'requirements-analyst', state_version: 2, counters: { next_bug_id: 2 } });
   });
 
+  it('a command that has to set a jammed lock aside does its work and says so on stderr, in one line', () => {
+    const dir = initedProject();
+    const lockFile = join(dir, '.isdlc/state.json.lock');
+    writeFile(lockFile, JSON.stringify({ pid: 1, host: 'elsewhere', nonce: 'jam', at: Date.now() + 86_400_000 }));
+    const run = cli(['workflow', 'start', 'feature', '--dir', dir]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(readJson<Record<string, any>>(join(dir, '.isdlc/state.json'))['active_workflow']).toMatchObject({ type: 'feature' });
+    const notices = run.stderr.split('\n').filter((line) => line.includes('set aside the lock'));
+    expect(notices).toEqual([`isdlc: set aside the lock ${lockFile} (dated in the future; it named pid 1 on elsewhere) and went on`]);
+    const next = cli(['status', '--dir', dir]);
+    expect(next.status, next.stderr).toBe(0);
+    expect(next.stderr).not.toContain('set aside');
+  });
+
   it('refuses a second workflow, an unknown type and an artifact folder that is a path', () => {
     const dir = initedProject();
     expect(cli(['workflow', 'start', 'feature', '--dir', dir]).status).toBe(0);

@@ -9,6 +9,8 @@ export interface GuardCase {
   state?: Record<string, unknown>;
   /** Files to place in the project before the call (relative path → content). */
   files?: Record<string, string | Record<string, unknown>>;
+  /** The payload's cwd, relative to the project (the project itself when unset). */
+  cwd?: string;
   /** Anything else the project needs before the call (a git repository, say). */
   setup?: (project: string) => void;
   /** The payload; a function when it must name the project's own paths. */
@@ -46,7 +48,7 @@ export function guardTable(guardId: string, cases: { valid: GuardCase[]; invalid
     }
     c.setup?.(project);
     const payload = typeof c.payload === 'function' ? c.payload(project) : c.payload;
-    const result = hook(project, { ...payload, cwd: project }, ['--guards', guardId]);
+    const result = hook(project, { ...payload, cwd: c.cwd === undefined ? project : `${project}/${c.cwd}` }, ['--guards', guardId]);
     expect(result.status, result.stderr).toBe(0);
     const decision = decisionOf(result);
     expect(decision.kind, decision.reason).toBe(c.expect);

@@ -1,7 +1,7 @@
 // The engine's rules, with guards made for the test: fixed order, first deny wins, notes accumulate,
 // a throwing guard fails open, state is read at most once and written at most once.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defineGuard, type Guard } from '../../src/engine/guard.js';
@@ -50,6 +50,59 @@ describe('dispatch', () => {
     const throwing = defineGuard({ id: 'throwing', description: 'x', on: { PreToolUse: ['agent'] }, check: () => { throw new Error('boom'); } });
     const out = run(project, [throwing, noting('after', 'still ran')]);
     expect(out.entry).toMatchObject({ decision: 'allow', failures: [{ guard: 'throwing', error: 'boom' }], notes: ['still ran'] });
+  });
+
+  describe('a guard that throws while judging a write to isdlc\'s own files denies it', () => {
+    const throwingOn = defineGuard({
+      id: 'throwing',
+      description: 'x',
+      on: { PreToolUse: ['write', 'edit', 'notebook', 'shell'], PostToolUse: ['write'] },
+      check: () => {
+        throw new Error('boom');
+      },
+    });
+    const call = (project: string, tool: string, input: Record<string, unknown>, event = 'PreToolUse') =>
+      JSON.stringify({ hook_event_name: event, tool_name: tool, cwd: project, tool_input: input });
+    const attempt = (project: string, payload: string) => run(project, [throwingOn], payload);
+
+    it.each([
+      ['Write', '.isdlc/state.json', { content: '{}' }],
+      ['Write', '.isdlc//config/../state.json', { content: '{}' }],
+      ['Edit', '.isdlc/config/iteration-requirements.json', { old_string: 'a', new_string: 'b' }],
+      ['MultiEdit', '.isdlc/bin/isdlc.cjs', { edits: [{ old_string: 'a', new_string: 'b' }] }],
+      ['Write', '.claude/settings.json', { content: '{}' }],
+    ])('%s of %s', (tool, path, input) => {
+      const project = initedProject();
+      const out = attempt(project, call(project, tool, { file_path: path, ...input }));
+      expect(out.entry).toMatchObject({ decision: 'deny', guard: 'throwing', failures: [{ guard: 'throwing', error: 'boom' }], ran: ['throwing'] });
+      const reason = JSON.parse(out.stdout).hookSpecificOutput.permissionDecisionReason as string;
+      for (const text of ['isdlc throwing: Do not retry', 'the throwing guard failed while judging it (boom)', "one of isdlc's own files", '.isdlc/hook-activity.log']) expect(reason).toContain(text);
+      expect(JSON.parse(out.stdout).systemMessage).toContain(`the throwing guard failed (boom) while judging a ${tool}`);
+    });
+
+    it('a NotebookEdit through a symlink into .isdlc/, and shell commands that write there', () => {
+      const project = initedProject();
+      symlinkSync('.isdlc/config', join(project, 'cfg'));
+      expect(attempt(project, call(project, 'NotebookEdit', { notebook_path: 'cfg/notes.ipynb', new_source: 'x' })).entry['decision']).toBe('deny');
+      for (const command of ['echo {} > .isdlc/config/iteration-requirements.json', 'cp /tmp/x "$CLAUDE_PROJECT_DIR/.isdlc/bin/isdlc.cjs"', 'rm -rf .isdlc', 'sed -i s/a/b/ .mcp.json']) {
+        expect(attempt(project, call(project, 'Bash', { command })).entry, command).toMatchObject({ decision: 'deny', guard: 'throwing' });
+      }
+    });
+
+    it('everywhere else it still fails open', () => {
+      const project = initedProject();
+      mkdirSync(join(project, 'test/fixtures/x/.isdlc'), { recursive: true });
+      for (const payload of [
+        call(project, 'Write', { file_path: 'src/a.ts', content: 'x' }),
+        call(project, 'Write', { file_path: 'test/fixtures/x/.isdlc/state.json', content: '{}' }),
+        call(project, 'Edit', { file_path: '/tmp/elsewhere/.isdlc/state.json', old_string: 'a', new_string: 'b' }),
+        call(project, 'Bash', { command: 'cat .isdlc/state.json && node .isdlc/bin/isdlc.cjs status' }),
+        call(project, 'Bash', { command: 'npm test > test-output.txt' }),
+        call(project, 'Write', { file_path: '.isdlc/state.json', content: '{}' }, 'PostToolUse'),
+      ]) {
+        expect(attempt(project, payload).entry, payload).toMatchObject({ decision: 'allow', failures: [{ guard: 'throwing', error: 'boom' }] });
+      }
+    });
   });
 
   it('reads state at most once, only when a guard looks, and writes it once for all updates', () => {

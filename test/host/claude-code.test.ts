@@ -160,6 +160,7 @@ describe('tool kinds', () => {
     ['PowerShell', 'shell'],
     ['Write', 'write'],
     ['Edit', 'edit'],
+    ['MultiEdit', 'edit'],
     ['NotebookEdit', 'notebook'],
     ['Read', 'read'],
     ['Grep', 'read'],

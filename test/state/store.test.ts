@@ -5,11 +5,17 @@ import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { acquireLock } from '../../src/state/lock.js';
+import { acquireLock, type LockTakeover } from '../../src/state/lock.js';
 import { StateConflictError, StateStore } from '../../src/state/store.js';
 import { REPO, tempDir, writeFile } from '../helpers/project.js';
 
 const LIBRARY = join(REPO, 'dist/cli.cjs');
+
+/** The pid of a process that has ended (and, this soon after, has not been reused). */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', '0']);
+  return child.pid!;
+}
 
 /** A node process that runs `body` with the bundled store in scope as `StateStore`. */
 function storeScript(body: string): string {
@@ -79,23 +85,38 @@ describe('one process', () => {
   });
 
   // A lock file is something an agent can write: one that names a live process (pid 1 is always alive)
-  // must not keep every state write out, or no failure would ever be recorded.
+  // must not keep every state write out, or no failure would ever be recorded. Each takeover is reported.
   it.each([
-    ['dated in the future', (): string => JSON.stringify({ pid: 1, host: hostname(), nonce: 'jam', at: Date.now() + 10 * 365 * 86_400_000 }), 0],
-    ['whose content is not a holder', (): string => 'locked, keep out', 2000],
-    ['with no time at all', (): string => JSON.stringify({ pid: 1, host: hostname(), nonce: 'jam' }), 0],
-    ['dated now but a file older than the stale bound', (): string => JSON.stringify({ pid: 1, host: hostname(), nonce: 'jam', at: Date.now() + 50_000 }), 40_000],
-  ] as const)('a jammed lock, %s, is taken over', (_, content, ageMs) => {
+    ['dated in the future', (): string => JSON.stringify({ pid: 1, host: hostname(), nonce: 'jam', at: Date.now() + 10 * 365 * 86_400_000 }), 0, 'dated in the future'],
+    ['whose content is not a holder', (): string => 'locked, keep out', 2000, 'unreadable'],
+    ['with no time at all', (): string => JSON.stringify({ pid: 1, host: hostname(), nonce: 'jam' }), 0, 'older than the stale bound'],
+    ['dated now but a file older than the stale bound', (): string => JSON.stringify({ pid: 1, host: hostname(), nonce: 'jam', at: Date.now() + 50_000 }), 40_000, 'older than the stale bound'],
+    ['held by a process that is gone', (): string => JSON.stringify({ pid: deadPid(), host: hostname(), nonce: 'jam', at: Date.now() }), 0, 'dead holder pid'],
+  ] as const)('a jammed lock, %s, is taken over and the takeover reported', (_, content, ageMs, why) => {
     const file = join(tempDir(), 'state.json');
     writeFileSync(`${file}.lock`, content());
     if (ageMs !== 0) {
       const when = new Date(Date.now() - ageMs);
       utimesSync(`${file}.lock`, when, when);
     }
+    const takeovers: LockTakeover[] = [];
     const started = Date.now();
-    new StateStore(file, { timeoutMs: 3000 }).update((draft) => void (draft['ok'] = true));
+    new StateStore(file, { timeoutMs: 3000, onTakeover: (takeover) => takeovers.push(takeover) }).update((draft) => void (draft['ok'] = true));
     expect(Date.now() - started).toBeLessThan(1000);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ ok: true });
+    expect(takeovers).toHaveLength(1);
+    expect(takeovers[0]!.file).toBe(`${file}.lock`);
+    expect(takeovers[0]!.why).toContain(why);
+    if (why !== 'unreadable') expect(takeovers[0]!.holder).toMatchObject({ host: hostname() });
+  });
+
+  it('a lock taken and released in turn is no takeover', () => {
+    const file = join(tempDir(), 'state.json');
+    const takeovers: LockTakeover[] = [];
+    const store = new StateStore(file, { onTakeover: (takeover) => takeovers.push(takeover) });
+    store.update((draft) => void (draft['a'] = 1));
+    store.update((draft) => void (draft['b'] = 2));
+    expect(takeovers).toEqual([]);
   });
 
   it('a lock held by a live process makes a writer wait, then give up with who holds it', () => {
