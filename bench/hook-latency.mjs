@@ -41,8 +41,28 @@ function project(withWorkflow, phase, stateBytes = 50 * 1024) {
       writeFileSync(file, JSON.stringify(state, null, 2));
     }
     if (stateBytes > 0) growState(file, stateBytes);
+    // The state was written by hand, as a person would: they keep it with `isdlc changes accept`, or the
+    // first hook call puts isdlc's own back. A build from before the journal knows no such command.
+    try {
+      isdlc('changes', 'accept', '--dir', dir);
+    } catch {
+      // no journal in that build
+    }
   }
   return dir;
+}
+
+function bashCall(dir) {
+  return JSON.stringify({
+    session_id: '8bbcceab-0b3e-4e24-98c9-ec146b1ca8c6',
+    transcript_path: '/root/.claude/projects/bench/8bbcceab.jsonl',
+    cwd: dir,
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command: 'npm test', description: 'Run the tests' },
+    tool_use_id: 'toolu_01BenchBash',
+  });
 }
 
 /** About 1 MB of a failing Jest run: many failure reports, the summary last. */
@@ -159,8 +179,10 @@ function casesFor(build) {
   const withWorkflow = project(true);
   const implementing = project(true, '06-implementation', 0);
   const implementingBig = project(true, '06-implementation');
+  const implementing60 = project(true, '06-implementation', 60 * 1024);
   const stateBytes = statSync(join(withWorkflow, '.isdlc/state.json')).size;
-  const projects = [noWorkflow, withLoop, withWorkflow, implementing, implementingBig];
+  const projects = [noWorkflow, withLoop, withWorkflow, implementing, implementingBig, implementing60];
+  const bytes60 = statSync(join(implementing60, '.isdlc/state.json')).size;
   const cases = [
     { name: '(a) PreToolUse Agent, no active workflow', ...registered(noWorkflow, 'PreToolUse', 'Agent'), input: agentCall(noWorkflow, 'software-developer'), env: { CLAUDE_PROJECT_DIR: noWorkflow } },
     { name: `(b) PreToolUse Agent, active workflow, ${Math.round(stateBytes / 1024)} KB state`, ...registered(withWorkflow, 'PreToolUse', 'Agent'), input: agentCall(withWorkflow, 'quick-scan-agent'), env: { CLAUDE_PROJECT_DIR: withWorkflow } },
@@ -168,6 +190,7 @@ function casesFor(build) {
     { name: '(c) PostToolUseFailure npm test, 1 MB of output', ...registered(implementing, 'PostToolUseFailure', 'Bash'), input: failedTestRun(implementing), env: { CLAUDE_PROJECT_DIR: implementing } },
     { name: "(c, 50 KB state) the same with (b)'s state", ...registered(implementingBig, 'PostToolUseFailure', 'Bash'), input: failedTestRun(implementingBig), env: { CLAUDE_PROJECT_DIR: implementingBig } },
     { name: '(g) PostToolUse Bash with a bashEditDiff of two files', ...registered(implementing, 'PostToolUse', 'Bash'), input: postBashWithEditDiff(implementing), env: { CLAUDE_PROJECT_DIR: implementing } },
+    { name: `(h) PreToolUse Bash, 06-implementation, ${Math.round(bytes60 / 1024)} KB state`, ...registered(implementing60, 'PreToolUse', 'Bash'), input: bashCall(implementing60), env: { CLAUDE_PROJECT_DIR: implementing60 } },
     { name: '(d) Stop, no loop in the project', ...registered(noWorkflow, 'Stop'), input: stopCall(noWorkflow, 'S-other'), env: { CLAUDE_PROJECT_DIR: noWorkflow } },
     { name: "(e) Stop, a loop in the project but another session's", ...registered(withLoop, 'Stop'), input: stopCall(withLoop, 'S-other'), env: { CLAUDE_PROJECT_DIR: withLoop } },
     { name: "(f) Stop of the loop's session: validate `node -e ''`, block", ...registered(withLoop, 'Stop'), input: stopCall(withLoop, 'S-loop'), env: { CLAUDE_PROJECT_DIR: withLoop } },

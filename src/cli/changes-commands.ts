@@ -55,9 +55,10 @@ function reviewed(decision: 'accept' | 'reject', result: ReviewResult): string {
 }
 
 export function registerChangesCommands(program: Command): void {
-  const changes = program
-    .command('changes')
-    .description("changes to isdlc's files made outside isdlc: list them (default), accept or reject them (people only)")
+  const changes = program.command('changes').description("changes to isdlc's files made outside isdlc: list them (default), accept or reject them (people only)");
+  changes
+    .command('list', { isDefault: true })
+    .description('what waits for review: changes the hooks undid, and what differs on disk now')
     .addOption(dirOption())
     .option('--json', 'print as JSON')
     .action((options: Options) => {

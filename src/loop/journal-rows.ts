@@ -3,8 +3,7 @@
 // those rows, and a check that finds them changed by someone else puts them back. The other tables
 // (iterations, checkpoints, activity) are history: a change there is not undone (docs/tamper-evidence.md).
 import { basename, dirname } from 'node:path';
-import { copyPath, fileStamp, hasJournal, updateJournal } from '../protect/journal.js';
-import { writeFileAtomic } from '../state/atomic-write.js';
+import { fileStamp, hasJournal, updateJournal, writeCopy } from '../protect/journal.js';
 import { ISDLC_DIR } from '../state/locate.js';
 import type { LoopRows } from '../protect/tamper-check.js';
 import { LOOP_DB, openLoopDb, type Db } from './db.js';
@@ -30,7 +29,7 @@ function record(file: string, rows: string): void {
   if (!root) return;
   const rel = `${ISDLC_DIR}/${LOOP_DB}`;
   updateJournal(root, (index) => {
-    writeFileAtomic(copyPath(root, rel), rows);
+    writeCopy(root, rel, rows);
     index.files[rel] = { stamp: fileStamp(root, rel), copy: true };
   });
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { InstallRecord } from '../install/install.js';
 import { ISDLC_DIR } from '../state/locate.js';
 import { recordOrUndefined } from '../util/json.js';
-import { copyPath, fileStamp, journaledWrite, lstamp, readCopy, recordAsIs, type JournalIndex } from './journal.js';
+import { fileStamp, journaledWrite, lstamp, readCopy, recordAsIs, writeCopy, type JournalIndex } from './journal.js';
 import type { LoopRows } from './tamper-check.js';
 import { scanWatched, viewOf } from './watched-files.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
@@ -65,6 +65,6 @@ function adoptLoopRows(root: string, index: JournalIndex, rel: string, loopRows:
     index.files[rel] = { stamp: fileStamp(root, rel) };
     return;
   }
-  writeFileAtomic(copyPath(root, rel), loopRows().snapshot(file));
+  writeCopy(root, rel, loopRows().snapshot(file));
   index.files[rel] = { stamp: fileStamp(root, rel), copy: true };
 }

@@ -133,6 +133,11 @@ export function copyPath(root: string, rel: string, next = false): string {
   return journalPath(root, COPIES, `${encodeURIComponent(rel)}${next ? NEXT : ''}`);
 }
 
+/** Keeps `content` as the copy of what isdlc wrote to `rel`. */
+export function writeCopy(root: string, rel: string, content: string | Buffer): void {
+  writeFileAtomic(copyPath(root, rel), content, QUICK);
+}
+
 export function readCopy(root: string, rel: string, next = false): Buffer | undefined {
   try {
     return readFileSync(copyPath(root, rel, next));
@@ -147,10 +152,16 @@ function writeIndex(root: string, index: JournalIndex): void {
     const reviewed = index.incidents.filter((incident) => incident.review).slice(-Math.max(0, MAX_INCIDENTS - unreviewed.length));
     index.incidents = [...reviewed, ...unreviewed].sort((a, b) => a.id - b.id);
   }
-  writeFileAtomic(journalPath(root, INDEX), `${JSON.stringify(index)}\n`);
+  writeFileAtomic(journalPath(root, INDEX), `${JSON.stringify(index)}\n`, QUICK);
 }
 
 const LOCK: LockOptions = { timeoutMs: 5000 };
+/**
+ * The journal's own files are not waited onto the disk: after a power cut one may be empty or old, which
+ * the check then reports (and never puts back: see usableCopy in tamper-check.ts). The files it
+ * describes are written durably by their writers.
+ */
+const QUICK = { durable: false } as const;
 
 /**
  * Reads the journal under its lock, lets `work` change it, and writes it back. A journal that is missing
@@ -206,7 +217,7 @@ export function journaledWrite(root: string, rel: string, content: Buffer | null
 /** The same, inside an updateJournal the caller holds. */
 export function recordContent(root: string, index: JournalIndex, rel: string, content: Buffer | null, write: () => void): void {
   const next = copyPath(root, rel, true);
-  if (content !== null) writeFileAtomic(next, content);
+  if (content !== null) writeFileAtomic(next, content, QUICK);
   write();
   if (content !== null) renameSync(next, copyPath(root, rel));
   else rmSync(copyPath(root, rel), { force: true });
@@ -233,7 +244,7 @@ export function recordAsIs(root: string, index: JournalIndex, rel: string, keepC
   const stamp = fileStamp(root, rel);
   if (stamp && keepCopy) {
     const content = readFileSync(path);
-    if (!readCopy(root, rel)?.equals(content)) writeFileAtomic(copyPath(root, rel), content);
+    if (!readCopy(root, rel)?.equals(content)) writeCopy(root, rel, content);
   } else rmSync(copyPath(root, rel), { force: true });
   index.files[rel] = { stamp, ...(stamp && keepCopy ? { copy: true } : {}) };
 }

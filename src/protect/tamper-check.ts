@@ -82,7 +82,10 @@ function readIfFile(path: string): Buffer | undefined {
 /** What stands out before any lock is taken: files whose stat moved, folders whose entries may have. */
 function suspects(root: string, index: JournalIndex): { files: string[]; dirs: string[]; log: boolean } {
   const files = Object.entries(index.files).filter(([rel, entry]) => !sameStamp(fileStamp(root, rel), entry.stamp)).map(([rel]) => rel);
-  const dirs = Object.entries(index.dirs).filter(([rel, stamp]) => !sameStamp(lstamp(join(root, rel)), stamp)).map(([rel]) => rel);
+  // A folder's stamp also moves with isdlc's own locks and temporary files coming and going: only a name
+  // nobody recorded makes it a suspect.
+  const unknownIn = (dir: string): boolean => watchedChildren(root, dir).some((child) => !(child in index.files) && !(child in index.dirs));
+  const dirs = Object.entries(index.dirs).filter(([rel, stamp]) => !sameStamp(lstamp(join(root, rel)), stamp) && unknownIn(rel)).map(([rel]) => rel);
   return { files, dirs, log: logProblem(root, index) !== undefined };
 }
 
@@ -200,7 +203,7 @@ function assessFile(judge: Judge, rel: string): Assessment | undefined {
     same: false,
     change,
     undo: () => {
-      if (entry.stamp !== null && !entry.copy) return finding('reported');
+      if ((entry.stamp !== null && !entry.copy) || (good !== undefined && !usableCopy(rel, good))) return finding('reported');
       const keptAs = keepAside(judge, rel);
       putBack(judge, rel, good);
       record(good !== undefined);
@@ -218,6 +221,21 @@ function judgeFile(judge: Judge, rel: string): Finding | undefined {
     return undefined;
   }
   return assessment.undo();
+}
+
+/**
+ * Whether a copy can be what isdlc wrote: the journal's files are not waited onto the disk, so after a
+ * power cut one may be empty; such a copy is never put back over anything.
+ */
+function usableCopy(rel: string, copy: Buffer): boolean {
+  if (copy.length === 0) return false;
+  if (kindOf(rel) !== 'state') return true;
+  try {
+    JSON.parse(copy.toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function safeSnapshot(rows: LoopRows, dbFile: string): string | undefined {

@@ -21,14 +21,16 @@ function writeAll(fd: number, bytes: Buffer): void {
  * new one whole: the bytes go to a temporary file in the same folder, reach the disk, then replace the
  * target with one rename.
  */
-export function writeFileAtomic(file: string, content: string | Buffer): void {
+export function writeFileAtomic(file: string, content: string | Buffer, options: { durable?: boolean } = {}): void {
   tempCounter += 1;
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${tempCounter}.tmp`);
   // The name holds our pid, so no live process shares it; 'w' also reclaims a leftover from a dead one.
   const fd = openSync(temp, 'w', 0o644);
   try {
     writeAll(fd, typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
-    fdatasyncSync(fd); // the data reaches the disk before the rename makes it the file
+    // The data reaches the disk before the rename makes it the file. Records that can be rebuilt (the
+    // journal's copies and index, which a crash at worst makes the check report) skip the wait.
+    if (options.durable !== false) fdatasyncSync(fd);
   } catch (error) {
     closeSync(fd);
     rmSync(temp, { force: true });
