@@ -30,6 +30,7 @@ import type { IsdlcState } from '../state/schema.js';
 import { knownPhaseKeys } from '../config/phases.js';
 import { claudeSandboxSupport } from '../protect/claude-sandbox-support.js';
 import { protectionFindings } from '../protect/protection-level.js';
+import { journalFindings } from '../protect/journal-doctor.js';
 
 export type { Finding, Severity };
 
@@ -314,6 +315,7 @@ export function runDoctor(root: string, options: DoctorOptions = {}): Finding[] 
   checkGuardsLoad(root, claude.reinit, findings);
   checkSettings(root, claude, findings);
   findings.push(...protectionFindings(root, claudeSandboxSupport(), claude.version));
+  findings.push(...journalFindings(root));
   checkTrust(root, findings);
   checkLoops(root, claude.reinit, findings);
   const config = checkConfig(root, findings);

@@ -7,6 +7,7 @@ import { gateBlocker } from './gate-blocker.js';
 import { gateRequirementsInjector } from './gate-requirements-injector.js';
 import { hookSettingsGuard } from './hook-settings-guard.js';
 import { humanOnlyCommands } from './human-only-commands.js';
+import { isdlcProgramGuard } from './isdlc-program-guard.js';
 import { iterationCorridor } from './iteration-corridor.js';
 import { phaseLoopController } from './phase-loop-controller.js';
 import { phaseSequenceGuard } from './phase-sequence-guard.js';
@@ -23,6 +24,7 @@ export const TOOL_CALL_GUARDS: readonly Guard[] = Object.freeze([
   gateBlocker,
   constitutionValidator,
   humanOnlyCommands,
+  isdlcProgramGuard,
   branchGuard,
   stateWriteValidator,
   hookSettingsGuard,

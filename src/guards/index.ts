@@ -10,6 +10,7 @@ import { gateBlocker } from './gate-blocker.js';
 import { gateRequirementsInjector } from './gate-requirements-injector.js';
 import { hookSettingsGuard } from './hook-settings-guard.js';
 import { humanOnlyCommands } from './human-only-commands.js';
+import { isdlcProgramGuard } from './isdlc-program-guard.js';
 import { iterationCorridor } from './iteration-corridor.js';
 import { iterationLoop } from './iteration-loop.js';
 import { logSkillUsage } from './log-skill-usage.js';
@@ -40,6 +41,7 @@ export const GUARDS: readonly Guard[] = Object.freeze([
   constitutionValidator,
   // PreToolUse on shell commands, and on writes to state files
   humanOnlyCommands,
+  isdlcProgramGuard,
   branchGuard,
   stateWriteValidator,
   hookSettingsGuard,

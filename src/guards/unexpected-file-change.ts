@@ -3,8 +3,10 @@
 // files a command changed; when a guarded one is among them the model hears which, that isdlc did not make
 // the change and what to use instead, the person hears it too, and the activity log records it.
 //
-// A courtesy signal, not the wall: bashEditDiff is blind to files git ignores (the loop store, the log)
-// and to failed commands, and a later journal of isdlc's own writes is what tells tampering apart for sure.
+// A courtesy signal for projects without a journal of isdlc's writes (set up by an older isdlc): there the
+// tamper check (src/protect/tamper-check.ts), which runs before every guard, has already found, undone
+// and reported such a change, whatever route made it; bashEditDiff is blind to files git ignores and to
+// failed commands.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ACTIVITY_LOG } from '../engine/activity-log.js';
@@ -14,6 +16,7 @@ import { defineGuard } from '../engine/guard.js';
 import { simpleCommands, type SimpleCommand } from '../detect/shell-words.js';
 import { GUARDED_KIND_LABELS, guardedFileKindOnDisk, relativeToRoot, type GuardedKind } from '../protect/guarded-set.js';
 import { INSTEAD } from '../protect/instead.js';
+import { hasJournal } from '../protect/journal.js';
 
 /** Shell words that only print: harmless beside an isdlc command. */
 const NEUTRAL_COMMANDS = new Set(['echo', 'printf', 'true']);
@@ -115,11 +118,11 @@ function changeOf(file: FileChange): 'created' | 'deleted' | 'modified' {
 
 export const unexpectedFileChange = defineGuard({
   id: 'unexpected-file-change',
-  description: "After a shell command, reports isdlc's guarded files that Claude Code's bashEditDiff lists as changed by it (to the model, the person and the log).",
+  description: "After a shell command, in a project without a journal of isdlc's writes, reports isdlc's guarded files that Claude Code's bashEditDiff lists as changed by it (to the model, the person and the log).",
   on: { PostToolUse: ['shell'] },
   check({ event, location, note, tellUser, log }) {
     const changes = event.outcome?.fileChanges;
-    if (!changes || changes.files.length === 0) return;
+    if (!changes || changes.files.length === 0 || hasJournal(location.root)) return;
     const guarded = changes.files.flatMap((file) => {
       const kind = guardedFileKindOnDisk(location.root, file.path);
       return kind ? [{ file, kind, path: relativeToRoot(location.root, file.path) ?? file.path }] : [];

@@ -61,6 +61,7 @@ describe("a person's own edit of isdlc's config", () => {
     const run = nextCall(dir);
     expect(told(run)).toContain('.isdlc/config/README.md');
     expect(readFileSync(join(dir, '.isdlc/config/README.md'), 'utf8')).not.toBe(mine);
+    expect(person(dir, ['doctor']).stdout).toMatch(/1 change\(s\) to isdlc's files made outside isdlc wait for review \(\.isdlc\/config\/README\.md\)/);
     const listed = person(dir, ['changes']).stdout;
     expect(listed).toMatch(/#1 .*\n.*README\.md modified, undone; the changed version is kept as \.isdlc\/config\/README\.md\.rejected-/);
     expect(person(dir, ['changes', 'accept', '1']).status).toBe(0);

@@ -10,8 +10,8 @@ import { dirname, join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SHELL_ROUTES, type Route } from '../e2e/harness/attack-routes.js';
 import { makeLoop } from '../helpers/loops.js';
-import { bashPassed, skillCall } from '../helpers/payloads.js';
-import { cleanEnv, decisionOf, git, initedProject, REPO, tempDir, writeJson, type Run } from '../helpers/project.js';
+import { bashCall, bashPassed, skillCall } from '../helpers/payloads.js';
+import { cleanEnv, decisionOf, git, initedProject, REPO, tempDir, withoutSandbox, writeJson, type Run } from '../helpers/project.js';
 import { runRegisteredHook } from '../helpers/registered-hook.js';
 import { testRecord, withTests, workflowState } from '../helpers/states.js';
 
@@ -244,6 +244,19 @@ describe('Write, Edit and MultiEdit through path aliases are caught at the next 
       expectCaught(alias.id, dir, outcome);
     });
   }
+});
+
+describe('beyond the journal: the routes that remove the program every hook runs', () => {
+  // Nothing of isdlc runs after them, so the check cannot undo them: the plain forms are refused before
+  // they run (isdlc-program-guard), and the sandbox keeps out the rest (docs/tamper-evidence.md).
+  const plain = SHELL_ROUTES.filter((route) => BEYOND_THE_JOURNAL.has(route.id) && route.id !== 'S36');
+  it.each(plain.map((route) => [route.id, route.how, route] as const))('%s %s: refused before it runs', (_id, _how, route) => {
+    const dir = withoutSandbox(freshProject());
+    const command = String(route.call({ dir, home, loopId }).input['command']);
+    const decision = decisionOf(runRegisteredHook(dir, bashCall(dir, command)));
+    expect(decision.kind).toBe('deny');
+    expect(decision.reason).toContain('isdlc-program-guard');
+  });
 });
 
 describe('the count', () => {
