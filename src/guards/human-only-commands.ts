@@ -16,6 +16,7 @@ const HUMAN_ONLY: { pattern: RegExp; decision: string }[] = [
   { pattern: new RegExp(`${ISDLC}loop\\s+cancel\\b`), decision: 'cancelling an iteration loop (an agent that cannot go on declares <promise>BLOCKED</promise> with the reason)' },
   // The rules an agent set run without an OS sandbox only on a person's word.
   { pattern: new RegExp(`${ISDLC}loop\\s+approve\\b`), decision: "letting a loop's command rules run without an OS sandbox" },
+  { pattern: new RegExp(`${ISDLC}branch\\s+acknowledge\\b`), decision: 'acknowledging commits that reached a closed branch, which opens the gate again' },
 ];
 
 export function humanOnlyCommandIn(line: string): { command: string; decision: string } | null {
@@ -29,7 +30,7 @@ export function humanOnlyCommandIn(line: string): { command: string; decision: s
 
 export const humanOnlyCommands = defineGuard({
   id: 'human-only-commands',
-  description: "Denies an agent running the isdlc commands that are a person's decision (escalation approve, phase skip, phase review continue, loop cancel, loop approve); in the sandbox, where they cannot write, notes it instead.",
+  description: "Denies an agent running the isdlc commands that are a person's decision (escalation approve, phase skip, phase review continue, loop cancel, loop approve, branch acknowledge); in the sandbox, where they cannot write, notes it instead.",
   on: { PreToolUse: ['shell'] },
   check({ event, deny, note, shellSandboxed }) {
     const line = typeof event.tool?.input['command'] === 'string' ? (event.tool.input['command'] as string) : '';
