@@ -20,7 +20,12 @@ export type BranchHeads = Record<string, string | null>;
 /** SHA-1 or SHA-256, in full: nothing else is ever handed on to git. */
 export const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
+/**
+ * A file's text, or undefined. Absence is asked with a stat that does not throw: most refs asked for are
+ * absent (master, say), and the first exception a hook process throws costs it milliseconds.
+ */
 function readText(path: string): string | undefined {
+  if (!statSync(path, { throwIfNoEntry: false })) return undefined;
   try {
     return readFileSync(path, 'utf8');
   } catch {

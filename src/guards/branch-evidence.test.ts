@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { guardTable, type GuardCase } from '../../test/helpers/guard-table.js';
 import { bashCall, bashFailed, bashPassed } from '../../test/helpers/payloads.js';
-import { BIN, git, hook, tempDir } from '../../test/helpers/project.js';
+import { BIN, git, hook, tempDir, writeFile } from '../../test/helpers/project.js';
 import { workflowState } from '../../test/helpers/states.js';
 
 const BRANCH = 'feature/REQ-0001-csv-export';
@@ -66,8 +66,8 @@ function reported(branch: string, ...context: string[]): Pick<GuardCase, 'expect
       expect(violations[0]).toMatchObject({ branch, commit_count: 1 });
       expect(violations[0]!['acknowledged']).toBeUndefined();
       expect((state['pending_escalations'] as Record<string, unknown>[]).some((entry) => entry['type'] === 'branch_violation')).toBe(true);
-      // The call's snapshot is gone once its PostToolUse has read it.
-      expect(readdirSync(join(project, '.isdlc/branch-heads')).filter((name) => name.endsWith('.json'))).toEqual([]);
+      // The heads the call started from were kept under its tool-use id.
+      expect(readFileSync(join(project, '.isdlc/branch-heads/calls.log'), 'utf8')).toMatch(/^toolu_case\t/m);
     },
   };
 }
@@ -106,7 +106,7 @@ guardTable('branch-evidence', {
       setup: (dir) => {
         repo(dir, 'main');
         spawnSync(process.execPath, [BIN, 'hook', ...GUARD], { cwd: dir, env: { ...process.env, CLAUDE_PROJECT_DIR: dir, ISDLC_DRY_RUN: '1' }, input: JSON.stringify(withId(bashCall(dir, alias), 'toolu_case')) });
-        expect(existsSync(join(dir, '.isdlc/branch-heads/toolu_case.json'))).toBe(false);
+        expect(existsSync(join(dir, '.isdlc/branch-heads'))).toBe(false);
         sh(dir, alias);
       },
       payload: after(alias),
@@ -171,6 +171,22 @@ guardTable('branch-evidence', {
       }),
       payload: after(`git update-ref refs/heads/${BRANCH} $(git commit-tree "HEAD^{tree}" -p ${BRANCH} -m early)`),
       ...reported(BRANCH, '"early"'),
+    },
+    {
+      name: 'heads kept just before the log of calls was started anew',
+      state: inPhase('06-implementation'),
+      setup: (dir) => {
+        repo(dir, 'main');
+        writeFile(join(dir, '.isdlc/branch-heads/calls.log'), `toolu_old\t{}\n`.repeat(6000));
+        hook(dir, withId(bashCall(dir, alias), 'toolu_case'), GUARD);
+        // Another call's PostToolUse finds the log long and moves it aside.
+        hook(dir, withId(bashPassed(dir, 'true', ''), 'toolu_other'), GUARD);
+        expect(existsSync(join(dir, '.isdlc/branch-heads/calls.log.1'))).toBe(true);
+        sh(dir, alias);
+      },
+      payload: after(alias),
+      ...reported('main'),
+      then: ({ state }) => expect(state['branch_violations']).toHaveLength(1),
     },
     {
       name: 'a commit on main made in another work tree of the same repository',

@@ -8,7 +8,7 @@ import type { GuardContext } from '../engine/guard.js';
 import { defineGuard } from '../engine/guard.js';
 import { commitsGained } from '../detect/git-history.js';
 import { checkedOutBranch, findGitDirs, readBranchHeads, type GitDirs } from '../detect/git-refs.js';
-import { pruneOrphans, saveSnapshot, setWatchedBranches, takeSnapshot, watchedBranches } from '../protect/branch-heads.js';
+import { findSnapshot, rotateIfLong, saveSnapshot, setWatchedBranches, watchedBranches } from '../protect/branch-heads.js';
 import { addEscalation } from '../state/escalations.js';
 import { branchRuleOf, MAIN_BRANCHES, type BranchRule } from '../workflow/branch-rule.js';
 import { ACKNOWLEDGE_COMMAND, describeViolation, recordViolation, shortSha, type BranchViolation } from '../workflow/branch-violations.js';
@@ -63,9 +63,10 @@ function userMessage(violation: BranchViolation, rule: BranchRule): string {
 
 function after(context: GuardContext, dirs: GitDirs, useId: string): void {
   const { event, location, state, now } = context;
-  const kept = takeSnapshot(location.isdlcDir, useId, { keep: context.dryRun });
+  const kept = findSnapshot(location.isdlcDir, useId);
   const rule = branchRuleOf(state);
   keepWatchCurrent(context, rule);
+  if (!context.dryRun) rotateIfLong(location.isdlcDir);
   if (!kept || kept.repo !== dirs.commonDir) return;
   const current = readBranchHeads(dirs, Object.keys(kept.heads));
   const moved = Object.keys(current).filter((branch) => kept.heads[branch] && current[branch] && kept.heads[branch] !== current[branch]);
@@ -120,14 +121,9 @@ export const branchEvidence = defineGuard({
   id: 'branch-evidence',
   description:
     "After each shell command, reads git's refs to see whether main/master (or the workflow branch before its last phase) gained a commit during it, however it was made; tells the model and the person and records a violation that keeps the gate closed until a person acknowledges it.",
-  on: { PreToolUse: ['shell'], PostToolUse: ['shell'], PostToolUseFailure: ['shell'], SessionStart: true },
+  on: { PreToolUse: ['shell'], PostToolUse: ['shell'], PostToolUseFailure: ['shell'] },
   check(context) {
-    const { event, location, now } = context;
-    if (event.name === 'SessionStart') {
-      // Calls refused after their PreToolUse (by the person, or another hook) leave their file behind.
-      if (!context.dryRun) pruneOrphans(location.isdlcDir, now.getTime());
-      return;
-    }
+    const { event, location } = context;
     const useId = event.tool?.useId;
     if (!useId) return;
     const dirs = findGitDirs(location.root);

@@ -36,6 +36,7 @@ bin/*.cache
 bin/*.node
 loop.db
 loop.db-*
+branch-heads/
 `;
 
 const CONFIG_README = `# isdlc configuration

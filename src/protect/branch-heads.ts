@@ -1,21 +1,23 @@
-// The branch heads a shell command started from, kept from its PreToolUse to its PostToolUse. One small
-// file per call, named by the host's tool-use id, so calls running side by side (a subagent's shell
-// beside the main agent's) never share a file or a lock; the PostToolUse takes its file away.
+// The branch heads a shell command started from, kept from its PreToolUse to its PostToolUse. Calls can
+// run side by side (a subagent's shell beside the main agent's), so each keeps its own heads, as one line
+// appended to a log under the host's tool-use id: an append is one cheap write that concurrent writers
+// cannot interleave, where creating and removing a file per call costs about a millisecond on ext4.
 // A `watch` file lists the workflow's branch, so the PreToolUse (which never reads state) knows it.
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BranchHeads } from '../detect/git-refs.js';
 
 /**
- * isdlc's own folder for this, inside `.isdlc/`: written at every shell call that carries a tool-use id
- * (one file created at PreToolUse, removed at PostToolUse), and `watch` whenever the workflow's branch
- * changes.
+ * isdlc's own folder for this, inside `.isdlc/`. `calls.log` gains a line at every shell call's
+ * PreToolUse (about 200 bytes) and is moved to `calls.log.1` past ROTATE_BYTES; `watch` is rewritten
+ * only when the workflow's branch changes.
  */
 export const BRANCH_HEADS_DIR = 'branch-heads';
+const LOG = 'calls.log';
+const OLD_LOG = 'calls.log.1';
 const WATCH_FILE = 'watch';
-
-/** A call whose PostToolUse never came (the person refused the command, the session ended): kept this long. */
-const ORPHAN_MS = 24 * 60 * 60 * 1000;
+/** About 300 calls: a command running longer than the next 300 calls loses its heads (and is not compared). */
+const ROTATE_BYTES = 64 * 1024;
 
 export interface HeadsSnapshot {
   heads: BranchHeads;
@@ -25,36 +27,35 @@ export interface HeadsSnapshot {
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
-function callFile(isdlcDir: string, useId: string): string | null {
-  return SAFE_ID.test(useId) ? join(isdlcDir, BRANCH_HEADS_DIR, `${useId}.json`) : null;
-}
-
 export function saveSnapshot(isdlcDir: string, useId: string, snapshot: HeadsSnapshot): void {
-  const file = callFile(isdlcDir, useId);
-  if (!file) return;
-  const text = JSON.stringify(snapshot);
+  if (!SAFE_ID.test(useId)) return;
+  const line = `${useId}\t${JSON.stringify(snapshot)}\n`;
+  const dir = join(isdlcDir, BRANCH_HEADS_DIR);
+  if (!statSync(dir, { throwIfNoEntry: false })) mkdirSync(dir, { recursive: true });
+  appendFileSync(join(dir, LOG), line);
+}
+
+/** A file's text, or undefined; absence without an exception (the first one a hook throws costs milliseconds). */
+function readText(file: string): string | undefined {
+  if (!statSync(file, { throwIfNoEntry: false })) return undefined;
   try {
-    writeFileSync(file, text);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    mkdirSync(join(isdlcDir, BRANCH_HEADS_DIR), { recursive: true });
-    writeFileSync(file, text);
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
   }
 }
 
-/** The snapshot the call's PreToolUse kept, removed as it is read; null when there is none. */
-export function takeSnapshot(isdlcDir: string, useId: string, options: { keep?: boolean } = {}): HeadsSnapshot | null {
-  const file = callFile(isdlcDir, useId);
-  if (!file) return null;
-  let text: string;
+function findIn(file: string, useId: string): HeadsSnapshot | null | undefined {
+  const text = readText(file);
+  if (text === undefined) return undefined;
+  // Only at a line's start: the id is the line's first field.
+  const lines = `\n${text}`;
+  const key = `\n${useId}\t`;
+  const at = lines.lastIndexOf(key);
+  if (at < 0) return undefined;
+  const end = lines.indexOf('\n', at + key.length);
   try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-  if (!options.keep) rmSync(file, { force: true });
-  try {
-    const parsed = JSON.parse(text) as Partial<HeadsSnapshot>;
+    const parsed = JSON.parse(lines.slice(at + key.length, end < 0 ? undefined : end)) as Partial<HeadsSnapshot>;
     if (typeof parsed.repo !== 'string' || typeof parsed.heads !== 'object' || parsed.heads === null) return null;
     return { repo: parsed.repo, heads: parsed.heads };
   } catch {
@@ -62,37 +63,26 @@ export function takeSnapshot(isdlcDir: string, useId: string, options: { keep?: 
   }
 }
 
+/** The heads the call's PreToolUse kept; null when there are none (no PreToolUse, or rotated out). */
+export function findSnapshot(isdlcDir: string, useId: string): HeadsSnapshot | null {
+  if (!SAFE_ID.test(useId)) return null;
+  const dir = join(isdlcDir, BRANCH_HEADS_DIR);
+  return findIn(join(dir, LOG), useId) ?? findIn(join(dir, OLD_LOG), useId) ?? null;
+}
+
+/** Starts a new log once this one is long enough; the previous one is still searched. */
+export function rotateIfLong(isdlcDir: string): void {
+  const file = join(isdlcDir, BRANCH_HEADS_DIR, LOG);
+  const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+  if (size > ROTATE_BYTES) renameSync(file, join(isdlcDir, BRANCH_HEADS_DIR, OLD_LOG));
+}
+
 /** Branches to watch besides main and master (the workflow's). */
 export function watchedBranches(isdlcDir: string): string[] {
-  try {
-    return readFileSync(join(isdlcDir, BRANCH_HEADS_DIR, WATCH_FILE), 'utf8').split('\n').filter(Boolean);
-  } catch {
-    return [];
-  }
+  return (readText(join(isdlcDir, BRANCH_HEADS_DIR, WATCH_FILE)) ?? '').split('\n').filter(Boolean);
 }
 
 export function setWatchedBranches(isdlcDir: string, branches: string[]): void {
   mkdirSync(join(isdlcDir, BRANCH_HEADS_DIR), { recursive: true });
   writeFileSync(join(isdlcDir, BRANCH_HEADS_DIR, WATCH_FILE), branches.map((branch) => `${branch}\n`).join(''));
-}
-
-/** Removes the snapshots of calls that never finished; a session's start is often enough. */
-export function pruneOrphans(isdlcDir: string, now: number): number {
-  const dir = join(isdlcDir, BRANCH_HEADS_DIR);
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return 0;
-  }
-  let removed = 0;
-  for (const name of names) {
-    if (!name.endsWith('.json')) continue;
-    const stat = statSync(join(dir, name), { throwIfNoEntry: false });
-    if (stat && now - stat.mtimeMs > ORPHAN_MS) {
-      rmSync(join(dir, name), { force: true });
-      removed += 1;
-    }
-  }
-  return removed;
 }
