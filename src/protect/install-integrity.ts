@@ -2,7 +2,7 @@
 // gone, or whose state vanished from an installed project must not pass as if all were well: the model
 // and the person are told, and the workflow cannot move on until a person repairs it.
 // Checked on every hook call with a few stats; nothing is read unless something is missing.
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { BIN_FILES } from '../install/bin-files.js';
 
@@ -39,7 +39,16 @@ export function installProblems(input: IntegrityInput): InstallProblem[] {
   }
   const installed = exists(join(input.isdlcDir, INSTALL_RECORD_NAME));
   const missing = new Set(input.missingBundles ?? []);
-  if (installed) for (const file of BIN_FILES) if (!exists(join(input.isdlcDir, 'bin', file))) missing.add(file);
+  if (installed) {
+    // One listing rather than a stat per file: this runs on every hook call.
+    let present: Set<string>;
+    try {
+      present = new Set(readdirSync(join(input.isdlcDir, 'bin')));
+    } catch {
+      present = new Set();
+    }
+    for (const file of BIN_FILES) if (!present.has(file)) missing.add(file);
+  }
   if (missing.size > 0) {
     problems.push({
       what: `.isdlc/bin/ is missing ${[...missing].join(', ')}, so some of isdlc's hooks or tools cannot run`,
