@@ -22,7 +22,7 @@ export const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
 /**
  * A file's text, or undefined. Absence is asked with a stat that does not throw: most refs asked for are
- * absent (master, say), and the first exception a hook process throws costs it milliseconds.
+ * absent (master, say), and a thrown read of a missing file costs about three times the stat.
  */
 function readText(path: string): string | undefined {
   if (!statSync(path, { throwIfNoEntry: false })) return undefined;

@@ -35,7 +35,7 @@ export function saveSnapshot(isdlcDir: string, useId: string, snapshot: HeadsSna
   appendFileSync(join(dir, LOG), line);
 }
 
-/** A file's text, or undefined; absence without an exception (the first one a hook throws costs milliseconds). */
+/** A file's text, or undefined; absence is asked with a stat, cheaper than a thrown read. */
 function readText(file: string): string | undefined {
   if (!statSync(file, { throwIfNoEntry: false })) return undefined;
   try {
