@@ -61,7 +61,13 @@ function commonDirOf(gitDir: string): string {
 
 /** The branch HEAD points at in this work tree; null when detached or unreadable. */
 export function checkedOutBranch(dirs: GitDirs): string | null {
-  const head = readText(join(dirs.gitDir, 'HEAD'));
+  let head: string | undefined;
+  try {
+    // Every git dir has a HEAD: read it without asking first.
+    head = readFileSync(join(dirs.gitDir, 'HEAD'), 'utf8');
+  } catch {
+    return null;
+  }
   const match = head ? /^ref:\s*refs\/heads\/(.+?)\s*$/.exec(head) : null;
   return match?.[1] ?? null;
 }

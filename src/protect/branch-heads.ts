@@ -31,8 +31,14 @@ export function saveSnapshot(isdlcDir: string, useId: string, snapshot: HeadsSna
   if (!SAFE_ID.test(useId)) return;
   const line = `${useId}\t${JSON.stringify(snapshot)}\n`;
   const dir = join(isdlcDir, BRANCH_HEADS_DIR);
-  if (!statSync(dir, { throwIfNoEntry: false })) mkdirSync(dir, { recursive: true });
-  appendFileSync(join(dir, LOG), line);
+  try {
+    appendFileSync(join(dir, LOG), line);
+  } catch (error) {
+    // Only the first call in a project gets here.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(dir, { recursive: true });
+    appendFileSync(join(dir, LOG), line);
+  }
 }
 
 /** A file's text, or undefined; absence is asked with a stat, cheaper than a thrown read. */
