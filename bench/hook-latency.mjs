@@ -41,15 +41,21 @@ function project(withWorkflow, phase, stateBytes = 50 * 1024) {
       writeFileSync(file, JSON.stringify(state, null, 2));
     }
     if (stateBytes > 0) growState(file, stateBytes);
-    // The state was written by hand, as a person would: they keep it with `isdlc changes accept`, or the
-    // first hook call puts isdlc's own back. A build from before the journal knows no such command.
-    try {
-      isdlc('changes', 'accept', '--dir', dir);
-    } catch {
-      // no journal in that build
-    }
+    acceptAsPerson(dir);
   }
   return dir;
+}
+
+/**
+ * The state was written by hand, as a person would: they keep it with `isdlc changes accept`, or the
+ * first hook call puts isdlc's own back. A build from before the journal knows no such command.
+ */
+function acceptAsPerson(dir) {
+  try {
+    isdlc('changes', 'accept', '--dir', dir);
+  } catch {
+    // no journal in that build
+  }
 }
 
 function bashCall(dir) {
@@ -171,6 +177,36 @@ function postBashWithEditDiff(dir) {
   });
 }
 
+/** (b)'s project in a git repository, its workflow working on its own branch, checked out. */
+function projectInGit() {
+  const dir = project(true, '06-implementation');
+  const git = (...a) => execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...a], { cwd: dir, stdio: 'ignore' });
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'bench project');
+  git('checkout', '-q', '-b', 'feature/REQ-0001-bench');
+  const file = join(dir, '.isdlc/state.json');
+  const state = JSON.parse(readFileSync(file, 'utf8'));
+  state.active_workflow.git_branch = { name: 'feature/REQ-0001-bench', status: 'active', created_at: new Date().toISOString() };
+  writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`);
+  acceptAsPerson(dir);
+  return dir;
+}
+
+function shellCall(dir, event) {
+  return JSON.stringify({
+    session_id: '8bbcceab-0b3e-4e24-98c9-ec146b1ca8c6',
+    transcript_path: '/root/.claude/projects/bench/8bbcceab.jsonl',
+    cwd: dir,
+    permission_mode: 'default',
+    hook_event_name: event,
+    tool_name: 'Bash',
+    tool_input: { command: 'npm run lint', description: 'Lint' },
+    ...(event === 'PostToolUse' ? { tool_response: { stdout: 'no problems', stderr: '', interrupted: false, isImage: false, noOutputExpected: false }, duration_ms: 900 } : {}),
+    tool_use_id: 'toolu_01BenchShell',
+  });
+}
+
 /** The hook cases for one build: projects it set up itself, the hook command it registered. */
 function casesFor(build) {
   currentBin = build.bin;
@@ -180,8 +216,9 @@ function casesFor(build) {
   const implementing = project(true, '06-implementation', 0);
   const implementingBig = project(true, '06-implementation');
   const implementing60 = project(true, '06-implementation', 60 * 1024);
+  const inGit = projectInGit();
   const stateBytes = statSync(join(withWorkflow, '.isdlc/state.json')).size;
-  const projects = [noWorkflow, withLoop, withWorkflow, implementing, implementingBig, implementing60];
+  const projects = [noWorkflow, withLoop, withWorkflow, implementing, implementingBig, implementing60, inGit];
   const bytes60 = statSync(join(implementing60, '.isdlc/state.json')).size;
   const cases = [
     { name: '(a) PreToolUse Agent, no active workflow', ...registered(noWorkflow, 'PreToolUse', 'Agent'), input: agentCall(noWorkflow, 'software-developer'), env: { CLAUDE_PROJECT_DIR: noWorkflow } },
@@ -190,7 +227,10 @@ function casesFor(build) {
     { name: '(c) PostToolUseFailure npm test, 1 MB of output', ...registered(implementing, 'PostToolUseFailure', 'Bash'), input: failedTestRun(implementing), env: { CLAUDE_PROJECT_DIR: implementing } },
     { name: "(c, 50 KB state) the same with (b)'s state", ...registered(implementingBig, 'PostToolUseFailure', 'Bash'), input: failedTestRun(implementingBig), env: { CLAUDE_PROJECT_DIR: implementingBig } },
     { name: '(g) PostToolUse Bash with a bashEditDiff of two files', ...registered(implementing, 'PostToolUse', 'Bash'), input: postBashWithEditDiff(implementing), env: { CLAUDE_PROJECT_DIR: implementing } },
-    { name: `(h) PreToolUse Bash, 06-implementation, ${Math.round(bytes60 / 1024)} KB state`, ...registered(implementing60, 'PreToolUse', 'Bash'), input: bashCall(implementing60), env: { CLAUDE_PROJECT_DIR: implementing60 } },
+    // Run in this order each round: (i) finds the heads (h) kept for the same call.
+    { name: `(h) PreToolUse Bash, git repo, workflow branch, ${Math.round(stateBytes / 1024)} KB state`, ...registered(inGit, 'PreToolUse', 'Bash'), input: shellCall(inGit, 'PreToolUse'), env: { CLAUDE_PROJECT_DIR: inGit } },
+    { name: '(i) PostToolUse Bash of the same call', ...registered(inGit, 'PostToolUse', 'Bash'), input: shellCall(inGit, 'PostToolUse'), env: { CLAUDE_PROJECT_DIR: inGit } },
+    { name: `(j) PreToolUse Bash, 06-implementation, ${Math.round(bytes60 / 1024)} KB state, no git`, ...registered(implementing60, 'PreToolUse', 'Bash'), input: bashCall(implementing60), env: { CLAUDE_PROJECT_DIR: implementing60 } },
     { name: '(d) Stop, no loop in the project', ...registered(noWorkflow, 'Stop'), input: stopCall(noWorkflow, 'S-other'), env: { CLAUDE_PROJECT_DIR: noWorkflow } },
     { name: "(e) Stop, a loop in the project but another session's", ...registered(withLoop, 'Stop'), input: stopCall(withLoop, 'S-other'), env: { CLAUDE_PROJECT_DIR: withLoop } },
     { name: "(f) Stop of the loop's session: validate `node -e ''`, block", ...registered(withLoop, 'Stop'), input: stopCall(withLoop, 'S-loop'), env: { CLAUDE_PROJECT_DIR: withLoop } },

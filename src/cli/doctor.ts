@@ -146,6 +146,10 @@ function checkSettings(root: string, claude: VersionCheck, findings: Finding[]):
       });
     } else if (stdout !== '' && !stdout.startsWith('{')) {
       findings.push({ severity: 'fail', what: `${label}: the registered command printed something that is not a hook decision: ${stdout.slice(0, 200)}` });
+    } else if (stdout.includes('isdlc install-integrity')) {
+      // It answered, but only because another bundle stood in for a missing or broken one.
+      const told = /"systemMessage":"((?:[^"\\]|\\.)*)"/.exec(stdout)?.[1] ?? stdout;
+      findings.push({ severity: 'fail', what: `${label}: the registered command answers, but says isdlc is broken: ${told.slice(0, 300)}`, fix: `run \`${claude.reinit}\`` });
     } else if (stdout.includes('"deny"')) {
       findings.push({ severity: 'warn', what: `${label}: a harmless probe call was denied: ${stdout.slice(0, 300)}` });
     } else {

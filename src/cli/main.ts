@@ -64,4 +64,7 @@ export async function main(argv: string[]): Promise<number> {
 // isdlc as a library, for scripts and for the tests that drive the bundled code from other processes.
 export { StateStore, StateConflictError } from '../state/store.js';
 export { runHook } from '../engine/run-hook.js';
+// The executable answers a hook with these when the hook bundle for the event cannot (src/entry/bundle-fallback.ts).
+export { hookMain } from '../entry/hook-main.js';
+export { GUARDS } from '../guards/index.js';
 export { buildGateRequirementsBlock } from '../gates/requirements-block.js';

@@ -1,4 +1,4 @@
-// status, workflow start, gate check, constitution record, escalation approve: the workflow's state,
+// status, workflow start, gate check, constitution record, escalation approve, branch acknowledge: the workflow's state,
 // read and changed through validated, locked transactions (the operations the MCP tools share,
 // src/workflow/operations.ts).
 import type { Command } from 'commander';
@@ -6,6 +6,7 @@ import { userInfo } from 'node:os';
 import { normalizePhaseKey } from '../config/phase-keys.js';
 import type { StateLocation } from '../state/locate.js';
 import { StateStore } from '../state/store.js';
+import { acknowledgeViolations, describeViolation } from '../workflow/branch-violations.js';
 import { approveEscalation } from '../workflow/escalation.js';
 import type { ArchivedWorkflow } from '../workflow/finalize.js';
 import { cancelAt, configFor, finalizeAt, gateAt, NO_ACTIVE_WORKFLOW, phaseFor as phaseOf, recordArticleAt, startAt, type Outcome } from '../workflow/operations.js';
@@ -143,5 +144,22 @@ export function registerWorkflowCommands(program: Command): void {
         approveEscalation(draft, { phase, by: userInfo().username, now: new Date().toISOString(), ...(options.note ? { note: options.note } : {}) }),
       );
       io.out(`Approved in ${phase}: ${result.join(', ')}. The gate counts them as met from now on.\n`);
+    });
+
+  program
+    .command('branch')
+    .description('commits that reached a branch the workflow keeps closed (a person decides)')
+    .command('acknowledge')
+    .description('say you have seen the commits isdlc found on main/master or on the workflow branch too early, so the gate may open again; for people, not agents')
+    .option('--note <text>', 'what you did about them (undone, kept, ...)')
+    .addOption(dirOption())
+    .addOption(projectOption())
+    .action((options: LocationOptions & { note?: string }) => {
+      refuseInsideAgent('branch acknowledge');
+      const location = projectLocation(options);
+      const { result } = new StateStore(location.stateFile).update((draft) =>
+        acknowledgeViolations(draft, { by: userInfo().username, now: new Date().toISOString(), ...(options.note ? { note: options.note } : {}) }),
+      );
+      io.out(`Acknowledged:\n${result.map((violation) => `  ${describeViolation(violation)}`).join('\n')}\nThe gate no longer counts them.\n`);
     });
 }

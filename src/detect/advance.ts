@@ -4,6 +4,7 @@
 // subagent's prompt are work, not an attempt; and a delegation to the current phase's own agent is work.
 import type { SkillsManifest } from '../config/schemas.js';
 import type { HookEvent } from '../engine/event.js';
+import { ADVANCE_KEYWORDS, isWorkflowSkill } from './advance-words.js';
 import { agentPhases, normalizeAgentName } from './agents.js';
 import { detectPhaseDelegation, type DelegationContext } from './phase-delegation.js';
 import { isSetupCommand } from './setup-commands.js';
@@ -11,7 +12,7 @@ import { isSetupCommand } from './setup-commands.js';
 /** AC-IE-001's gate keywords. */
 export const GATE_KEYWORDS = /\b(?:advance|gate|next\s+phase|proceed|move\s+to\s+phase|progress\s+to)\b/i;
 /** The corridor's wider set (seed 000 AC-IE-008: delegate, hand off, declare complete). */
-export const ADVANCE_KEYWORDS = /\b(?:advance|gate|next\s+phase|proceed|move\s+to\s+phase|progress\s+to|delegate|hand\s*-?\s*off|phase\s+complete|declare\s+complete)\b/i;
+export { ADVANCE_KEYWORDS };
 /** Phase-completion phrases (seed 000 AC-IE-018's constitution-validator trigger). */
 export const COMPLETION_PHRASES =
   /\b(?:phase\s+(?:\d+\s+)?(?:is\s+)?(?:complete|completed|done|finished)|ready\s+for\s+(?:the\s+)?gate|gate\s+validation|submit\s+for\s+review|finali[sz]e\s+artifacts|declare\s+complete|mark\s+(?:it\s+|the\s+phase\s+)?as\s+complete|(?:implementation|testing|requirements|design|architecture)\s+(?:is\s+)?complete)\b/i;
@@ -26,12 +27,6 @@ function isOrchestrator(manifest: SkillsManifest, subagentType: string): boolean
   const phases = agentPhases(manifest, name);
   if (phases.length > 0) return phases.includes('all');
   return name.includes('orchestrator') && name !== '';
-}
-
-/** The isdlc (or older sdlc) skill, also under a plugin namespace. */
-function isWorkflowSkill(skill: string): boolean {
-  const name = skill.trim().toLowerCase().split(':').pop() ?? '';
-  return name === 'isdlc' || name === 'sdlc';
 }
 
 function inputText(event: HookEvent): { subagentType: string; text: string } {

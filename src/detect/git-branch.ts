@@ -9,7 +9,8 @@ function childProcess(): typeof ChildProcess {
   return process.getBuiltinModule('node:child_process');
 }
 
-function git(dir: string, args: string[]): string | null {
+/** git's answer, trimmed, or null for any failure. */
+export function git(dir: string, args: string[]): string | null {
   try {
     return childProcess().execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', timeout: TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true }).trim();
   } catch {

@@ -80,6 +80,7 @@ export function dispatch(input: DispatchInput): DispatchResult {
       location,
       now: input.now ?? new Date(),
       shellSandboxed,
+      dryRun: input.dryRun === true,
       deny(reason) {
         verdict.deny ??= { guard: guard.id, reason };
       },

@@ -20,6 +20,8 @@ export interface GuardContext {
    * settings say so in a form that cannot fail open). Read from disk on first use, once per event.
    */
   shellSandboxed(): boolean;
+  /** `ISDLC_DRY_RUN`: decide as usual, but a guard that keeps a file of its own leaves it unwritten too. */
+  readonly dryRun: boolean;
   /** Stop the action. Write the reason for the model: the rule, why, what to do instead. */
   deny(reason: string): void;
   /** A fact for the model to take into account. */

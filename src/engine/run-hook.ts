@@ -1,5 +1,6 @@
 // `isdlc hook`: one payload in, one decision out. Whatever goes wrong here, the answer is an allow with
-// the reason logged: a hook must never break the host's action because of its own fault.
+// the reason logged: a hook must never break the host's action because of its own fault. The one
+// exception is isdlc's own install being broken (checkInstall): work goes on, the workflow does not.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProjectConfig } from '../config/project-config.js';
@@ -10,6 +11,7 @@ import { appendActivity } from './activity-log.js';
 import { dispatch } from './dispatch.js';
 import type { HookEvent } from './event.js';
 import { guardDefinitionProblems, type Guard } from './guard.js';
+import { checkInstall } from './install-verdict.js';
 
 export interface HookRunInput {
   payload: string;
@@ -23,6 +25,8 @@ export interface HookRunInput {
   guards: readonly Guard[];
   /** The input could not be taken in whole (too large, unreadable): allow and log this. */
   inputProblem?: string;
+  /** Bundles of `.isdlc/bin/` the executable did not find (it answered with another). */
+  missingBundles?: readonly string[];
 }
 
 export interface HookRunOutput {
@@ -99,6 +103,8 @@ export function runHook(input: HookRunInput): HookRunOutput {
   const root = findProjectRoot({ env: input.env, cwd: payloadCwd });
   let location: StateLocation | undefined;
   let tamper: TamperReport = {};
+  // Which project's state applies is unknown: no guard runs, and checkInstall says why below.
+  let monorepoProblem: string | undefined;
   if (root && existsSync(join(root, ISDLC_DIR))) {
     // Before anything reads isdlc's files (monorepo.json first): what changed them since the last call is undone.
     if (!dryRun) {
@@ -116,8 +122,9 @@ export function runHook(input: HookRunInput): HookRunOutput {
       location = locateState(root, { env: input.env, cwd: payloadCwd });
       if (location.warning) entry['warning'] = location.warning;
     } catch (error) {
+      monorepoProblem = (error as Error).message;
       const isdlcDir = join(root, ISDLC_DIR);
-      return allow(`.isdlc/monorepo.json: ${(error as Error).message}`, { root, isdlcDir, stateFile: join(isdlcDir, 'state.json') });
+      location = { root, isdlcDir, stateFile: join(isdlcDir, 'state.json') };
     }
   }
   if (parseProblem) return allow(parseProblem, location);
@@ -139,10 +146,13 @@ export function runHook(input: HookRunInput): HookRunOutput {
   if (broken.length > 0) entry['broken_guards'] = broken.map((guard) => guard.id ?? '?');
 
   const config = new ProjectConfig(location.root, location.projectId);
-  const result = dispatch({ event, guards: guards.filter((guard) => !broken.includes(guard)), location, config, dryRun });
+  const runnable = monorepoProblem ? [] : guards.filter((guard) => !broken.includes(guard));
+  const result = dispatch({ event, guards: runnable, location, config, dryRun });
   const verdict = result.verdict;
   if (tamper.note) verdict.notes.unshift(tamper.note);
   if (tamper.userMessage) verdict.userMessages.unshift(tamper.userMessage);
+  const installProblems = checkInstall({ event, location, config, verdict, ...(monorepoProblem ? { monorepoProblem } : {}), ...(input.missingBundles ? { missingBundles: input.missingBundles } : {}) });
+  if (installProblems.length > 0) entry['install_problems'] = installProblems.map((problem) => problem.what);
   // As the wire says it: a held Stop is a block, not a deny.
   entry['decision'] = claudeCodeDecision(event.name, verdict);
   if (verdict.deny) Object.assign(entry, { guard: verdict.deny.guard, reason: verdict.deny.reason });

@@ -20,3 +20,6 @@ export function peekEventName(bytes: Buffer): string | undefined {
 export function bundleFile(family: EventFamily): string {
   return `hook-${family}.cjs`;
 }
+
+/** The global where the bundle that does answer finds the names of those that could not (src/entry/bundle-fallback.ts). */
+export const MISSING_BUNDLES = '__isdlcMissingBundles';

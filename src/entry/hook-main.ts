@@ -1,7 +1,7 @@
 // `isdlc hook` as a process: arguments, stdin, stdout. The decision itself is made by runHook.
 import type { Guard } from '../engine/guard.js';
 import { checkGuards, runHook } from '../engine/run-hook.js';
-import type { EventFamily } from './event-family.js';
+import { MISSING_BUNDLES, type EventFamily } from './event-family.js';
 import { shrinkLargeStrings } from './shrink-payload.js';
 import { readHookInput, STDIN_LIMIT_BYTES, writeAllSync, type HookInput } from './stdio.js';
 import { warmCache } from './warm-cache.js';
@@ -62,9 +62,11 @@ export function hookMain(args: string[], bundle: HookBundle): void {
     payload = shrinkLargeStrings(input.bytes).toString('utf8');
     if (input.truncated) inputProblem = `payload larger than ${STDIN_LIMIT_BYTES} bytes; allowed without checks`;
   }
+  const missing = (globalThis as Record<string, unknown>)[MISSING_BUNDLES];
   try {
     const out = runHook({
       payload,
+      ...(Array.isArray(missing) && missing.length > 0 ? { missingBundles: missing as string[] } : {}),
       env: process.env,
       cwd: process.cwd(),
       ...(options.eventName ? { eventName: options.eventName } : {}),

@@ -1,12 +1,12 @@
 // The `isdlc` executable, kept small because it is compiled on every hook call. `isdlc hook` reads the
 // payload, picks the bundle for its kind of event (hook-tool-call.cjs, hook-tool-result.cjs,
 // hook-turn.cjs) and runs it through V8's code cache; every other command lives in cli.cjs, loaded
-// only when asked for.
+// only when asked for. A bundle that is missing or will not run is stood in for (runHookBundle).
 import { join } from 'node:path';
+import { runHookBundle } from './bundle-fallback.js';
 import { runWithCodeCache } from './code-cache.js';
 import { bundleFile, FAMILIES, familyOf, peekEventName } from './event-family.js';
 import { readHookInput } from './stdio.js';
-import { verifiedBundle } from './verified-bundle.js';
 
 const args = process.argv.slice(2);
 const isHook = args[0] === 'hook' && !args.includes('--help') && !args.includes('-h');
@@ -19,8 +19,7 @@ if (isHook && (args.includes('--warm-cache') || args.includes('--check'))) {
   (globalThis as { __isdlcHookInput?: unknown }).__isdlcHookInput = input;
   const eventArg = args.find((_, i) => args[i - 1] === '--event') ?? args.find((arg) => arg.startsWith('--event='))?.slice(8);
   const family = familyOf(eventArg ?? ('bytes' in input ? peekEventName(input.bytes) : undefined));
-  // Beside this file, whichever copy runs: the bundle finds its siblings (loop.cjs, the SQLite module) here.
-  runWithCodeCache(verifiedBundle(join(__dirname, bundleFile(family))), require, __dirname);
+  runHookBundle({ dir: __dirname, family, input, args: args.slice(1), requireFn: require });
 } else {
   const cli = require('./cli.cjs') as { main(argv: string[]): Promise<number> };
   cli.main(process.argv).then(

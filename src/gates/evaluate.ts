@@ -13,8 +13,16 @@ import { activeWorkflowOf } from '../state/current-phase.js';
 import { constitutionalOf, elicitationOf, testIterationOf } from '../state/phase-records.js';
 import type { IsdlcState } from '../state/schema.js';
 import { tamperGate } from '../protect/tamper-gate.js';
+import { ACKNOWLEDGE_COMMAND, acknowledgedViolations, describeViolation, openViolations } from '../workflow/branch-violations.js';
 
-export type GateRequirement = 'test_iteration' | 'constitutional_validation' | 'interactive_elicitation' | 'agent_delegation' | 'artifact_presence' | 'tamper_review';
+export type GateRequirement =
+  | 'test_iteration'
+  | 'constitutional_validation'
+  | 'interactive_elicitation'
+  | 'agent_delegation'
+  | 'artifact_presence'
+  | 'branch_integrity'
+  | 'tamper_review';
 
 export interface GateCheck {
   requirement: GateRequirement;
@@ -41,7 +49,8 @@ export interface GateInput {
   docsBase?: string;
 }
 
-const RULE_FOR: Record<Exclude<GateRequirement, 'tamper_review'>, string> = {
+/** The requirements a project's config can switch off; branch integrity and tamper review are not among them. */
+const RULE_FOR: Record<Exclude<GateRequirement, 'branch_integrity' | 'tamper_review'>, string> = {
   test_iteration: 'block_on_incomplete_test_iteration',
   constitutional_validation: 'block_on_incomplete_constitutional',
   interactive_elicitation: 'block_on_incomplete_elicitation',
@@ -163,11 +172,30 @@ function artifactCheck(input: GateInput, requirements: PhaseRequirements): GateC
     : { requirement: 'artifact_presence', met: false, detail: `missing: ${missing.join(', ')}`, action: 'write the missing artifacts' };
 }
 
+/**
+ * Commits that reached a closed branch during the workflow (branch-evidence saw them in git's refs). Present
+ * only once there has been one; it holds every phase's gate until a person acknowledges each.
+ */
+function branchCheck(input: GateInput): GateCheck | null {
+  const open = openViolations(input.state);
+  if (open.length > 0) {
+    return {
+      requirement: 'branch_integrity',
+      met: false,
+      detail: `commits reached a closed branch during this workflow: ${open.map(describeViolation).join('; ')}`,
+      action: `stop and tell the user; a person (not the agent) reviews the commits, undoes them if they want, and runs \`${ACKNOWLEDGE_COMMAND}\` in their own terminal`,
+    };
+  }
+  const seen = acknowledgedViolations(input.state);
+  if (seen.length === 0) return null;
+  return { requirement: 'branch_integrity', met: true, detail: `${seen.length} commit${seen.length === 1 ? '' : 's'} to a closed branch, acknowledged by ${[...new Set(seen.map((v) => v.acknowledged?.by ?? '?'))].join(', ')}` };
+}
+
 export function evaluateGate(input: GateInput): GateEvaluation {
   const workflowType = activeWorkflowOf(input.state)?.type;
   const requirements = effectivePhaseRequirements(input.config.iterationRequirements, input.phase, workflowType) ?? {};
   const rules = (input.config.iterationRequirements['gate_blocking_rules'] ?? {}) as Record<string, unknown>;
-  const enforced = (requirement: Exclude<GateRequirement, 'tamper_review'>, enabled: boolean | undefined): boolean => enabled === true && rules[RULE_FOR[requirement]] !== false;
+  const enforced = (requirement: keyof typeof RULE_FOR, enabled: boolean | undefined): boolean => enabled === true && rules[RULE_FOR[requirement]] !== false;
 
   const checks: GateCheck[] = [];
   if (enforced('test_iteration', requirements.test_iteration?.enabled)) checks.push(testCheck(input, requirements));
@@ -175,6 +203,8 @@ export function evaluateGate(input: GateInput): GateEvaluation {
   if (enforced('interactive_elicitation', requirements.interactive_elicitation?.enabled)) checks.push(elicitationCheck(input, requirements));
   if (enforced('agent_delegation', requirements.agent_delegation_validation?.enabled)) checks.push(delegationCheck(input));
   if (enforced('artifact_presence', requirements.artifact_validation?.enabled)) checks.push(artifactCheck(input, requirements));
+  const branch = branchCheck(input);
+  if (branch) checks.push(branch);
   // Not a configurable rule: the configuration is among the files it is about.
   const tamper = tamperGate(input.root, input.state);
   if (tamper?.closed) checks.push({ requirement: 'tamper_review', met: false, detail: tamper.detail, action: tamper.action });

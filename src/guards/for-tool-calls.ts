@@ -1,6 +1,7 @@
 // The guards that react to PreToolUse, in the registry's order (index.ts; a test keeps them equal).
 // Built into their own hook bundle so a tool call loads only what can judge it.
 import type { Guard } from '../engine/guard.js';
+import { branchEvidence } from './branch-evidence.js';
 import { branchGuard } from './branch-guard.js';
 import { constitutionValidator } from './constitution-validator.js';
 import { gateBlocker } from './gate-blocker.js';
@@ -28,5 +29,6 @@ export const TOOL_CALL_GUARDS: readonly Guard[] = Object.freeze([
   branchGuard,
   stateWriteValidator,
   hookSettingsGuard,
+  branchEvidence,
   gateRequirementsInjector,
 ]);

@@ -1,6 +1,7 @@
 // The guards that react to PostToolUse and PostToolUseFailure, in the registry's order (index.ts; a test
 // keeps them equal). Built into their own hook bundle.
 import type { Guard } from '../engine/guard.js';
+import { branchEvidence } from './branch-evidence.js';
 import { discoverMenuGuard } from './discover-menu-guard.js';
 import { logSkillUsage } from './log-skill-usage.js';
 import { loopBinder } from './loop-binder.js';
@@ -14,6 +15,7 @@ import { walkthroughTracker } from './walkthrough-tracker.js';
 import { workflowCompletionEnforcer } from './workflow-completion-enforcer.js';
 
 export const TOOL_RESULT_GUARDS: readonly Guard[] = Object.freeze([
+  branchEvidence,
   unexpectedFileChange,
   menuTracker,
   walkthroughTracker,

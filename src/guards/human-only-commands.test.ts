@@ -25,6 +25,7 @@ guardTable('human-only-commands', {
   ],
   invalid: [
     { name: "approving a loop's command rules", payload: bashCall(P, 'env -u CLAUDECODE node .isdlc/bin/isdlc.cjs loop approve L-0123456789'), expect: 'deny', reasonIncludes: ["letting a loop's command rules run without an OS sandbox"] },
+    { name: 'acknowledging commits to a closed branch', payload: bashCall(P, 'npx isdlc branch acknowledge --note done'), expect: 'deny', reasonIncludes: ['acknowledging commits that reached a closed branch'] },
     { name: 'cancelling a loop (the agent declares BLOCKED instead)', payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs loop cancel --reason "tests are flaky"'), expect: 'deny', reasonIncludes: ['cancelling an iteration loop', '<promise>BLOCKED</promise>'] },
     { name: 'the installed binary', payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs escalation approve --phase 06-implementation'), expect: 'deny', reasonIncludes: ['isdlc human-only-commands: Do not run `node .isdlc/bin/isdlc.cjs escalation approve --phase 06-implementation`; stop and ask the user to run it in their own terminal', 'a decision for a person', 'their own terminal'] },
     { name: 'through npx, chained after other work', payload: bashCall(P, 'npm test; npx isdlc escalation approve --phase 06-implementation'), expect: 'deny' },

@@ -2,6 +2,7 @@
 // For each event the engine takes the guards below that react to it, top to bottom; the first deny
 // ends the run.
 import type { Guard } from '../engine/guard.js';
+import { branchEvidence } from './branch-evidence.js';
 import { branchGuard } from './branch-guard.js';
 import { constitutionValidator } from './constitution-validator.js';
 import { delegationGate } from './delegation-gate.js';
@@ -45,6 +46,9 @@ export const GUARDS: readonly Guard[] = Object.freeze([
   branchGuard,
   stateWriteValidator,
   hookSettingsGuard,
+  // Last of the shell's PreToolUse guards, so it keeps the heads only for a command that will run; first
+  // after a shell command.
+  branchEvidence,
   // a delegation nothing denied gets its gate requirements
   gateRequirementsInjector,
   // after a tool, on a prompt, at a stop; first what a command changed that only isdlc should change

@@ -236,6 +236,13 @@ guardTable('state-write-validator', {
       expect: 'deny',
       reasonIncludes: ['skill_usage_log', 'isdlc logs every delegation it sees'],
     },
+    {
+      name: 'erasing a recorded commit to a closed branch (it keeps the gate closed)',
+      state: { ...onDisk(), branch_violations: [{ branch: 'main', rule: 'main', from: 'a'.repeat(40), to: 'b'.repeat(40), commits: [], commit_count: 1, phase: '06-implementation', workflow_started_at: null, detected_at: '2026-11-25T11:00:00Z' }] },
+      payload: writeCall(P, STATE, JSON.stringify({ ...onDisk(), branch_violations: [] })),
+      expect: 'deny',
+      reasonIncludes: ['branch_violations', 'isdlc branch acknowledge'],
+    },
     { name: "clearing the delegation marker by hand", state: { ...onDisk(), pending_delegation: { skill: 'isdlc', required_agent: 'sdlc-orchestrator', invoked_at: '2026-11-25T11:00:00Z', args: '' } }, payload: writeCall(P, STATE, JSON.stringify({ ...onDisk(), pending_delegation: null })), expect: 'deny', reasonIncludes: ['pending_delegation'] },
     { name: 'moving state_version on', state: onDisk(), payload: writeCall(P, STATE, changed((s) => (s['state_version'] = 9))), expect: 'deny', reasonIncludes: ['state_version would change from 5 to 9', 'keep it at 5'] },
     {

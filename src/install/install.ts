@@ -24,19 +24,9 @@ import { applyOwned, OwnedSettingsShapeError, removeOwned, type OwnedRecord } fr
 import { monorepoProjectIds, protectedPaths, sandboxEdits } from '../protect/sandbox-settings.js';
 import type { SandboxSupport } from '../protect/claude-sandbox-support.js';
 import { missingPlaceholders, updateGitExclude } from '../protect/git-exclude.js';
+import { BIN_FILES } from './bin-files.js';
 
-export const BIN_FILES = [
-  'isdlc.cjs',
-  'hook-tool-call.cjs',
-  'hook-tool-result.cjs',
-  'hook-turn.cjs',
-  'cli.cjs',
-  'yaml.cjs',
-  'shell-quote.cjs',
-  'loop.cjs',
-  'mcp.cjs',
-  'better_sqlite3.node',
-] as const;
+export { BIN_FILES };
 export const SETTINGS_FILE = '.claude/settings.json';
 export const INSTALL_RECORD = '.isdlc/install.json';
 export const CONSTITUTION_FILE = 'docs/isdlc/constitution.md';
@@ -50,6 +40,7 @@ bin/*.cache
 bin/*.node
 loop.db
 loop.db-*
+branch-heads/
 `;
 
 const CONFIG_README = `# isdlc configuration

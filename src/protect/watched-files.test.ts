@@ -14,6 +14,7 @@ describe('what the journal leaves to other checks (paths inside .isdlc/)', () =>
     ['constitution.md', false],
     ['new-folder/anything', false],
     ['journal/index.json', true],
+    ['branch-heads/calls.log', true],
     ['hook-activity.log', true],
     ['hook-activity.log.1', true],
     ['state.json.lock', true],

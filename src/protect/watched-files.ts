@@ -6,6 +6,7 @@ import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ISDLC_DIR } from '../state/locate.js';
 import { guardedKindOfRelative, type GuardedKind } from './guarded-set.js';
+import { BRANCH_HEADS_DIR } from './branch-heads.js';
 import { JOURNAL_DIR } from './journal.js';
 
 /** How a change is judged: the whole content, isdlc's part of a settings file, or the loop rows of the store. */
@@ -24,14 +25,14 @@ const WATCHED_FOLDERS_OUTSIDE = ['.claude/hooks/config'];
 
 /**
  * Names under `.isdlc/` isdlc writes without the journal, or that are not its to keep: the journal itself,
- * the activity log (checked on its own terms), locks and temporary files, the code caches of the hook
+ * the activity log (checked on its own terms), the branch heads kept at each shell call, locks and temporary files, the code caches of the hook
  * bundles, the loop store's SQLite side files, the rule sandbox's registry, files kept aside for the
  * person, and the task plan.
  */
 export function unjournaled(relInside: string): boolean {
   const parts = relInside.split('/');
   const name = parts[parts.length - 1]!;
-  if (parts[0] === JOURNAL_DIR) return true;
+  if (parts[0] === JOURNAL_DIR || parts[0] === BRANCH_HEADS_DIR) return true;
   if (/\.lock$|\.tmp$|\.abandoned$|\.rejected-[^/]*$|\.corrupt-[^/]*$/.test(name)) return true;
   if (parts.length === 1 && /^hook-activity\.log(?:\.1)?$|^loop\.db-(?:wal|shm|journal)$|^rule-sandbox\.json$/.test(name)) return true;
   if (parts[0] === 'bin' && name.endsWith('.cache')) return true;

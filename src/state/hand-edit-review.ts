@@ -51,6 +51,7 @@ const PROTECTED_TOP: { field: string; instead: string }[] = [
   { field: 'skill_usage_log', instead: 'delegate to the agent; isdlc logs every delegation it sees' },
   { field: 'pending_delegation', instead: 'delegate to the orchestrator the command asked for; isdlc clears the marker then' },
   { field: 'pending_escalations', instead: `${toolRef('escalations_clear')}, when the user chose to retry` },
+  { field: 'branch_violations', instead: 'tell the user; a person acknowledges commits to a closed branch with `isdlc branch acknowledge`' },
 ];
 
 const PHASE_TRACKERS = ['status', 'started', 'completed', 'gate_passed', 'timing'];

@@ -50,7 +50,9 @@ describe('isdlc doctor', () => {
     const broken = cli(['doctor', dir]);
     expect(broken.status).toBe(1);
     expect(broken.stdout).toContain('installed guards could not be loaded');
-    expect(broken.stdout).toContain('PreToolUse [Agent|Task]: the registered command failed');
+    // The executable stands in for the broken bundle, and its answer says so.
+    expect(broken.stdout).toContain('PreToolUse [Agent|Task]: the registered command answers, but says isdlc is broken');
+    expect(broken.stdout).toContain('hook-tool-call.cjs');
     rmSync(join(dir, '.isdlc/bin/isdlc.cjs'));
     expect(cli(['doctor', dir]).stdout).toContain('does not exist');
   });

@@ -1,4 +1,5 @@
 // Bad input never blocks the host's action: `isdlc hook` exits 0 without a deny, and says why in the log.
+// (A broken install of isdlc itself is another matter: test/hook/broken-install.test.ts.)
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decisionOf, hook, initedProject, lastActivity, tempDir, cli, writeFile } from '../helpers/project.js';
@@ -62,12 +63,13 @@ describe('malformed stdin', () => {
     expect(decision.systemMessage).toContain('state.corrupt-');
   });
 
-  it('a broken monorepo.json: allowed, reason logged', () => {
+  it('a broken monorepo.json: allowed with the problem told (test/hook/broken-install.test.ts has the rest)', () => {
     const dir = initedProject();
     writeFile(join(dir, '.isdlc/monorepo.json'), '{ nope');
     const run = hook(dir, { hook_event_name: 'PreToolUse', tool_name: 'Agent', cwd: dir, tool_input: { subagent_type: 'software-developer' } });
     expect(run.status).toBe(0);
-    expect(run.stdout).toBe('');
-    expect(String(lastActivity(dir)['problem'])).toContain('monorepo.json');
+    expect(decisionOf(run).kind).toBe('allow');
+    expect(decisionOf(run).systemMessage).toContain('.isdlc/monorepo.json cannot be used');
+    expect(String(lastActivity(dir)['install_problems'])).toContain('monorepo.json');
   });
 });

@@ -62,7 +62,7 @@ function loopRows(dir: string): string {
 function guardedSnapshot(dir: string): Snapshot {
   const out: Snapshot = {};
   const skip = (rel: string): boolean =>
-    /^\.isdlc\/journal(\/|$)|\.lock$|\.tmp$|\.cache$|\.rejected-|^\.isdlc\/hook-activity\.log|^\.isdlc\/loop\.db-|^\.isdlc\/rule-sandbox|^\.isdlc\/(projects\/[^/]+\/)?tasks\.md$/.test(rel);
+    /^\.isdlc\/(journal|branch-heads)(\/|$)|\.lock$|\.tmp$|\.cache$|\.rejected-|^\.isdlc\/hook-activity\.log|^\.isdlc\/loop\.db-|^\.isdlc\/rule-sandbox|^\.isdlc\/(projects\/[^/]+\/)?tasks\.md$/.test(rel);
   const walk = (rel: string): void => {
     const path = join(dir, rel);
     const stats = lstatSync(path, { throwIfNoEntry: false });

@@ -46,12 +46,13 @@ export const GUARDED_FILES: readonly Guarded[] = [
 
 /**
  * What isdlc's hooks (outside the sandbox) legitimately write while a session runs: the activity log,
+ * the branch heads each shell call starts from (`.isdlc/branch-heads/`, src/protect/branch-heads.ts),
  * compile caches next to the hook bundles, lock and temporary files, and SQLite's shared-memory index,
  * which a mere reader changes (the write-ahead log itself is guarded, once it holds anything).
  * ~/.claude.json is Claude Code's own record (it counts its start-ups there), so it is compared by what an
  * attacker would change in it (`homeConfigView`).
  */
-const WRITTEN_BY_ISDLC = [/^\.isdlc\/hook-activity\.log(\.1)?$/, /^\.isdlc\/bin\/.*\.cache$/, /\.lock$/, /\/\.[^/]*\.tmp$/, /^\.isdlc\/loop\.db-shm$/];
+const WRITTEN_BY_ISDLC = [/^\.isdlc\/hook-activity\.log(\.1)?$/, /^\.isdlc\/branch-heads$/, /^\.isdlc\/bin\/.*\.cache$/, /\.lock$/, /\/\.[^/]*\.tmp$/, /^\.isdlc\/loop\.db-shm$/];
 
 function sha256(data: Buffer | string): string {
   return createHash('sha256').update(data).digest('hex');

@@ -1,0 +1,14 @@
+// What `isdlc init` puts in `.isdlc/bin/`: its own module, so the hook can check the install is whole
+// without loading the installer (which needs node:crypto, about 20 ms).
+export const BIN_FILES = [
+  'isdlc.cjs',
+  'hook-tool-call.cjs',
+  'hook-tool-result.cjs',
+  'hook-turn.cjs',
+  'cli.cjs',
+  'yaml.cjs',
+  'shell-quote.cjs',
+  'loop.cjs',
+  'mcp.cjs',
+  'better_sqlite3.node',
+] as const;
