@@ -11,7 +11,7 @@ import { ISDLC_DIR, readMonorepoConfig } from '../state/locate.js';
 import { StateStore } from '../state/store.js';
 import { adoptAll } from '../protect/journal-adopt.js';
 import { hasJournal, JOURNAL_DIR, journalPath, updateJournal } from '../protect/journal.js';
-import { noteLogFloor, pendingChanges } from '../protect/tamper-check.js';
+import { checkGuardedFiles, noteLogFloor } from '../protect/tamper-check.js';
 import { loadLoop } from '../loop/load.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { MCP_FILE, mergeOurMcpServer, removeOurMcpServer } from './mcp-json.js';
@@ -179,6 +179,9 @@ export function initProject(root: string, options: InitOptions): InitResult {
   // A Claude Code that would not run the hooks stops init here, before any change.
   const plan = planHooks(options.claude, options.hookForm);
   if ('refused' in plan) throw new InstallError(plan.refused);
+  // What changed isdlc's files since its last write is undone before init reads any of them: init takes its
+  // files as it leaves them, so it must never make someone else's change isdlc's own.
+  const undone = undoChangesFirst(root);
   // Settings next: if the user's file cannot be merged, stop before touching anything.
   const { settings, existed: settingsExisted } = readSettings(root);
   const merged = mergeOurSettings(settings, plan.form, plan.registrations);
@@ -215,7 +218,7 @@ export function initProject(root: string, options: InitOptions): InitResult {
     sandbox,
     journal: true,
   };
-  const changes: ChangeLine[] = [];
+  const changes: ChangeLine[] = undone;
 
   /** Writes a file only when its content differs; `own` files are recorded for uninstall. */
   const put = (rel: string, content: string | Buffer, mode: 'replace' | 'if-absent', own = true): void => {
@@ -303,10 +306,19 @@ export function initProject(root: string, options: InitOptions): InitResult {
  * The journal of isdlc's writes starts from the files as init leaves them: init is the person's command.
  * What differed from an earlier journal (changes no hook call had found yet) is named, not hidden.
  */
+function undoChangesFirst(root: string): ChangeLine[] {
+  if (!hasJournal(root)) return [];
+  const check = checkGuardedFiles(root, { foundBy: 'isdlc init', loopRows: () => loadLoop().loopRows });
+  return check.findings.map((finding) => ({
+    path: finding.rel,
+    change: finding.change === 'created' ? 'removed' : 'updated',
+    note: `changed outside isdlc since its last write: ${finding.outcome === 'reverted' ? 'undone' : 'reported'}${finding.keptAs ? `, the changed version kept as ${finding.keptAs}` : ''}; \`isdlc changes accept\` keeps it`,
+  }));
+}
+
 function startJournal(root: string): ChangeLine {
   const existed = hasJournal(root);
   const loopRows = () => loadLoop().loopRows;
-  const pending = existed ? pendingChanges(root, loopRows) : [];
   const changed = updateJournal(root, (index) => {
     const before = JSON.stringify(index);
     adoptAll(root, index, loopRows);
@@ -316,7 +328,7 @@ function startJournal(root: string): ChangeLine {
   const rel = `${ISDLC_DIR}/${JOURNAL_DIR}/`;
   if (existed && !changed) return { path: rel, change: 'unchanged' };
   if (!existed) return { path: rel, change: 'created', note: "the record of isdlc's own writes, which every hook call compares with" };
-  return { path: rel, change: 'updated', note: pending.length > 0 ? `taken as they are now (changed outside isdlc since its last write): ${pending.map((p) => p.rel).join(', ')}` : 'files as they are now' };
+  return { path: rel, change: 'updated', note: "isdlc's files as init left them" };
 }
 
 /**

@@ -203,7 +203,12 @@ function assessFile(judge: Judge, rel: string): Assessment | undefined {
     same: false,
     change,
     undo: () => {
-      if ((entry.stamp !== null && !entry.copy) || (good !== undefined && !usableCopy(rel, good))) return finding('reported');
+      // Nothing to put back: no copy was kept, the copy is gone (the journal was damaged), or it cannot be
+      // isdlc's. Reported once: the file as it is now is what the next call compares with.
+      if ((entry.stamp !== null && !entry.copy) || (entry.copy && good === undefined) || (good !== undefined && !usableCopy(rel, good))) {
+        index.files[rel] = { stamp: fileStamp(root, rel), ...(good !== undefined ? { copy: true } : {}) };
+        return finding('reported');
+      }
       const keptAs = keepAside(judge, rel);
       putBack(judge, rel, good);
       record(good !== undefined);

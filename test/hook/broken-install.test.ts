@@ -1,17 +1,29 @@
 // isdlc itself gone or broken in an installed project: the registered hooks never allow silently.
 // Ordinary work goes through with a note for the model and a message for the person, both naming the
 // repair; whatever would move the workflow on is denied with the reason and the repair.
-import { renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bashCall, bashPassed, skillCall, stop, writeCall } from '../helpers/payloads.js';
 import { cli, decisionOf, initedProject, lastActivity, tempDir, writeFile, type Decision } from '../helpers/project.js';
 import { runRegisteredHook } from '../helpers/registered-hook.js';
+import { copyPath } from '../../src/protect/journal.js';
 
 function project(): string {
   const dir = initedProject('isdlc-broken-');
   expect(cli(['workflow', 'start', 'feature', '--description', 'Export', '--dir', dir]).status).toBe(0);
   return dir;
+}
+
+/**
+ * The journal of isdlc's writes keeps a copy of every installed file and puts a missing one back at the
+ * next call (docs/tamper-evidence.md); these cases are about a file it has no copy of either.
+ */
+function removeWithItsCopy(dir: string, ...rels: string[]): void {
+  for (const rel of rels) {
+    rmSync(join(dir, rel), { force: true });
+    rmSync(copyPath(dir, rel), { force: true });
+  }
 }
 
 function call(dir: string, payload: Record<string, unknown>): Decision {
@@ -68,9 +80,19 @@ describe('a broken install, through the registered hooks', () => {
     expect(lastActivity(dir)['install_problems']).toEqual([expect.stringContaining('.isdlc/monorepo.json')]);
   });
 
-  it('a hook bundle is missing: another bundle answers for it', () => {
+  it('a hook bundle is missing: the next call puts it back from the journal, and says so', () => {
     const dir = project();
     rmSync(join(dir, '.isdlc/bin/hook-tool-call.cjs'));
+    const decision = call(dir, bashCall(dir, 'ls src'));
+    expect(decision.kind).toBe('allow');
+    expect(decision.context).toContain('.isdlc/bin/hook-tool-call.cjs');
+    expect(existsSync(join(dir, '.isdlc/bin/hook-tool-call.cjs'))).toBe(true);
+    expect(call(dir, skillCall(dir, 'isdlc', 'advance')).reason ?? '').not.toContain('install-integrity');
+  });
+
+  it('a hook bundle is missing and the journal has no copy of it: another bundle answers for it', () => {
+    const dir = project();
+    removeWithItsCopy(dir, '.isdlc/bin/hook-tool-call.cjs');
     expectOrdinaryWorkGoesOn(dir, 'hook-tool-call.cjs', '`isdlc init`');
     expectAdvancesDenied(dir, 'hook-tool-call.cjs', '`isdlc init`');
     // The bundle that is still there says so too.
@@ -79,7 +101,7 @@ describe('a broken install, through the registered hooks', () => {
 
   it('the turn bundle is missing: a Stop still answers, naming it', () => {
     const dir = project();
-    rmSync(join(dir, '.isdlc/bin/hook-turn.cjs'));
+    removeWithItsCopy(dir, '.isdlc/bin/hook-turn.cjs');
     const decision = call(dir, stop(dir, 'Done.'));
     expect(decision.systemMessage).toContain('hook-turn.cjs');
     expect(decision.systemMessage).toContain('`isdlc init`');
@@ -95,14 +117,17 @@ describe('a broken install, through the registered hooks', () => {
   it('every bundle gone but the executable: it answers by itself', () => {
     const dir = project();
     const aside = tempDir('isdlc-bin-aside-');
-    for (const file of ['hook-tool-call.cjs', 'hook-tool-result.cjs', 'hook-turn.cjs', 'cli.cjs']) renameSync(join(dir, '.isdlc/bin', file), join(aside, file));
+    for (const file of ['hook-tool-call.cjs', 'hook-tool-result.cjs', 'hook-turn.cjs', 'cli.cjs']) {
+      renameSync(join(dir, '.isdlc/bin', file), join(aside, file));
+      removeWithItsCopy(dir, `.isdlc/bin/${file}`);
+    }
     expectOrdinaryWorkGoesOn(dir, 'hook-tool-call.cjs is missing', '`isdlc init`');
     expectAdvancesDenied(dir, 'none of isdlc\'s hook bundles', '`isdlc init`');
   });
 
   it('.isdlc/state.json is missing while install.json says isdlc is installed', () => {
     const dir = project();
-    rmSync(join(dir, '.isdlc/state.json'));
+    removeWithItsCopy(dir, '.isdlc/state.json');
     expectOrdinaryWorkGoesOn(dir, '.isdlc/state.json is missing', '`isdlc init`');
     expectAdvancesDenied(dir, '.isdlc/state.json is missing', '`isdlc init`');
   });

@@ -153,6 +153,17 @@ describe('the journal itself', () => {
     expect(told(nextCall(dir))).toContain('.isdlc/.gitignore');
   });
 
+  it('init run after a forged change undoes it first, so it never takes someone else’s change as isdlc’s', () => {
+    const dir = project('failed');
+    const before = readFileSync(join(dir, '.isdlc/state.json'), 'utf8');
+    edit(dir, '.isdlc/state.json', before.replace('"failed"', '"passed"'));
+    const init = cli(['init', dir], { cwd: dir });
+    expect(init.status).toBe(0);
+    expect(init.stdout).toMatch(/\.isdlc\/state\.json.*changed outside isdlc since its last write: undone, the changed version kept as \.isdlc\/state\.json\.rejected-/);
+    expect(readFileSync(join(dir, '.isdlc/state.json'), 'utf8')).toBe(before);
+    expect(told(nextCall(dir))).not.toContain('tamper-evidence');
+  });
+
   it('uninstall takes the journal away with the rest of what isdlc installed', () => {
     const dir = project();
     expect(cli(['uninstall', dir]).status).toBe(0);
