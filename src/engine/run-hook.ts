@@ -45,6 +45,8 @@ function summary(event: HookEvent): Record<string, unknown> {
   if (event.agentType) out['agent_type'] = event.agentType;
   if (event.outcome?.exitCode !== undefined) out['exit_code'] = event.outcome.exitCode;
   if (event.notification) out['notification'] = event.notification.kind;
+  // What Claude Code's bashEditDiff said the command changed (only where the host sends one).
+  if (event.outcome?.fileChanges) out['edit_diff'] = event.outcome.fileChanges.files.map((file) => file.path);
   return out;
 }
 

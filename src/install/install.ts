@@ -34,6 +34,8 @@ export const CONSTITUTION_FILE = 'docs/isdlc/constitution.md';
 const GITIGNORE = `# isdlc: files that are local to this machine
 hook-activity.log
 hook-activity.log.1
+journal/
+*.rejected-*
 *.lock
 .*.tmp
 bin/*.cache

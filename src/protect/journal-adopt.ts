@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InstallRecord } from '../install/install.js';
+import { ACTIVITY_LOG } from '../engine/activity-log.js';
 import { ISDLC_DIR } from '../state/locate.js';
 import { recordOrUndefined } from '../util/json.js';
 import { fileStamp, journaledWrite, lstamp, readCopy, recordAsIs, writeCopy, type JournalIndex } from './journal.js';
@@ -35,9 +36,14 @@ export function installRecordOnDisk(root: string): InstallRecord | undefined {
   return existsSync(file) ? parseRecord(readFileSync(file, 'utf8')) : undefined;
 }
 
-/** init records that it made a journal: from then on a missing journal is a loss, not an older project. */
+/**
+ * Whether a missing journal is a loss. The journal is local to a checkout (git ignores it, like the
+ * activity log): a fresh clone has neither, and starts one. Where init made one and the hooks have run
+ * (the activity log is there), a missing journal was removed.
+ */
 export function journalExpected(root: string): boolean {
-  return installRecordOnDisk(root)?.journal === true;
+  if (installRecordOnDisk(root)?.journal !== true) return false;
+  return [ACTIVITY_LOG, `${ACTIVITY_LOG}.1`].some((name) => existsSync(join(root, ISDLC_DIR, name)));
 }
 
 export function markJournalExpected(root: string): void {

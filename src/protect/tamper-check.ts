@@ -2,9 +2,10 @@
 // when nothing changed: one small read and a stat per file; a file is read only when its stat moved. A
 // change isdlc did not make is undone (state, config, bin, the loop rows, isdlc's part of the settings),
 // the changed content kept beside the file as `<name>.rejected-<time>`, and recorded as an incident.
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { InstallRecord } from '../install/install.js';
+import { ACTIVITY_LOG } from '../engine/activity-log.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { withLock } from '../state/lock.js';
 import { ISDLC_DIR } from '../state/locate.js';
@@ -28,8 +29,6 @@ import { adoptAll, installRecordOf, journalExpected, markJournalExpected } from 
 import { kindOf, viewOf, watchedChildren } from './watched-files.js';
 import { workflowKeyOf } from './tamper-gate.js';
 import type { IsdlcState } from '../state/schema.js';
-
-export const ACTIVITY_LOG_NAME = 'hook-activity.log';
 
 /** Reads and puts back the loop rows of `loop.db`; loaded only when that file changed (it brings SQLite). */
 export interface LoopRows {
@@ -76,7 +75,26 @@ function readIfFile(path: string): Buffer | undefined {
   if (!stats) return undefined;
   if (stats.isSymbolicLink()) return Buffer.from(`symlink -> ${readlinkSync(path)}`);
   if (stats.isDirectory()) return Buffer.from('a folder');
+  if (!stats.isFile()) return Buffer.from('a special file');
   return readFileSync(path);
+}
+
+/**
+ * What a sandbox mounts on, where a name it keeps read-only does not exist: an empty file or folder, or a
+ * character device. Such a stand-in at a name that should be absent is left alone: taking it away would
+ * lift the read-only mount inside a running sandbox (Linux detaches a mount whose mount point goes), and
+ * it holds nothing anyone reads.
+ */
+function isPlaceholder(path: string): boolean {
+  const stats = lstatSync(path, { throwIfNoEntry: false });
+  if (!stats) return false;
+  if (stats.isCharacterDevice() || (stats.isFile() && stats.size === 0)) return true;
+  if (!stats.isDirectory()) return false;
+  try {
+    return readdirSync(path).length === 0;
+  } catch {
+    return false;
+  }
 }
 
 /** What stands out before any lock is taken: files whose stat moved, folders whose entries may have. */
@@ -92,15 +110,15 @@ function suspects(root: string, index: JournalIndex): { files: string[]; dirs: s
 /** The activity log only grows, until it is rotated to `.1`: anything else is someone else's doing. */
 function logProblem(root: string, index: JournalIndex): IncidentChange | undefined {
   if (!index.log) return undefined;
-  const log = lstatSync(join(root, ISDLC_DIR, ACTIVITY_LOG_NAME), { throwIfNoEntry: false });
+  const log = lstatSync(join(root, ISDLC_DIR, ACTIVITY_LOG), { throwIfNoEntry: false });
   if (log && log.ino === index.log.ino) return log.size >= index.log.floor ? undefined : 'modified';
-  const rotated = lstatSync(join(root, ISDLC_DIR, `${ACTIVITY_LOG_NAME}.1`), { throwIfNoEntry: false });
+  const rotated = lstatSync(join(root, ISDLC_DIR, `${ACTIVITY_LOG}.1`), { throwIfNoEntry: false });
   if (rotated && rotated.ino === index.log.ino && rotated.size >= index.log.floor) return undefined;
   return log ? 'modified' : 'deleted';
 }
 
 export function noteLogFloor(root: string, index: JournalIndex): void {
-  const log = lstatSync(join(root, ISDLC_DIR, ACTIVITY_LOG_NAME), { throwIfNoEntry: false });
+  const log = lstatSync(join(root, ISDLC_DIR, ACTIVITY_LOG), { throwIfNoEntry: false });
   if (log) index.log = { ino: log.ino, floor: log.size };
   else delete index.log;
 }
@@ -113,12 +131,18 @@ interface Judge {
   loopRows?: () => LoopRows;
 }
 
-/** Moves what is at `path` aside for the person; returns the new name (relative to the root). */
-function keepAside(judge: Judge, rel: string): string | undefined {
+/**
+ * Keeps what is at `rel` for the person, beside it; returns the name it is kept under. A file about to be
+ * put back is copied, so that the good one replaces it in one rename and no reader finds the name empty;
+ * anything else (a newcomer, a folder, a link) is moved.
+ */
+function keepAside(judge: Judge, rel: string, replacing = false): string | undefined {
   const path = join(judge.root, rel);
-  if (!lstatSync(path, { throwIfNoEntry: false })) return undefined;
+  const stats = lstatSync(path, { throwIfNoEntry: false });
+  if (!stats) return undefined;
   const aside = `${rel}.rejected-${judge.tag}`;
-  renameSync(path, join(judge.root, aside));
+  if (replacing && stats.isFile()) copyFileSync(path, join(judge.root, aside));
+  else renameSync(path, join(judge.root, aside));
   return aside;
 }
 
@@ -140,6 +164,8 @@ function assessFile(judge: Judge, rel: string): Assessment | undefined {
   if (sameStamp(fileStamp(root, rel), entry.stamp)) return undefined;
   const view = viewOf(rel);
   if (view === 'loop-rows' && !judge.loopRows) return undefined; // judged only where SQLite may be loaded
+  // Not recorded: once the stand-in goes, the name is absent again, as isdlc left it.
+  if (entry.stamp === null && isPlaceholder(join(root, rel))) return { same: true, accept: () => undefined };
   const current = readIfFile(join(root, rel));
   const good = entry.copy ? readCopy(root, rel) : undefined;
   const change: IncidentChange = current === undefined ? 'deleted' : entry.stamp === null ? 'created' : 'modified';
@@ -159,7 +185,7 @@ function assessFile(judge: Judge, rel: string): Assessment | undefined {
       same: false,
       change,
       undo: () => {
-        const keptAs = keepAside(judge, rel);
+        const keptAs = keepAside(judge, rel, good !== undefined);
         putBack(judge, rel, good);
         record(good !== undefined);
         return finding('reverted', keptAs);
@@ -209,7 +235,7 @@ function assessFile(judge: Judge, rel: string): Assessment | undefined {
         index.files[rel] = { stamp: fileStamp(root, rel), ...(good !== undefined ? { copy: true } : {}) };
         return finding('reported');
       }
-      const keptAs = keepAside(judge, rel);
+      const keptAs = keepAside(judge, rel, good !== undefined);
       putBack(judge, rel, good);
       record(good !== undefined);
       return finding('reverted', keptAs);
@@ -257,7 +283,7 @@ function judgeFolder(judge: Judge, dir: string): Finding[] {
   if (!existsSync(join(root, dir))) return [];
   const found: Finding[] = [];
   for (const child of watchedChildren(root, dir)) {
-    if (child in index.files || child in index.dirs) continue;
+    if (child in index.files || child in index.dirs || isPlaceholder(join(root, child))) continue;
     const keptAs = keepAside(judge, child);
     found.push({ rel: child, kind: kindOf(child), change: 'created', outcome: 'reverted', ...(keptAs ? { keptAs } : {}) });
   }
@@ -327,7 +353,7 @@ export function pendingChanges(root: string, loopRows?: () => LoopRows): Pending
   }
   for (const dir of first.dirs) {
     for (const child of existsSync(join(root, dir)) ? watchedChildren(root, dir) : []) {
-      if (!(child in index.files) && !(child in index.dirs)) found.push({ rel: child, kind: kindOf(child), change: 'created' });
+      if (!(child in index.files) && !(child in index.dirs) && !isPlaceholder(join(root, child))) found.push({ rel: child, kind: kindOf(child), change: 'created' });
     }
   }
   return found;
@@ -390,7 +416,7 @@ export function checkGuardedFiles(root: string, options: CheckOptions): CheckRes
       }
       for (const dir of Object.keys(index.dirs)) findings.push(...judgeFolder(judge, dir));
       const log = logProblem(root, index);
-      if (log) findings.push({ rel: `${ISDLC_DIR}/${ACTIVITY_LOG_NAME}`, kind: 'log', change: log, outcome: 'reported' });
+      if (log) findings.push({ rel: `${ISDLC_DIR}/${ACTIVITY_LOG}`, kind: 'log', change: log, outcome: 'reported' });
       noteLogFloor(root, index);
       refreshFolders(root, index);
       if (findings.length === 0) return NOTHING;

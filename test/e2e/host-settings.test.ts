@@ -20,14 +20,17 @@ describe('bashEditDiff', () => {
   const tidyUp = { name: 'main', turns: [call(bash(SNEAKY)), say('Tidied.')] };
   const defaultMode = ['--permission-mode', 'default', '--allowedTools', 'Bash'];
 
-  test('Claude Code ignores bashEditDiffEnabled in project settings: without the user setting, nothing is reported in the default mode, and doctor says how to turn it on', async () => {
+  test('Claude Code ignores bashEditDiffEnabled in project settings: without the user setting no bashEditDiff comes in the default mode (the journal still finds the change), and doctor says how to turn it on', async () => {
     const project = unprotected(e2eProject({ trusted: true }));
     const settingsFile = join(project.dir, '.claude', 'settings.json');
     writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(readFileSync(settingsFile, 'utf8')), bashEditDiffEnabled: true }, null, 2));
     const run = await runClaude(project, { prompt: 'Tidy up.', permissions: defaultMode, scripts: [tidyUp] });
     expect(run.exitCode, run.stderr).toBe(0);
-    expect(readFileSync(join(project.dir, '.isdlc', 'state.json'), 'utf8')).toContain('"forged"');
-    expect(MockApi.shown(run.api.conversation('main')[1]!)).not.toContain('.isdlc/state.json');
+    const post = activity(project).find((entry) => entry.event === 'PostToolUse' && entry.tool === 'Bash')!;
+    expect(post['edit_diff']).toBeUndefined();
+    // Found by the journal of isdlc's writes, not from a diff: undone and told.
+    expect(readFileSync(join(project.dir, '.isdlc', 'state.json'), 'utf8')).not.toContain('"forged"');
+    expect(MockApi.shown(run.api.conversation('main')[1]!)).toContain('isdlc tamper-evidence');
     const doctor = cli(['doctor', project.dir, '--claude-version', project.version], { env: { HOME: project.home } });
     expect(doctor.stdout).toMatch(/! bashEditDiffEnabled is not on \(the true in \.claude\/settings\.json is ignored/);
   });
@@ -39,8 +42,9 @@ describe('bashEditDiff', () => {
     expect(doctor.stdout).toMatch(/✓ bashEditDiffEnabled is on in /);
     const run = await runClaude(project, { prompt: 'Tidy up.', permissions: defaultMode, scripts: [tidyUp] });
     expect(run.exitCode, run.stderr).toBe(0);
-    expect(readFileSync(join(project.dir, '.isdlc', 'state.json'), 'utf8')).toContain('"forged"');
+    expect(readFileSync(join(project.dir, '.isdlc', 'state.json'), 'utf8')).not.toContain('"forged"');
     const post = activity(project).find((entry) => entry.event === 'PostToolUse' && entry.tool === 'Bash')!;
+    expect(String(post['edit_diff'])).toContain('.isdlc/state.json');
     expect(JSON.stringify(post)).toContain('.isdlc/state.json');
     // The model reads it in its next request; the person sees it as Claude Code's system message.
     const next = MockApi.shown(run.api.conversation('main')[1]!);

@@ -9,7 +9,7 @@ import { definitionWithHook } from './harness/attack-routes.js';
 import { delegateToHelper } from './harness/attack-run.js';
 import { changes, guardedProject, snapshot } from './harness/guarded.js';
 import { bash, call, edit, say, write } from './harness/script.js';
-import { runClaude, type E2eProject } from './harness/session.js';
+import { asPersonWrote, runClaude, type E2eProject } from './harness/session.js';
 import { usesClaudeCode } from './harness/pinned.js';
 
 usesClaudeCode();
@@ -25,7 +25,7 @@ function withSettings(project: E2eProject, change: (settings: Settings) => void)
   const settings = JSON.parse(readFileSync(file, 'utf8')) as Settings;
   change(settings);
   writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`);
-  return project;
+  return asPersonWrote(project);
 }
 
 /** The paths whose fingerprint differs, without the fingerprints. */
@@ -117,7 +117,10 @@ describe('what each part of the protection is for', () => {
     // The next session delegates to that agent: Claude Code runs its hook outside the sandbox.
     const second = await delegateToHelper(project);
     expect(second.exitCode, second.stderr).toBe(0);
-    expect(readFileSync(join(project.dir, '.isdlc', 'forged-by-hook'), 'utf8')).toBe('FORGED');
+    // It wrote into .isdlc/; isdlc's next hook call found the newcomer and set it aside, FORGED and all.
+    const aside = readdirSync(join(project.dir, '.isdlc')).filter((name) => name.startsWith('forged-by-hook'));
+    expect(aside).toEqual([expect.stringMatching(/^forged-by-hook\.rejected-/)]);
+    expect(readFileSync(join(project.dir, '.isdlc', aside[0]!), 'utf8')).toBe('FORGED');
   });
 
   test('the Edit deny rules: without them the file tools write config, bin, the constitution, .mcp.json and git hooks and config; state and the settings files are caught by other layers', async () => {
@@ -156,9 +159,10 @@ describe('what each part of the protection is for', () => {
     expect(state!.text).toMatch(/hook error: isdlc state-write-validator: /);
     expect(local!.text).toMatch(/Writes to Claude Code settings files are blocked while permissions\.blockWritesOutsideWorkingDirectories is on/);
     expect(shell!.text).toMatch(/EROFS|read-only file system/i);
+    // The journal undid what it watches (a new folder is set aside whole, its workflows.json in it) until
+    // the last write replaced isdlc's own program: from then on nothing of isdlc checked anything.
     expect(changedPaths(project, before)).toEqual([
       'project:.claude/hooks/config',
-      'project:.claude/hooks/config/workflows.json',
       'project:.git/config',
       'project:.git/hooks/pre-commit',
       'project:.isdlc/bin/isdlc.cjs',

@@ -8,7 +8,7 @@ import { attackFromMain, unrecognised } from './harness/attack-run.js';
 import { BELOW_EXEC_FORM, BELOW_PROMPT_EXPANSION } from './harness/claude-versions.js';
 import { guardedProject } from './harness/guarded.js';
 import { bash, call, say } from './harness/script.js';
-import { e2eProject, isdlc, runClaude } from './harness/session.js';
+import { asPersonWrote, e2eProject, isdlc, runClaude } from './harness/session.js';
 import { usesClaudeCode } from './harness/pinned.js';
 
 usesClaudeCode(BELOW_EXEC_FORM, BELOW_PROMPT_EXPANSION);
@@ -40,6 +40,7 @@ test(`Claude Code ${BELOW_PROMPT_EXPANSION}: init leaves the sandbox off, becaus
 
   // The sandbox as init writes it for 2.1.138: on 2.1.100 not even `true` runs.
   writeFileSync(file, JSON.stringify({ ...settings, sandbox: { enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false } }, null, 2));
+  asPersonWrote(project);
   const boxed = await runClaude(project, { prompt: 'Go.', scripts: script });
   expect(boxed.exitCode, boxed.stderr).toBe(0);
   for (const sent of boxed.api.calls) {

@@ -7,7 +7,7 @@ import { expect, test } from 'vitest';
 import { workflowState } from '../helpers/states.js';
 import { FIXTURES } from '../helpers/project.js';
 import { bash, call, say } from './harness/script.js';
-import { activity, e2eProject, readState, runClaude } from './harness/session.js';
+import { activity, e2eProject, readState, runClaude, asPersonWrote } from './harness/session.js';
 import { usesClaudeCode } from './harness/pinned.js';
 
 usesClaudeCode();
@@ -21,6 +21,7 @@ test('inside the sandbox the agent cannot write .isdlc; tests still run and are 
     },
   });
   writeFileSync(join(project.dir, '.isdlc', 'state.json'), `${JSON.stringify(workflowState('feature', '06-implementation'), null, 2)}\n`);
+  asPersonWrote(project);
 
   const run = await runClaude(project, {
     prompt: 'Try things.',

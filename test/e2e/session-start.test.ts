@@ -8,7 +8,7 @@ import { FIXTURES } from '../helpers/project.js';
 import { workflowState } from '../helpers/states.js';
 import { MockApi } from './harness/mock-api.js';
 import { say } from './harness/script.js';
-import { activity, e2eProject, isdlc, runClaude, type E2eProject } from './harness/session.js';
+import { activity, e2eProject, isdlc, runClaude, type E2eProject, asPersonWrote } from './harness/session.js';
 import { usesClaudeCode } from './harness/pinned.js';
 
 usesClaudeCode();
@@ -16,6 +16,7 @@ usesClaudeCode();
 
 function inImplementation(project: E2eProject): void {
   writeFileSync(join(project.dir, '.isdlc', 'state.json'), `${JSON.stringify(workflowState('feature', '06-implementation'), null, 2)}\n`);
+  asPersonWrote(project);
 }
 
 function newProject(): E2eProject {

@@ -8,7 +8,7 @@ import { FIXTURES } from '../helpers/project.js';
 import { workflowState } from '../helpers/states.js';
 import { MockApi } from './harness/mock-api.js';
 import { agent, bash, call, edit, say, startsWith, write } from './harness/script.js';
-import { activity, e2eProject, readState, runClaude, unprotected, type E2eProject } from './harness/session.js';
+import { activity, e2eProject, readState, runClaude, unprotected, type E2eProject, asPersonWrote } from './harness/session.js';
 import { usesClaudeCode } from './harness/pinned.js';
 
 usesClaudeCode();
@@ -28,6 +28,7 @@ function implementationProject(): E2eProject {
     },
   });
   writeFileSync(join(project.dir, '.isdlc', 'state.json'), `${JSON.stringify(workflowState('feature', '06-implementation'), null, 2)}\n`);
+  asPersonWrote(project);
   return project;
 }
 

@@ -2,7 +2,7 @@
 // agent makes pile up into an escalation that only a person's review clears; a lost journal is said, not
 // silently rebuilt; and no isdlc command completes a phase on a state someone forged.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyPath } from '../../src/protect/journal.js';
@@ -108,6 +108,7 @@ describe('changes an agent makes', () => {
   it('a removed journal is said, closes the gate, and is started again from the files as they are', () => {
     const dir = project('passed');
     writeJson(join(dir, CONFIG), { phase_requirements: { '06-implementation': { test_iteration: { enabled: true } } } });
+    nextCall(dir); // the hooks have run here: the journal is this checkout's
     rmSync(join(dir, '.isdlc/journal'), { recursive: true });
     const run = nextCall(dir);
     expect(told(run)).toContain("journal of its own writes was removed");
@@ -162,6 +163,29 @@ describe('the journal itself', () => {
     expect(init.stdout).toMatch(/\.isdlc\/state\.json.*changed outside isdlc since its last write: undone, the changed version kept as \.isdlc\/state\.json\.rejected-/);
     expect(readFileSync(join(dir, '.isdlc/state.json'), 'utf8')).toBe(before);
     expect(told(nextCall(dir))).not.toContain('tamper-evidence');
+  });
+
+  it('a fresh clone (no journal, no activity log: both stay out of git) starts its journal silently', () => {
+    const dir = project();
+    expect(readFileSync(join(dir, '.isdlc/.gitignore'), 'utf8')).toMatch(/^journal\/$/m);
+    rmSync(join(dir, '.isdlc/journal'), { recursive: true });
+    rmSync(join(dir, '.isdlc/hook-activity.log'), { force: true });
+    expect(told(nextCall(dir))).not.toContain('tamper-evidence');
+    edit(dir, '.isdlc/.gitignore', 'forged\n');
+    expect(told(nextCall(dir))).toContain('.isdlc/.gitignore');
+  });
+
+  it("a sandbox's stand-ins for names that should be absent are left where they are (taking one away would lift its mount)", () => {
+    const dir = project();
+    mkdirSync(join(dir, '.claude/hooks/config'), { recursive: true });
+    writeFileSync(join(dir, '.claude/settings.local.json'), '');
+    writeFileSync(join(dir, '.isdlc/config/empty.json'), '');
+    expect(told(nextCall(dir))).not.toContain('tamper-evidence');
+    expect(existsSync(join(dir, '.claude/hooks/config'))).toBe(true);
+    expect(existsSync(join(dir, '.claude/settings.local.json'))).toBe(true);
+    // Something in them is a change like any other.
+    writeFileSync(join(dir, '.claude/settings.local.json'), '{"disableAllHooks":true}');
+    expect(told(nextCall(dir))).toContain('.claude/settings.local.json');
   });
 
   it('uninstall takes the journal away with the rest of what isdlc installed', () => {

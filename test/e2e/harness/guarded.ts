@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { testRecord, withTests, workflowState } from '../../helpers/states.js';
 import { GUARDED_NOTEBOOK } from './attack-routes.js';
-import { e2eProject, isdlc, userSettings, type E2eProject } from './session.js';
+import { e2eProject, isdlc, userSettings, type E2eProject, asPersonWrote } from './session.js';
 
 /** The smallest notebook Claude Code's NotebookEdit opens. */
 const NOTEBOOK = { cells: [{ cell_type: 'markdown', metadata: {}, source: ['# Notes'] }], metadata: {}, nbformat: 4, nbformat_minor: 5 };
@@ -46,13 +46,15 @@ export const GUARDED_FILES: readonly Guarded[] = [
 
 /**
  * What isdlc's hooks (outside the sandbox) legitimately write while a session runs: the activity log,
- * the branch heads each shell call starts from (`.isdlc/branch-heads/`, src/protect/branch-heads.ts),
+ * the branch heads each shell call starts from (`.isdlc/branch-heads/`, src/protect/branch-heads.ts), the
+ * journal of its own writes (`.isdlc/journal/`, which records them as they happen), and the versions it
+ * kept aside after undoing a change (`….rejected-<time>`: the snapshot names the change itself instead),
  * compile caches next to the hook bundles, lock and temporary files, and SQLite's shared-memory index,
  * which a mere reader changes (the write-ahead log itself is guarded, once it holds anything).
  * ~/.claude.json is Claude Code's own record (it counts its start-ups there), so it is compared by what an
  * attacker would change in it (`homeConfigView`).
  */
-const WRITTEN_BY_ISDLC = [/^\.isdlc\/hook-activity\.log(\.1)?$/, /^\.isdlc\/branch-heads$/, /^\.isdlc\/bin\/.*\.cache$/, /\.lock$/, /\/\.[^/]*\.tmp$/, /^\.isdlc\/loop\.db-shm$/];
+const WRITTEN_BY_ISDLC = [/^\.isdlc\/hook-activity\.log(\.1)?$/, /^\.isdlc\/branch-heads$/, /^\.isdlc\/journal$/, /\.rejected-[^/]*$/, /^\.isdlc\/bin\/.*\.cache$/, /\.lock$/, /\/\.[^/]*\.tmp$/, /^\.isdlc\/loop\.db-shm$/];
 
 function sha256(data: Buffer | string): string {
   return createHash('sha256').update(data).digest('hex');
@@ -134,7 +136,21 @@ export function snapshot(project: E2eProject): Snapshot {
     else if (file.place === 'home' && file.path === '.claude.json') shot.set(key, `view:${sha256(homeConfigView(readFileSync(path, 'utf8')))}`);
     else shot.set(key, fingerprint(path));
   }
+  // A change the journal found and undid still happened: it shows as that, whatever the file is now.
+  for (const [path, incident] of undoneByIsdlc(project)) shot.set(`project:${path}`, `undone by isdlc (change #${incident})`);
   return shot;
+}
+
+/** The files the journal's incidents name (docs/tamper-evidence.md), with the incident's number. */
+function undoneByIsdlc(project: E2eProject): Map<string, number> {
+  const undone = new Map<string, number>();
+  try {
+    const index = JSON.parse(readFileSync(join(project.dir, '.isdlc', 'journal', 'index.json'), 'utf8')) as { incidents: { id: number; files: { path: string }[] }[] };
+    for (const incident of index.incidents) for (const file of incident.files) undone.set(file.path, incident.id);
+  } catch {
+    // no journal
+  }
+  return undone;
 }
 
 /** What differs between two snapshots, one line per path. */
@@ -176,6 +192,7 @@ export function guardedProject(options: GuardedProjectOptions = {}): E2eProject 
   writeFileSync(join(project.dir, GUARDED_NOTEBOOK), `${JSON.stringify(NOTEBOOK)}\n`);
   isdlc(project, ['loop', 'start', '--rule', 'node --test', '--max-iterations', '5', 'Keep the tests green']);
   writeFileSync(join(project.dir, '.git', 'hooks', 'post-commit'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  asPersonWrote(project);
   userSettings(project, { theme: 'dark', permissions: { deny: ['Bash(curl:*)'] } });
   return project;
 }

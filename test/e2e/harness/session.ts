@@ -74,6 +74,15 @@ export function unprotected(project: E2eProject): E2eProject {
     delete settings.permissions['blockWritesOutsideWorkingDirectories'];
   }
   writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`);
+  return asPersonWrote(project);
+}
+
+/**
+ * Files of isdlc's the test wrote by hand, as a person setting the project up would: kept with `isdlc
+ * changes accept`, or the first hook call undoes them (docs/tamper-evidence.md).
+ */
+export function asPersonWrote(project: E2eProject): E2eProject {
+  isdlc(project, ['changes', 'accept']);
   return project;
 }
 
