@@ -58,19 +58,6 @@ function acceptAsPerson(dir) {
   }
 }
 
-function bashCall(dir) {
-  return JSON.stringify({
-    session_id: '8bbcceab-0b3e-4e24-98c9-ec146b1ca8c6',
-    transcript_path: '/root/.claude/projects/bench/8bbcceab.jsonl',
-    cwd: dir,
-    permission_mode: 'default',
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Bash',
-    tool_input: { command: 'npm test', description: 'Run the tests' },
-    tool_use_id: 'toolu_01BenchBash',
-  });
-}
-
 /** About 1 MB of a failing Jest run: many failure reports, the summary last. */
 function bigFailingOutput() {
   const block = (i) =>
@@ -230,7 +217,7 @@ function casesFor(build) {
     // Run in this order each round: (i) finds the heads (h) kept for the same call.
     { name: `(h) PreToolUse Bash, git repo, workflow branch, ${Math.round(stateBytes / 1024)} KB state`, ...registered(inGit, 'PreToolUse', 'Bash'), input: shellCall(inGit, 'PreToolUse'), env: { CLAUDE_PROJECT_DIR: inGit } },
     { name: '(i) PostToolUse Bash of the same call', ...registered(inGit, 'PostToolUse', 'Bash'), input: shellCall(inGit, 'PostToolUse'), env: { CLAUDE_PROJECT_DIR: inGit } },
-    { name: `(j) PreToolUse Bash, 06-implementation, ${Math.round(bytes60 / 1024)} KB state, no git`, ...registered(implementing60, 'PreToolUse', 'Bash'), input: bashCall(implementing60), env: { CLAUDE_PROJECT_DIR: implementing60 } },
+    { name: `(j) PreToolUse Bash, 06-implementation, ${Math.round(bytes60 / 1024)} KB state, no git`, ...registered(implementing60, 'PreToolUse', 'Bash'), input: shellCall(implementing60, 'PreToolUse'), env: { CLAUDE_PROJECT_DIR: implementing60 } },
     { name: '(d) Stop, no loop in the project', ...registered(noWorkflow, 'Stop'), input: stopCall(noWorkflow, 'S-other'), env: { CLAUDE_PROJECT_DIR: noWorkflow } },
     { name: "(e) Stop, a loop in the project but another session's", ...registered(withLoop, 'Stop'), input: stopCall(withLoop, 'S-other'), env: { CLAUDE_PROJECT_DIR: withLoop } },
     { name: "(f) Stop of the loop's session: validate `node -e ''`, block", ...registered(withLoop, 'Stop'), input: stopCall(withLoop, 'S-loop'), env: { CLAUDE_PROJECT_DIR: withLoop } },

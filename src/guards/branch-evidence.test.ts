@@ -6,9 +6,8 @@ import { expect } from 'vitest';
 import { guardTable, type GuardCase } from '../../test/helpers/guard-table.js';
 import { bashCall, bashFailed, bashPassed } from '../../test/helpers/payloads.js';
 import { BIN, git, hook, tempDir, writeFile } from '../../test/helpers/project.js';
-import { workflowState } from '../../test/helpers/states.js';
+import { BRANCH, inPhase, repoWithBranches } from '../../test/helpers/workflow-branch.js';
 
-const BRANCH = 'feature/REQ-0001-csv-export';
 const GUARD = ['--guards', 'branch-evidence'];
 const IDENTITY = { GIT_AUTHOR_NAME: 'Agent', GIT_AUTHOR_EMAIL: 'agent@example.com', GIT_COMMITTER_NAME: 'Agent', GIT_COMMITTER_EMAIL: 'agent@example.com' };
 
@@ -16,19 +15,6 @@ const IDENTITY = { GIT_AUTHOR_NAME: 'Agent', GIT_AUTHOR_EMAIL: 'agent@example.co
 function sh(dir: string, line: string): void {
   const run = spawnSync('bash', ['-c', line], { cwd: dir, env: { ...process.env, ...IDENTITY }, encoding: 'utf8' });
   if (run.status !== 0 && !line.endsWith('false')) throw new Error(`${line} failed: ${run.stderr}`);
-}
-
-function repo(dir: string, on: string, branches: string[] = [BRANCH]): void {
-  git(dir, 'init', '-q', '-b', 'main');
-  git(dir, 'commit', '-q', '--allow-empty', '-m', 'initial');
-  for (const branch of branches) git(dir, 'branch', branch);
-  if (on !== 'main') git(dir, 'checkout', '-q', on);
-}
-
-function inPhase(phase: string, gitBranch: Record<string, unknown> | null = { name: BRANCH, status: 'active', created_at: '2026-11-25T10:00:00Z' }) {
-  const state = workflowState('feature', phase);
-  state['active_workflow'].git_branch = gitBranch;
-  return state;
 }
 
 const withId = (payload: Record<string, unknown>, id: string) => ({ ...payload, tool_use_id: id });
@@ -39,7 +25,7 @@ const withId = (payload: Record<string, unknown>, id: string) => ({ ...payload, 
  */
 function played(line: string, options: { on?: string; branches?: string[]; prepare?: (dir: string) => void; id?: string } = {}) {
   return (dir: string): void => {
-    repo(dir, options.on ?? 'main', options.branches);
+    repoWithBranches(dir, options.on ?? 'main', options.branches);
     options.prepare?.(dir);
     const pre = hook(dir, withId(bashCall(dir, line), options.id ?? 'toolu_case'), GUARD);
     expect(pre.status, pre.stderr).toBe(0);
@@ -104,7 +90,7 @@ guardTable('branch-evidence', {
       name: 'the dry run keeps nothing',
       state: inPhase('06-implementation'),
       setup: (dir) => {
-        repo(dir, 'main');
+        repoWithBranches(dir, 'main');
         spawnSync(process.execPath, [BIN, 'hook', ...GUARD], { cwd: dir, env: { ...process.env, CLAUDE_PROJECT_DIR: dir, ISDLC_DRY_RUN: '1' }, input: JSON.stringify(withId(bashCall(dir, alias), 'toolu_case')) });
         expect(existsSync(join(dir, '.isdlc/branch-heads'))).toBe(false);
         sh(dir, alias);
@@ -176,7 +162,7 @@ guardTable('branch-evidence', {
       name: 'heads kept just before the log of calls was started anew',
       state: inPhase('06-implementation'),
       setup: (dir) => {
-        repo(dir, 'main');
+        repoWithBranches(dir, 'main');
         writeFile(join(dir, '.isdlc/branch-heads/calls.log'), `toolu_old\t{}\n`.repeat(6000));
         hook(dir, withId(bashCall(dir, alias), 'toolu_case'), GUARD);
         // Another call's PostToolUse finds the log long and moves it aside.
@@ -210,7 +196,7 @@ guardTable('branch-evidence', {
       state: inPhase('06-implementation'),
       setup: (dir) => {
         const main = mkdtempSync(join(tmpdir(), 'isdlc-be-main-'));
-        repo(main, 'main');
+        repoWithBranches(main, 'main');
         // `git worktree add` wants an empty folder: the project's files step aside meanwhile.
         const aside = tempDir('isdlc-be-aside-');
         renameSync(join(dir, '.isdlc'), join(aside, '.isdlc'));

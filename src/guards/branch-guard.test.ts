@@ -1,25 +1,11 @@
 import { guardTable } from '../../test/helpers/guard-table.js';
 import { bashCall } from '../../test/helpers/payloads.js';
 import { git } from '../../test/helpers/project.js';
-import { workflowState } from '../../test/helpers/states.js';
+import { BRANCH, inPhase, repoWithBranches } from '../../test/helpers/workflow-branch.js';
 
-const BRANCH = 'feature/REQ-0001-csv-export';
 
 /** A real repository with one commit and the workflow branch; `on` is checked out. */
-function repo(on: string, branches: string[] = [BRANCH]) {
-  return (dir: string): void => {
-    git(dir, 'init', '-q', '-b', 'main');
-    git(dir, 'commit', '-q', '--allow-empty', '-m', 'initial');
-    for (const branch of branches) git(dir, 'branch', branch);
-    if (on !== 'main') git(dir, 'checkout', '-q', on);
-  };
-}
-
-function inPhase(phase: string, gitBranch: Record<string, unknown> | null = { name: BRANCH, status: 'active', created_at: '2026-11-25T10:00:00Z' }) {
-  const state = workflowState('feature', phase);
-  state['active_workflow'].git_branch = gitBranch;
-  return state;
-}
+const repo = (on: string, branches: string[] = [BRANCH]) => (dir: string): void => repoWithBranches(dir, on, branches);
 
 const commit = (command = 'git commit -m "Add CSV export"') => (dir: string) => bashCall(dir, command);
 
