@@ -4,7 +4,7 @@
 // the installed file back and reports it. Only the executable itself has no such fallback.
 import { lstatSync, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { copyPath, readJournal, sameStamp, stampOf } from '../protect/journal.js';
+import { copyPath, handOverRead, readJournal, sameStamp, stampOf } from '../protect/journal.js';
 
 export function verifiedBundle(file: string): string {
   const bin = dirname(file);
@@ -13,6 +13,7 @@ export function verifiedBundle(file: string): string {
   const rel = `.isdlc/bin/${basename(file)}`;
   try {
     const read = readJournal(root);
+    handOverRead(root, read);
     const entry = read.kind === 'ok' ? read.index.files[rel] : undefined;
     if (!entry?.copy || sameStamp(stampOf(lstatSync(file, { throwIfNoEntry: false })), entry.stamp)) return file;
     const copy = copyPath(root, rel);

@@ -113,7 +113,22 @@ function isIndex(value: unknown): value is JournalIndex {
   return Boolean(v && typeof v === 'object' && v.version === 1 && v.files && typeof v.files === 'object' && v.dirs && typeof v.dirs === 'object' && Array.isArray(v.incidents));
 }
 
+/**
+ * The executable reads the index to pick the bundle it runs (src/entry/verified-bundle.ts); the bundle's
+ * first reader, the check, takes that read instead of reading again. Once: every later reader reads anew.
+ */
+const HANDED_OVER = '__isdlcJournalRead';
+
+export function handOverRead(root: string, read: JournalRead): void {
+  (globalThis as Record<string, unknown>)[HANDED_OVER] = { root, read };
+}
+
 export function readJournal(root: string): JournalRead {
+  const handed = (globalThis as Record<string, unknown>)[HANDED_OVER] as { root: string; read: JournalRead } | undefined;
+  if (handed) {
+    delete (globalThis as Record<string, unknown>)[HANDED_OVER];
+    if (handed.root === root) return handed.read;
+  }
   let text: string;
   try {
     text = readFileSync(journalPath(root, INDEX), 'utf8');
