@@ -14,7 +14,6 @@ export interface TamperReport {
   log?: Record<string, unknown>;
 }
 
-
 function logEntry(result: CheckResult): Record<string, unknown> {
   return {
     ...(result.incident ? { incident: result.incident.id } : {}),
