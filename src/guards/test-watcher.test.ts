@@ -66,6 +66,33 @@ guardTable('test-watcher', {
         expect(tests(state).history.at(-1)).toMatchObject({ result: 'inconclusive' });
       },
     },
+    ...(
+      [
+        ['its output filtered by grep', "npm test 2>&1 | grep -v '^# fail'", 'its output goes through `grep'],
+        ['a summary printed after it', 'npx vitest run; echo "Tests  5 passed (5)"', 'runs after it, whatever its result'],
+        ['forced to succeed with || true', 'npx vitest run || true', 'its failure is turned into success'],
+        ['its output sent to a file', 'npx vitest run > vitest.log', 'its output was sent to a file'],
+        ['tee, then another filter', 'npx vitest run | tee vitest.log | head -50', 'its output goes through `tee vitest.log`'],
+      ] as const
+    ).map(([what, command, why]) => ({
+      name: `a pass is not taken from a run with ${what} (issue 15, item 4): inconclusive`,
+      state: withTests(impl(), '06-implementation', testRecord('failed', 2)),
+      payload: bashPassed(P, command, runnerOutput('vitest', 'passing')),
+      expect: 'allow' as const,
+      contextIncludes: [why],
+      then: ({ state }: { state: Record<string, any> }) => {
+        expect(tests(state)).toMatchObject({ current_iteration: 2, last_test_result: 'failed', completed: false });
+        expect(tests(state).history.at(-1)).toMatchObject({ result: 'inconclusive' });
+      },
+    })),
+    {
+      name: 'a pass through `| tee FILE` alone, or with `>` inside a quoted argument, still counts',
+      state: withTests(impl(), '06-implementation', testRecord('failed', 2)),
+      payload: bashPassed(P, 'npx vitest run -t "a > b" 2>&1 | tee vitest.log', runnerOutput('vitest', 'passing')),
+      expect: 'allow',
+      contextIncludes: ['the tests passed (vitest: 5 passed, 0 failed)'],
+      then: ({ state }) => expect(tests(state)).toMatchObject({ completed: true, last_test_result: 'passed' }),
+    },
     {
       name: 'tests that could not run are a failure, and the model is told to make them start',
       state: impl(),

@@ -101,6 +101,7 @@ export const testWatcher = defineGuard({
       outcome: event.outcome,
       command: match.segment,
       exitStatus: match.exitStatus,
+      ...(match.distrust ? { distrust: match.distrust } : {}),
       reporter: reporterSummary(event, location.root, test['reporter_file'], now),
     });
     const limits = { max: test.max_iterations ?? 10, breaker: test.circuit_breaker_threshold ?? 3 };

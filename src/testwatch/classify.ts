@@ -29,6 +29,8 @@ export interface ClassifyInput {
   exitStatus: ExitStatusMeaning;
   /** Counts from a reporter file this run wrote, if the phase names one. */
   reporter?: RunSummary | null;
+  /** Why the command line keeps its output from proving a pass (test-commands.ts); a failure still counts. */
+  distrust?: string;
 }
 
 const SUCCESS = [/All tests passed/i, /\b\d+ passing\b/, /\bPASSED\b/, /\b0 failures\b/];
@@ -81,6 +83,13 @@ function describe(summary: RunSummary): string {
 }
 
 export function classifyRun(input: ClassifyInput): Classification {
+  const judged = judgeRun(input);
+  if (judged.result !== 'passed' || !input.distrust) return judged;
+  // Filters can hide failures and a later command can print a summary: what looks like a pass is not proof.
+  return { result: 'inconclusive', basis: `it looks like a pass, but ${input.distrust}; run the tests on their own` };
+}
+
+function judgeRun(input: ClassifyInput): Classification {
   const { outcome, exitStatus } = input;
   if (outcome.backgrounded) return { result: 'inconclusive', basis: 'the command was moved to the background, so its result is not known yet' };
   if (outcome.interrupted) return { result: 'inconclusive', basis: 'the command was interrupted' };

@@ -16,6 +16,11 @@ export interface TestCommandMatch {
   /** The chained command that runs the tests, as written. */
   segment: string;
   exitStatus: ExitStatusMeaning;
+  /**
+   * Why what the tool returned cannot show that the tests passed: their output was filtered or sent
+   * elsewhere, their failure was turned into success, or something printed after them.
+   */
+  distrust?: string;
 }
 
 const ANY: RegExp = /^/;
@@ -96,6 +101,31 @@ function matchesConfigured(stripped: string, configured: readonly string[]): boo
   });
 }
 
+/** A redirection of the runner's output (or its errors) anywhere but the terminal; `2>&1` keeps both in it. */
+const OUTPUT_AWAY = /(?:^|\s)(?:[12]?>>?|&>>?)\s*(?!&1\b)\S/;
+
+/** `tee FILE` passes everything through; it is a filter only when something reads from it in turn. */
+const TEE_ONLY = /^tee(?:\s+-\S+)*(?:\s+[^|\s]+)*$/;
+
+/**
+ * What makes a run's result unprovable from what the tool returned (issue 15, item 4), or undefined. The
+ * runner's part of the line is `parts[index]`.
+ */
+function distrustOf(parts: readonly { text: string; joinedBy: string }[], index: number): string | undefined {
+  const part = parts[index]!;
+  const unquoted = part.text.replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, '""').replace(/\s2>&1\b/g, '');
+  if (OUTPUT_AWAY.test(unquoted)) return 'its output was sent to a file';
+  if (part.joinedBy === '&') return 'it was sent to the background';
+  if (part.joinedBy === '||') return `its failure is turned into success (\`|| ${parts[index + 1]?.text ?? ''}\`)`;
+  if (part.joinedBy === ';') return `\`${parts[index + 1]?.text ?? ''}\` runs after it, whatever its result, and may print or exit in its place`;
+  if (part.joinedBy === '|') {
+    const receiver = parts[index + 1];
+    if (receiver && TEE_ONLY.test(strippedCommand(receiver.text)) && (receiver.joinedBy === '' || receiver.joinedBy === '&&')) return undefined;
+    return `its output goes through \`${receiver?.text ?? ''}\``;
+  }
+  return undefined;
+}
+
 export function findTestCommand(line: string, configured: readonly string[] = []): TestCommandMatch | null {
   const parts = splitCommandLine(line);
   for (const [index, part] of parts.entries()) {
@@ -104,7 +134,8 @@ export function findTestCommand(line: string, configured: readonly string[] = []
     const after = parts.slice(index + 1);
     const exitStatus: ExitStatusMeaning =
       after.length === 0 ? 'own' : [part, ...after.slice(0, -1)].every((p) => p.joinedBy === '&&') ? 'zero-means-passed' : 'unrelated';
-    return { segment: part.text, exitStatus };
+    const distrust = distrustOf(parts, index);
+    return { segment: part.text, exitStatus, ...(distrust ? { distrust } : {}) };
   }
   return null;
 }
