@@ -86,6 +86,17 @@ guardTable('test-watcher', {
       },
     })),
     {
+      name: 'a run whose tests were all skipped is not a pass (issue 15, item 2): inconclusive',
+      state: withTests(impl(), '06-implementation', testRecord('failed', 2)),
+      payload: bashPassed(P, 'python3 -m pytest', 'tests/test_calc.py ss                                                   [100%]\n\n============================== 2 skipped in 0.04s ==============================\n'),
+      expect: 'allow',
+      contextIncludes: ['all 2 were skipped'],
+      then: ({ state }) => {
+        expect(tests(state)).toMatchObject({ current_iteration: 2, last_test_result: 'failed', completed: false });
+        expect(tests(state).history.at(-1)).toMatchObject({ result: 'inconclusive' });
+      },
+    },
+    {
       name: 'a pass through `| tee FILE` alone, or with `>` inside a quoted argument, still counts',
       state: withTests(impl(), '06-implementation', testRecord('failed', 2)),
       payload: bashPassed(P, 'npx vitest run -t "a > b" 2>&1 | tee vitest.log', runnerOutput('vitest', 'passing')),

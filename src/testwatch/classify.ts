@@ -117,6 +117,8 @@ function judgeRun(input: ClassifyInput): Classification {
     if (summary.couldNotRun) return failed(`the tests could not run (${summary.couldNotRun})`, summary.couldNotRun);
     if (summary.failed > 0 || summary.errors > 0) return failed(describe(summary));
     if (summary.passed + summary.skipped === 0) return failed('no tests ran', 'no tests ran');
+    // Nothing was tested: no evidence either way (issue 15, item 2), and no pass.
+    if (summary.passed === 0) return { result: 'inconclusive', basis: `no test ran: all ${summary.skipped} ${summary.skipped === 1 ? 'was' : 'were'} skipped (${summary.runner})`, summary };
     if (exitCode !== undefined && exitCode !== 0 && exitStatus === 'own') {
       return failed(`${describe(summary)}, but the command exited ${exitCode} (a coverage threshold or another check failed)`);
     }

@@ -19,7 +19,26 @@ describe('findTestCommand', () => {
     ['./gradlew test', './gradlew test', 'own'],
     ['(cd api && go test ./...)', 'go test ./...)', 'own'],
   ])('%s → `%s`, exit status %s', (line, segment, exitStatus) => {
-    expect(findTestCommand(line)).toEqual({ segment, exitStatus });
+    expect(findTestCommand(line)).toMatchObject({ segment, exitStatus });
+  });
+
+  // Issue 15, item 4: what keeps a line's output from proving that the tests passed.
+  it.each([
+    ['npm test', undefined],
+    ['npm test && npm run lint', undefined],
+    ['npm test 2>&1', undefined],
+    ['npm test 2>&1 | tee test.log', undefined],
+    ['npx vitest run -t "a > b"', undefined],
+    ['npm test 2>&1 | tail -50', 'its output goes through `tail -50`'],
+    ['npm test | tee test.log | grep -v fail', 'its output goes through `tee test.log`'],
+    ['npm test > test.log', 'its output was sent to a file'],
+    ['npm test 2>/dev/null', 'its output was sent to a file'],
+    ['npm test &> test.log', 'its output was sent to a file'],
+    ['npm test; echo done', '`echo done` runs after it, whatever its result, and may print or exit in its place'],
+    ['npm test || true', 'its failure is turned into success (`|| true`)'],
+    ['npm test & sleep 1', 'it was sent to the background'],
+  ])('%s: %s', (line, distrust) => {
+    expect(findTestCommand(line)?.distrust).toBe(distrust);
   });
 
   it.each([
