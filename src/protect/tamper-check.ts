@@ -102,7 +102,7 @@ function suspects(root: string, index: JournalIndex): { files: string[]; dirs: s
   const files = Object.entries(index.files).filter(([rel, entry]) => !sameStamp(fileStamp(root, rel), entry.stamp)).map(([rel]) => rel);
   // A folder's stamp also moves with isdlc's own locks and temporary files coming and going: only a name
   // nobody recorded makes it a suspect.
-  const unknownIn = (dir: string): boolean => watchedChildren(root, dir).some((child) => !(child in index.files) && !(child in index.dirs));
+  const unknownIn = (dir: string): boolean => notAFolder(join(root, dir)) || watchedChildren(root, dir).some((child) => !(child in index.files) && !(child in index.dirs));
   const dirs = Object.entries(index.dirs).filter(([rel, stamp]) => !sameStamp(lstamp(join(root, rel)), stamp) && unknownIn(rel)).map(([rel]) => rel);
   return { files, dirs, log: logProblem(root, index) !== undefined };
 }
@@ -277,6 +277,12 @@ function safeSnapshot(rows: LoopRows, dbFile: string): string | undefined {
   }
 }
 
+/** A watched folder that is there but no longer a folder of its own (a link, a file). */
+function notAFolder(path: string): boolean {
+  const stats = lstatSync(path, { throwIfNoEntry: false });
+  return stats !== undefined && !stats.isDirectory();
+}
+
 /** New entries in a watched folder that isdlc did not write: set aside. */
 function judgeFolder(judge: Judge, dir: string): Finding[] {
   const { root, index } = judge;
@@ -405,6 +411,14 @@ export function checkGuardedFiles(root: string, options: CheckOptions): CheckRes
     updateJournal(root, (index) => {
       const judge: Judge = { root, index, install: installRecordOf(root, index), tag: timeTag(now), ...(options.loopRows ? { loopRows: options.loopRows } : {}) };
       const findings: Finding[] = [];
+      // A watched folder swapped for a link (to a folder of the agent's) or a file goes first: the files in
+      // it are then judged, and put back, in a real folder again.
+      for (const dir of Object.keys(index.dirs).sort()) {
+        if (!notAFolder(join(root, dir))) continue;
+        const keptAs = keepAside(judge, dir);
+        mkdirSync(join(root, dir), { recursive: true });
+        findings.push({ rel: dir, kind: kindOf(dir), change: 'modified', outcome: 'reverted', ...(keptAs ? { keptAs } : {}) });
+      }
       // install.json first: the settings are judged by what it records as isdlc's.
       const files = Object.keys(index.files).sort((a, b) => Number(b.endsWith('install.json')) - Number(a.endsWith('install.json')));
       for (const rel of files) {

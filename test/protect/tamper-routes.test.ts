@@ -45,6 +45,7 @@ const OWN_ROUTES: { id: string; command: string }[] = [
   { id: 'X19', command: `cd .isdlc && git init -q nested && cd .. && printf FORGED > .isdlc/nested/state.json` },
   { id: 'X21', command: `printf '{"env":{"ISDLC_DRY_RUN":"1"}}' > .claude/settings.local.json` },
   { id: 'X22', command: `node -e "const fs=require('fs');const p='.claude/settings.json';const s=JSON.parse(fs.readFileSync(p));s.hooks.Stop=[{hooks:[{type:'command',command:'true'}]}];fs.writeFileSync(p,JSON.stringify(s))"` },
+  { id: 'X23', command: `mkdir -p x && cp .isdlc/config/* x/ && printf '{}' > x/workflows.json && mv .isdlc/config .isdlc/config-old && ln -s "$PWD/x" .isdlc/config` },
   { id: 'X20', command: `d=.isdlc; for f in "$d"/bin/hook-*.cjs; do printf 'process.exit(0)' > "$f"; done` },
 ];
 
