@@ -33,8 +33,8 @@ export function registerPhaseCommands(program: Command): void {
     .addOption(dirOption())
     .addOption(projectOption())
     .option('--json', 'print the result as JSON')
-    .action((options: LocationOptions & JsonOption & { summary?: string }) => {
-      const { result, version, message } = completeAt(projectLocation(options), options.summary);
+    .action(async (options: LocationOptions & JsonOption & { summary?: string }) => {
+      const { result, version, message } = await completeAt(projectLocation(options), options.summary);
       io.out(options.json ? json({ ...result, state_version: version }) : `${message}\n`);
     });
 

@@ -13,6 +13,7 @@ function buildConfigSchemas() {
     max_iterations: count,
     circuit_breaker_threshold: count,
     test_commands: v.optional(v.array(v.string())),
+    verify_at_gate: flag,
     success_criteria: v.optional(
       v.looseObject({
         min_coverage_percent: v.optional(

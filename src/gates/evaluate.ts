@@ -13,6 +13,8 @@ import { activeWorkflowOf } from '../state/current-phase.js';
 import { constitutionalOf, elicitationOf, testIterationOf } from '../state/phase-records.js';
 import type { IsdlcState } from '../state/schema.js';
 import { tamperGate } from '../protect/tamper-gate.js';
+import type { GateRun } from '../verify/gate-run.js';
+import { verifiedRunCheck, verifiesAtGate } from '../verify/gate-evidence.js';
 import { ACKNOWLEDGE_COMMAND, acknowledgedViolations, describeViolation, openViolations } from '../workflow/branch-violations.js';
 
 export type GateRequirement =
@@ -21,6 +23,7 @@ export type GateRequirement =
   | 'interactive_elicitation'
   | 'agent_delegation'
   | 'artifact_presence'
+  | 'verified_test_run'
   | 'branch_integrity'
   | 'tamper_review';
 
@@ -47,11 +50,14 @@ export interface GateInput {
   root: string;
   /** A monorepo project's documents folder (StateLocation.docsBase). */
   docsBase?: string;
+  /** The tests the gate ran for this completion (verify/gate-run.ts); absent when the gate is only looked at. */
+  gateRun?: GateRun;
 }
 
 /** The requirements a project's config can switch off; branch integrity and tamper review are not among them. */
 const RULE_FOR: Record<Exclude<GateRequirement, 'branch_integrity' | 'tamper_review'>, string> = {
   test_iteration: 'block_on_incomplete_test_iteration',
+  verified_test_run: 'block_on_incomplete_test_iteration',
   constitutional_validation: 'block_on_incomplete_constitutional',
   interactive_elicitation: 'block_on_incomplete_elicitation',
   agent_delegation: 'block_on_missing_agent_delegation',
@@ -85,6 +91,10 @@ function testCheck(input: GateInput, requirements: PhaseRequirements): GateCheck
     const coverage = typeof record['coverage_percent'] === 'number' ? (record['coverage_percent'] as number) : undefined;
     if (threshold !== undefined && coverage !== undefined && coverage < threshold) {
       return { requirement: 'test_iteration', met: false, detail: `tests pass but coverage is ${coverage}%, below ${threshold}%`, action: 'add tests for the uncovered code and run the suite again' };
+    }
+    // Unknown coverage is not met; where the gate runs the tests itself, its own run measures it instead.
+    if (threshold !== undefined && coverage === undefined && !verifiesAtGate(requirements)) {
+      return { requirement: 'test_iteration', met: false, detail: `tests pass, but the phase requires ${threshold}% coverage and no run reported a coverage figure`, action: 'run the suite with coverage (for example `npx vitest run --coverage`)' };
     }
     return { requirement: 'test_iteration', met: true, detail: `tests passed (${where})${coverage !== undefined ? `, coverage ${coverage}%` : ''}` };
   }
@@ -199,6 +209,10 @@ export function evaluateGate(input: GateInput): GateEvaluation {
 
   const checks: GateCheck[] = [];
   if (enforced('test_iteration', requirements.test_iteration?.enabled)) checks.push(testCheck(input, requirements));
+  if (enforced('verified_test_run', requirements.test_iteration?.enabled) && verifiesAtGate(requirements)) {
+    const verified = verifiedRunCheck({ state: input.state, phase: input.phase, root: input.root, threshold: coverageThreshold(requirements, input.state), ...(input.gateRun ? { gateRun: input.gateRun } : {}) });
+    checks.push({ requirement: 'verified_test_run', ...verified });
+  }
   if (enforced('constitutional_validation', requirements.constitutional_validation?.enabled)) checks.push(constitutionalCheck(input, requirements));
   if (enforced('interactive_elicitation', requirements.interactive_elicitation?.enabled)) checks.push(elicitationCheck(input, requirements));
   if (enforced('agent_delegation', requirements.agent_delegation_validation?.enabled)) checks.push(delegationCheck(input));

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { guardTable } from '../../test/helpers/guard-table.js';
 import { agentCall, skillCall } from '../../test/helpers/payloads.js';
+import { passingSuiteFiles } from '../../test/helpers/test-suite.js';
 import { compliant, delegated, testRecord, withConstitution, withTests, workflowState } from '../../test/helpers/states.js';
 
 const P = '/project';
@@ -17,27 +18,28 @@ const advance = agentCall(P, { subagent_type: 'sdlc-orchestrator', prompt: 'Phas
 
 guardTable('gate-blocker', {
   valid: [
-    { name: 'every check holds: the gate opens and passing is recorded', state: ready(), payload: advance, expect: 'allow', then: ({ state }) => expect(state['phases']['06-implementation'].gate_validation).toMatchObject({ status: 'passed' }) },
+    { name: 'every check holds: the gate opens and passing is recorded', state: ready(), files: passingSuiteFiles(), payload: advance, expect: 'allow', then: ({ state }) => expect(state['phases']['06-implementation'].gate_validation).toMatchObject({ status: 'passed' }) },
     { name: 'not a gate attempt: a delegation to the phase agent', state: workflowState('feature', '06-implementation'), payload: agentCall(P, { subagent_type: 'software-developer', prompt: 'proceed with the gate work' }), expect: 'allow' },
     { name: 'not a gate attempt: "proceed to read the file" to an ordinary subagent', state: workflowState('feature', '06-implementation'), payload: agentCall(P, { subagent_type: 'general-purpose', prompt: 'Proceed to read the file' }), expect: 'allow' },
     { name: 'not a gate attempt: a setup command', state: workflowState('feature', '06-implementation'), payload: skillCall(P, 'isdlc', 'status'), expect: 'allow' },
     {
       name: 'escalated tests approved by a person count as met (AC-IE-017)',
       state: delegated(withConstitution(withTests(workflowState('feature', '06-implementation'), '06-implementation', testRecord('failed', 3, { status: 'escalated', completed: true, escalation_reason: 'circuit_breaker', escalation_approved: true })), '06-implementation', compliant(IMPL_ARTICLES)), 'software-developer', '06-implementation'),
+      files: passingSuiteFiles(),
       payload: advance,
       expect: 'allow',
     },
     {
       name: 'agent delegation fails open when no agent owns the phase (AC-IE-014)',
       state: withConstitution(withTests(workflowState('feature', '06-implementation'), '06-implementation', testRecord('passed', 1)), '06-implementation', compliant(IMPL_ARTICLES)),
-      files: { '.isdlc/config/skills-manifest.json': { ownership: { 'sdlc-orchestrator': { phase: 'all' } } } },
+      files: { ...passingSuiteFiles(), '.isdlc/config/skills-manifest.json': { ownership: { 'sdlc-orchestrator': { phase: 'all' } } } },
       payload: advance,
       expect: 'allow',
     },
     {
       name: 'a passing gate with the cloud undecided writes the cloud trigger (AC-IE-016)',
       state: delegated(withConstitution(withTests(workflowState('feature', '06-implementation'), '06-implementation', testRecord('passed', 1)), '06-implementation', compliant(IMPL_ARTICLES)), 'software-developer', '06-implementation'),
-      files: { '.isdlc/config/iteration-requirements.json': gateConfigWithCloudTrigger() },
+      files: { ...passingSuiteFiles(), '.isdlc/config/iteration-requirements.json': gateConfigWithCloudTrigger() },
       payload: advance,
       expect: 'allow',
       contextIncludes: ['cloud provider is still undecided'],
@@ -48,9 +50,10 @@ guardTable('gate-blocker', {
     {
       name: 'tests not run, constitution not started, no delegation: all listed with what to do (AC-IE-002)',
       state: workflowState('feature', '06-implementation'),
+      files: passingSuiteFiles(),
       payload: advance,
       expect: 'deny',
-      reasonIncludes: ['3 of 3 requirements are unmet', '1. test_iteration: no test run recorded', '2. constitutional_validation: not started', '3. agent_delegation: no delegation to software-developer', 'Next:'],
+      reasonIncludes: ['3 of 4 requirements are unmet', '1. test_iteration: no test run recorded', '2. constitutional_validation: not started', '3. agent_delegation: no delegation to software-developer', 'Next:'],
       then: ({ state, decision }) => {
         expect(decision.reason).toMatch(/^isdlc gate-blocker: Meet the requirements below before asking to pass the gate of phase 06-implementation again\./);
         const gate = state['phases']['06-implementation'].gate_validation;

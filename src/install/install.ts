@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { bundledConstitutionText, ProjectConfig } from '../config/project-config.js';
+import { initialTestingConfig, TESTING_PATH } from '../verify/testing-config.js';
 import { AGENT_DIR, agentFiles, COMMAND_FILE } from './agent-files.js';
 import { ISDLC_DIR, readMonorepoConfig } from '../state/locate.js';
 import { StateStore } from '../state/store.js';
@@ -54,6 +55,9 @@ the defaults bundled with isdlc:
 - \`artifact-paths.json\`: the files each phase must leave behind
 - \`workflows.json\`: workflow types and their phases
 - \`skills-manifest.json\` (or \`.yaml\`): which agent owns which phase
+- \`testing.json\`: the command that runs the project's tests, which the gate runs itself before a phase
+  that requires passing tests is completed (\`command\`, \`coverage_command\`, \`coverage_report\`,
+  \`timeout_minutes\`, \`require_counts\`); \`isdlc init\` guessed it from the project, correct it here
 
 To change one, start from the version in use: \`isdlc config show NAME > .isdlc/config/NAME.json\`, edit it,
 then run \`isdlc doctor\` to check that the files still agree with each other. The constitution lives in
@@ -255,6 +259,11 @@ export function initProject(root: string, options: InitOptions): InitResult {
     put(rel, content, untouchedOurs(rel) ? 'replace' : 'if-absent');
   }
   if (!existsSync(join(root, ISDLC_DIR, 'constitution.md'))) put(CONSTITUTION_FILE, bundledConstitutionText(), 'if-absent');
+  // The gate runs this command itself; the person corrects the guess here, the agent cannot (it is guarded).
+  const testing = initialTestingConfig(root);
+  put(TESTING_PATH, testing.text, untouchedOurs(TESTING_PATH) ? 'replace' : 'if-absent');
+  const testingChange = changes.at(-1);
+  if (testingChange && (testingChange.change === 'created' || testingChange.change === 'updated')) testingChange.note = `the gate's test command, from ${testing.basis}`;
 
   for (const stateFile of stateFilesFor(root)) {
     const rel = relative(root, stateFile);
@@ -419,7 +428,7 @@ export function uninstallProject(root: string, options: UninstallOptions): Chang
     for (const name of readdirSync(binDir)) if (name.endsWith('.cache')) rmSync(join(binDir, name));
     removeIfEmpty(binDir);
   }
-  for (const rel of [`${ISDLC_DIR}/.gitignore`, `${ISDLC_DIR}/config/README.md`]) if (record?.files[rel]) removeOwnedFile(rel);
+  for (const rel of [`${ISDLC_DIR}/.gitignore`, `${ISDLC_DIR}/config/README.md`, TESTING_PATH]) if (record?.files[rel]) removeOwnedFile(rel);
   for (const rel of Object.keys(record?.files ?? {})) if (rel === COMMAND_FILE || rel.startsWith(`${AGENT_DIR}/`)) removeOwnedFile(rel);
   for (const dir of [dirname(COMMAND_FILE), AGENT_DIR, '.claude']) removeIfEmpty(join(root, dir));
   removeIfEmpty(join(root, ISDLC_DIR, 'config'));

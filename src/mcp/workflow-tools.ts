@@ -182,7 +182,7 @@ export function registerWorkflowTools(server: McpServer, root: string): void {
   server.registerTool(
     'phase_complete',
     { description: 'Complete the current phase through its gate (refused while the gate is closed).', inputSchema: { summary: text().optional().describe('what the phase produced'), project: project() } },
-    ({ summary, project: id }) => reply('phase_complete', () => changed(completeAt(located(id), summary), ({ gate: _checks, ...result }) => result)),
+    ({ summary, project: id }) => reply('phase_complete', async () => changed(await completeAt(located(id), summary), ({ gate: _checks, ...result }) => result)),
   );
 
   server.registerTool(

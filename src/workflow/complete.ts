@@ -7,6 +7,7 @@ import { describeUnmet, evaluateGate, type GateEvaluation } from '../gates/evalu
 import { phaseStatusOf } from '../state/phase-records.js';
 import type { IsdlcState } from '../state/schema.js';
 import { minutesBetween } from '../util/minutes.js';
+import type { GateRun } from '../verify/gate-run.js';
 import { addHistory, cursorOf, setPhaseStatus, timingOf, type Cursor } from './cursor.js';
 import { requestReview } from './review.js';
 import { WorkflowError } from './start.js';
@@ -57,11 +58,11 @@ function finishPhase(draft: IsdlcState, cursor: Cursor, phase: string, now: Date
 export function completePhase(
   draft: IsdlcState,
   config: ProjectConfig,
-  input: { summary?: string; now: Date; root: string; docsBase?: string },
+  input: { summary?: string; now: Date; root: string; docsBase?: string; gateRun?: GateRun },
 ): CompleteResult {
   const cursor = cursorOf(draft);
   const phase = runningPhase(draft, cursor, 'complete');
-  const gate = evaluateGate({ state: draft, config, phase, root: input.root, docsBase: input.docsBase });
+  const gate = evaluateGate({ state: draft, config, phase, root: input.root, docsBase: input.docsBase, ...(input.gateRun ? { gateRun: input.gateRun } : {}) });
   if (!gate.open) {
     throw new WorkflowError(`the gate of ${phase} is closed, so the phase stays in progress:\n${describeUnmet(gate)}\nRun \`isdlc gate check\` to see it again once that is done.`);
   }

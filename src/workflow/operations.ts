@@ -17,7 +17,12 @@ import { recordArticleCheck, type ArticleCheckOutcome } from './constitution.js'
 import { addHistory } from './cursor.js';
 import { cancelWorkflow, finalizeWorkflow, type ArchivedWorkflow } from './finalize.js';
 import { decideReview, type ReviewDecision, type ReviewOutcome } from './review.js';
-import { startWorkflow, type StartInput } from './start.js';
+import { startWorkflow, WorkflowError, type StartInput } from './start.js';
+import { coverageThreshold, effectivePhaseRequirements } from '../config/requirements.js';
+import { phaseStatusOf } from '../state/phase-records.js';
+import { recordGateRun, reporterFileOf } from '../verify/gate-evidence.js';
+import { runGateTests, type GateRun } from '../verify/gate-run.js';
+import { loadTestingConfig } from '../verify/testing-config.js';
 
 /** What a state-changing operation did: its result, the version it wrote, when, and the line to show. */
 export interface Outcome<T> {
@@ -97,13 +102,58 @@ function afterCompletion(result: CompleteResult): string {
   return lines.join('\n');
 }
 
-export function completeAt(location: StateLocation, summary: string | undefined): Outcome<CompleteResult> {
+/**
+ * Completes the current phase. Where its gate runs the tests itself, that run happens first, outside the
+ * state lock (a suite can take minutes and the hooks must not wait on it), and is recorded whether or not
+ * the gate then opens. A gate already closed for another reason is refused before anything runs.
+ */
+export async function completeAt(location: StateLocation, summary: string | undefined): Promise<Outcome<CompleteResult>> {
   const config = configFor(location);
-  return change(
+  const gateRun = await gateRunFor(location, config);
+  let refusal: WorkflowError | undefined;
+  const outcome = change(
     location,
-    (draft, now) => completePhase(draft, config, { now, root: location.root, docsBase: location.docsBase, ...(summary !== undefined ? { summary } : {}) }),
-    (result) => `Completed phase ${result.phase}${result.wallClockMinutes !== undefined ? ` in ${result.wallClockMinutes} min` : ''}: its gate is open.\n${afterCompletion(result)}`,
+    (draft, now): CompleteResult | null => {
+      if (gateRun) recordGateRun(draft, gateRun, now);
+      try {
+        return completePhase(draft, config, { now, root: location.root, docsBase: location.docsBase, ...(summary !== undefined ? { summary } : {}), ...(gateRun ? { gateRun } : {}) });
+      } catch (error) {
+        // The run stays on record; the refusal is said once the transaction has written it.
+        if (!gateRun || !(error instanceof WorkflowError)) throw error;
+        refusal = error;
+        return null;
+      }
+    },
+    (result) => (result ? `Completed phase ${result.phase}${result.wallClockMinutes !== undefined ? ` in ${result.wallClockMinutes} min` : ''}: its gate is open.\n${afterCompletion(result)}` : ''),
   );
+  if (refusal || !outcome.result) throw refusal ?? new WorkflowError('the phase was not completed');
+  return outcome as Outcome<CompleteResult>;
+}
+
+/** The gate's own test run for completing the current phase, or null where its gate does not run one. */
+async function gateRunFor(location: StateLocation, config: ProjectConfig): Promise<GateRun | null> {
+  // Read the way a write reads: a state someone else wrote is put back first, so no forged record gets a run.
+  const { state } = storeOf(location).update(() => undefined);
+  const phase = currentPhaseOf(state);
+  const workflow = activeWorkflowOf(state);
+  if (!state || !phase || !workflow || phaseStatusOf(state, phase) !== 'in_progress') return null;
+  const requirements = effectivePhaseRequirements(config.iterationRequirements, phase, workflow.type);
+  const preview = evaluateGate({ state, config, phase, root: location.root, docsBase: location.docsBase });
+  const verified = preview.checks.find((check) => check.requirement === 'verified_test_run');
+  if (!verified) return null;
+  const testing = loadTestingConfig(location.root);
+  const blocking = preview.unmet.filter((check) => check.requirement !== 'verified_test_run' || testing.problem || testing.config.command === null);
+  if (blocking.length > 0) {
+    throw new WorkflowError(`the gate of ${phase} is closed, so the phase stays in progress:\n${describeUnmet({ ...preview, unmet: blocking })}\nRun \`isdlc gate check\` to see it again once that is done.`);
+  }
+  const reporterFile = reporterFileOf(requirements);
+  return runGateTests({
+    root: location.root,
+    phase,
+    testing: testing.config,
+    wantCoverage: coverageThreshold(requirements, state) !== undefined,
+    ...(reporterFile ? { reporterFile } : {}),
+  });
 }
 
 /** The line `phase skip` prints: the same next steps as a completion. */
@@ -134,9 +184,10 @@ export function cancelAt(location: StateLocation, reason: string): Outcome<Archi
 export function gateAt(location: StateLocation, phase: string): { result: GateEvaluation; message: string } {
   const state = storeOf(location).read().state ?? {};
   const result = evaluateGate({ state, config: configFor(location), phase, root: location.root, docsBase: location.docsBase });
+  const met = result.checks.filter((check) => check.met).map((check) => `  ✓ ${check.requirement}: ${check.detail}.`);
   const message = result.open
-    ? `The gate of ${result.phase} is open (${result.checks.length} requirement${result.checks.length === 1 ? '' : 's'} met).`
-    : `The gate of ${result.phase} is closed:\n${describeUnmet(result)}`;
+    ? `The gate of ${result.phase} is open (${result.checks.length} requirement${result.checks.length === 1 ? '' : 's'} met).${met.length > 0 ? `\n${met.join('\n')}` : ''}`
+    : `The gate of ${result.phase} is closed:\n${describeUnmet(result)}${met.length > 0 ? `\n${met.join('\n')}` : ''}`;
   return { result, message };
 }
 

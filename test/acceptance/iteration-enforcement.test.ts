@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { agentCall, agentResult, bashCall, bashFailed, bashPassed, runnerOutput, skillCall, stop, userPrompt } from '../helpers/payloads.js';
 import { cli, decisionOf, initedProject, lastActivity, readJson, withoutSandbox, writeFile, writeJson, writePlan, type Decision } from '../helpers/project.js';
 import { runRegisteredHook } from '../helpers/registered-hook.js';
+import { givePassingSuite } from '../helpers/test-suite.js';
 import { compliant, delegated, testRecord, withConstitution, withTests, workflowState } from '../helpers/states.js';
 
 type State = Record<string, any>;
@@ -17,6 +18,7 @@ function projectWith(state: State): string {
   const dir = initedProject('isdlc-ac-');
   writeJson(join(dir, '.isdlc/state.json'), state);
   writePlan(dir);
+  givePassingSuite(dir);
   return dir;
 }
 
@@ -237,6 +239,7 @@ describe('seed 000: iteration enforcement, through the registered hook', () => {
 describe('seed 003 TS-004: failing tests hold the gate until they pass', () => {
   it('runs end to end through the registered hook and the CLI', () => {
     const dir = initedProject('isdlc-ts004-');
+    givePassingSuite(dir);
     expect(cli(['workflow', 'start', 'feature', '--description', 'Cart totals', '--dir', dir]).status).toBe(0);
     const state = stateOf(dir);
     state['active_workflow'].current_phase = IMPL;

@@ -22,6 +22,7 @@ import {
   type State,
 } from '../helpers/handshake.js';
 import { agentCall, bashCall, bashFailed, editCall, runnerOutput, writeCall, writeDone } from '../helpers/payloads.js';
+import { givePassingSuite } from '../helpers/test-suite.js';
 import { BIN, cleanEnv, cli, initedProject, withoutSandbox, writeFile, writeJson, writePlan } from '../helpers/project.js';
 
 const TS001_PHASES = ['01-requirements', '02-impact-analysis', '03-architecture', '04-design', '05-test-strategy', '06-implementation', '16-quality-loop', '08-code-review'];
@@ -38,6 +39,7 @@ function runPhase(dir: string, phase: string, index: number, work: () => void, p
 
 function freshProject(phases: Record<string, string[]> = {}, options: { noRequirements?: boolean } = {}): string {
   const dir = initedProject('isdlc-handshake-');
+  givePassingSuite(dir);
   // The task plan the early phases produce; plan-surfacer wants it before the later phases.
   writePlan(dir);
   if (Object.keys(phases).length > 0) useWorkflows(dir, phases);

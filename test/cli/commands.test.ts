@@ -153,7 +153,9 @@ describe('isdlc workflow start and status', () => {
     const report = JSON.parse(cli(['status', '--json', '--dir', dir]).stdout);
     expect(report.gate.phase).toBe('06-implementation');
     expect(report.gate.open).toBe(false);
-    expect(report.gate.checks.map((check: { requirement: string }) => check.requirement)).toEqual(['test_iteration', 'constitutional_validation', 'agent_delegation']);
+    expect(report.gate.checks.map((check: { requirement: string }) => check.requirement)).toEqual(['test_iteration', 'verified_test_run', 'constitutional_validation', 'agent_delegation']);
+    // init found no test command in this empty project: the gate cannot run the tests, and says who fixes that.
+    expect(run.stdout).toContain('✗ verified_test_run: the gate runs the tests itself, but no test command is configured');
   });
 
   it('status shows phase timings, retries, the review a supervised workflow waits for, open escalations and the next step', () => {

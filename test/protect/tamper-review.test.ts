@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyPath } from '../../src/protect/journal.js';
 import { bashPassed } from '../helpers/payloads.js';
+import { givePassingSuite } from '../helpers/test-suite.js';
 import { cleanEnv, cli, decisionOf, initedProject, readJson, writeJson, type Run } from '../helpers/project.js';
 import { runRegisteredHook } from '../helpers/registered-hook.js';
 import { testRecord, withTests, workflowState } from '../helpers/states.js';
@@ -16,6 +17,7 @@ const CONFIG = '.isdlc/config/iteration-requirements.json';
 function project(tests: 'passed' | 'failed' = 'failed'): string {
   const dir = initedProject('isdlc-review-');
   writeJson(join(dir, '.isdlc/state.json'), withTests(workflowState('feature', '06-implementation'), '06-implementation', testRecord(tests, 1)));
+  givePassingSuite(dir);
   return dir;
 }
 

@@ -23,7 +23,7 @@ describe('parseCoverageReport', () => {
     { name: 'cobertura: 0.29 is 29, not 28.999999999999996', text: '<coverage line-rate="0.29"></coverage>', expected: { ok: true, format: 'cobertura', percent: 29 } },
     { name: 'cobertura: lines-covered/lines-valid when line-rate is missing', text: "<coverage lines-valid='10' lines-covered='9'>", expected: { ok: true, format: 'cobertura', percent: 90 } },
     { name: 'cobertura: a line-rate out of range', text: '<coverage line-rate="83">', expected: { ok: false, reason: 'line-rate 83 is not between 0 and 1' } },
-    { name: 'something else', text: 'Statements: 80%', expected: { ok: false, reason: 'not a report format known here (lcov, istanbul json-summary, cobertura XML)' } },
+    { name: 'something else', text: 'Statements: 80%', expected: { ok: false, reason: 'not a report format known here (lcov, istanbul json-summary, cobertura XML, Go cover profile)' } },
   ];
   it.each(rows)('$name', ({ text, expected }) => {
     expect(parseCoverageReport(text)).toEqual(expected);

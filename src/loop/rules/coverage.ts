@@ -14,7 +14,7 @@ export const USUAL_REPORTS: readonly string[] = [
   'lcov.info',
 ];
 
-export type ReportFormat = 'istanbul' | 'lcov' | 'cobertura';
+export type ReportFormat = 'istanbul' | 'lcov' | 'cobertura' | 'go-cover';
 export type ParsedReport = { ok: true; format: ReportFormat; percent: number } | { ok: false; reason: string };
 
 /** Rounded away from floating-point noise (0.29 * 100 is 28.999999999999996). */
@@ -78,13 +78,28 @@ function parseCobertura(text: string): ParsedReport {
   return { ok: false, reason: 'the <coverage> element has no line-rate' };
 }
 
+/** Go's cover profile (`go test -coverprofile`): statements covered over statements, as `go tool cover` counts. */
+function parseGoProfile(text: string): ParsedReport {
+  let total = 0;
+  let covered = 0;
+  for (const line of text.split(/\r?\n/).slice(1)) {
+    const match = /^\S+:\d+\.\d+,\d+\.\d+ (\d+) (\d+)$/.exec(line.trim());
+    if (!match) continue;
+    total += Number(match[1]);
+    if (Number(match[2]) > 0) covered += Number(match[1]);
+  }
+  if (total === 0) return { ok: false, reason: 'the profile counts no statements' };
+  return { ok: true, format: 'go-cover', percent: clean((covered * 100) / total) };
+}
+
 /** The share of lines covered, from a report's text; the format is recognised by content. */
 export function parseCoverageReport(text: string): ParsedReport {
   const start = text.trimStart();
+  if (/^mode: (?:set|count|atomic)\s/.test(start)) return parseGoProfile(start);
   if (start.startsWith('{')) return parseIstanbul(start);
   if (start.startsWith('<')) return parseCobertura(start);
   if (/^(?:TN|SF|DA|LF|LH):/m.test(text)) return parseLcov(text);
-  return { ok: false, reason: 'not a report format known here (lcov, istanbul json-summary, cobertura XML)' };
+  return { ok: false, reason: 'not a report format known here (lcov, istanbul json-summary, cobertura XML, Go cover profile)' };
 }
 
 /** Down to two decimals, so a display never rounds a failing value up to the minimum. */

@@ -1,0 +1,180 @@
+// What the gate's own test runs mean for a phase's gate: the `verified_test_run` requirement. A run made at
+// completion must have passed, counted its tests, run no fewer tests than the best run seen earlier in the
+// workflow (unless a person accepted the drop) and, where the phase wants one, measured coverage at or above
+// the threshold. Outside a completion (`gate check`, the gate-blocker hook, `status`) nothing is run: the
+// requirement says what will be run, or what the last run found while it is still the newest word on the tests.
+import type { PhaseRequirements } from '../config/schemas.js';
+import type { IsdlcState } from '../state/schema.js';
+import { activeWorkflowOf } from '../state/current-phase.js';
+import { testIterationOf } from '../state/phase-records.js';
+import { asRecord, isRecord } from '../util/json.js';
+import type { GateRun } from './gate-run.js';
+import { loadTestingConfig, TESTING_PATH, type LoadedTesting } from './testing-config.js';
+
+export const ACCEPT_TESTS_COMMAND = 'isdlc tests accept';
+const GATE_RUNS_KEPT = 30;
+
+export interface VerifiedCheck {
+  met: boolean;
+  detail: string;
+  action?: string;
+}
+
+/** The runs the gate made in the active workflow, oldest first. */
+export function gateRunsOf(state: IsdlcState | null | undefined): GateRun[] {
+  const runs = activeWorkflowOf(state)?.['gate_runs'];
+  return Array.isArray(runs) ? (runs.filter(isRecord) as unknown as GateRun[]) : [];
+}
+
+/** A short account of a run: "`npm test`: passed, 12 tests (3.2 s)". */
+export function describeGateRun(run: GateRun): string {
+  const counts = run.counts
+    ? `${run.counts.passed} passed, ${run.counts.failed} failed${run.counts.skipped ? `, ${run.counts.skipped} skipped` : ''}`
+    : 'no test count';
+  const coverage = run.coverage ? `, coverage ${run.coverage.percent}% (${run.coverage.from})` : '';
+  return `\`${run.command}\` at ${clock(run.at)}: ${run.result} (${counts}${coverage}; ${(run.duration_ms / 1000).toFixed(1)} s${run.sandboxed ? ', in the OS sandbox' : ''})`;
+}
+
+function clock(iso: string): string {
+  return iso.slice(11, 16);
+}
+
+/** Records a gate run in the workflow and its history line. */
+export function recordGateRun(draft: IsdlcState, run: GateRun, now: Date): void {
+  const workflow = activeWorkflowOf(draft);
+  if (!workflow) return;
+  const runs = [...gateRunsOf(draft), run].slice(-GATE_RUNS_KEPT);
+  workflow['gate_runs'] = runs;
+  (draft.history ??= []).push({ timestamp: now.toISOString(), agent: 'isdlc', action: `Gate of ${run.phase} ran the tests itself: ${describeGateRun(run)}` });
+}
+
+export interface CountMark {
+  executed: number;
+  at: string;
+  what: string;
+}
+
+interface FloorAcceptance {
+  executed: number;
+  at: string;
+  by?: string;
+}
+
+export function floorAcceptancesOf(state: IsdlcState | null | undefined): FloorAcceptance[] {
+  const list = activeWorkflowOf(state)?.['test_count_accepted'];
+  return Array.isArray(list) ? (list.filter(isRecord) as unknown as FloorAcceptance[]) : [];
+}
+
+/**
+ * The most tests seen running in this workflow, since a person last accepted a lower number: the gate's own
+ * runs, and the hook-observed runs of the same command that were judged (a run whose output was filtered was
+ * not). An agent that inflates an observed count only raises its own bar.
+ */
+export function countFloor(state: IsdlcState, commands: readonly string[], before?: string): CountMark | undefined {
+  const same = new Set(commands.map((command) => command.trim()));
+  const workflow = activeWorkflowOf(state);
+  if (!workflow) return undefined;
+  const accepted = floorAcceptancesOf(state).at(-1);
+  const since = accepted?.at ?? String(workflow.started_at ?? '');
+  let best: CountMark | undefined = accepted ? { executed: accepted.executed, at: accepted.at, what: 'accepted by a person' } : undefined;
+  const consider = (mark: CountMark): void => {
+    if (mark.at < since || (before !== undefined && mark.at >= before)) return;
+    if (!best || mark.executed > best.executed) best = mark;
+  };
+  for (const run of gateRunsOf(state)) {
+    if (run.counts && run.result !== 'inconclusive') consider({ executed: run.counts.executed, at: run.at, what: `the gate's run of \`${run.command}\`` });
+  }
+  for (const phase of workflow.phases ?? []) {
+    const history = testIterationOf(state, phase)?.history;
+    for (const entry of Array.isArray(history) ? history.filter(isRecord) : []) {
+      if (entry['result'] === 'inconclusive' || typeof entry['passed'] !== 'number' || typeof entry['timestamp'] !== 'string') continue;
+      if (!same.has(String(entry['command'] ?? '').trim())) continue;
+      consider({ executed: Number(entry['passed']) + Number(entry['failures'] ?? 0), at: entry['timestamp'], what: `\`${String(entry['command'])}\` (observed)` });
+    }
+  }
+  return best;
+}
+
+export interface VerifiedInput {
+  state: IsdlcState;
+  phase: string;
+  root: string;
+  /** The phase's coverage threshold, when it has one. */
+  threshold: number | undefined;
+  /** The run made for this completion; absent when the gate is only looked at. */
+  gateRun?: GateRun;
+  testing?: LoadedTesting;
+}
+
+/** Whether the phase's gate runs the tests itself: it requires tests, and verify_at_gate is not off. */
+export function verifiesAtGate(requirements: PhaseRequirements | undefined): boolean {
+  const test = requirements?.test_iteration;
+  return test?.enabled === true && test.verify_at_gate !== false;
+}
+
+const PERSON_FIXES_CONFIG = `a person (not the agent) sets it in ${TESTING_PATH}; tell the user`;
+
+/** The `verified_test_run` requirement, for a phase whose gate runs the tests itself. */
+export function verifiedRunCheck(input: VerifiedInput): VerifiedCheck {
+  const testing = input.testing ?? loadTestingConfig(input.root);
+  if (testing.problem) return { met: false, detail: `the test configuration cannot be used: ${testing.problem}`, action: PERSON_FIXES_CONFIG };
+  const command = testing.config.command;
+  if (command === null) {
+    return {
+      met: false,
+      detail: `the gate runs the tests itself, but no test command is configured${testing.from === 'detected' ? ' or detected' : ''}`,
+      action: `${PERSON_FIXES_CONFIG} ("command": the command that runs the whole suite)`,
+    };
+  }
+  const source = testing.from === 'detected' ? ` (detected; ${TESTING_PATH} does not exist)` : '';
+  if (!input.gateRun) return preview(input, command, source);
+  return judge(input, input.gateRun, testing);
+}
+
+/** Outside a completion: what the last run found while it is the newest word on the tests, else what will run. */
+function preview(input: VerifiedInput, command: string, source: string): VerifiedCheck {
+  const last = gateRunsOf(input.state).filter((run) => run.phase === input.phase).at(-1);
+  const observedAt = String(testIterationOf(input.state, input.phase)?.['last_run_at'] ?? '');
+  if (last && last.at > observedAt) {
+    const verdict = judge(input, last, undefined, last.at);
+    if (!verdict.met) return { ...verdict, detail: `${verdict.detail}; completing the phase runs \`${command}\` again` };
+  }
+  return {
+    met: true,
+    detail: `\`isdlc phase complete\` runs \`${command}\`${source} itself before the gate opens${last ? `; its last run: ${describeGateRun(last)}` : ''}`,
+  };
+}
+
+function judge(input: VerifiedInput, run: GateRun, testing: LoadedTesting | undefined, before: string = run.at): VerifiedCheck {
+  const said = `the gate ran ${describeGateRun(run)}`;
+  if (run.result === 'failed') return { met: false, detail: `${said}; ${run.basis}`, action: 'fix the failing tests, run them, and complete the phase again' };
+  if (run.result === 'inconclusive') return { met: false, detail: `${said}; it proves nothing: ${run.basis}`, action: 'make the test command run and report its tests, then complete the phase again' };
+  const config = (testing ?? loadTestingConfig(input.root)).config;
+  const commands = [run.command, config.command, config.coverage_command].filter((command): command is string => typeof command === 'string');
+  const floor = countFloor(input.state, commands, before);
+  if (run.counts && floor && run.counts.executed < floor.executed) {
+    return {
+      met: false,
+      detail: `${run.counts.executed} test${run.counts.executed === 1 ? '' : 's'} ran; ${floor.executed} ran at ${clock(floor.at)} (${floor.what})`,
+      action: `put back the tests that no longer run; if they were removed on purpose, stop and tell the user: a person (not the agent) runs \`${ACCEPT_TESTS_COMMAND}\` in their own terminal`,
+    };
+  }
+  if (input.threshold !== undefined) {
+    if (!run.coverage) {
+      const how = config.coverage_command
+        ? 'the coverage command printed no figure and wrote no report isdlc reads'
+        : `no coverage_command is configured in ${TESTING_PATH}`;
+      return { met: false, detail: `${said}; the phase requires ${input.threshold}% coverage, and coverage is unknown: ${how}`, action: `stop and tell the user: ${PERSON_FIXES_CONFIG} ("coverage_command", and "coverage_report" if it writes one)` };
+    }
+    if (run.coverage.percent < input.threshold) {
+      return { met: false, detail: `${said}; coverage ${run.coverage.percent}% is below the ${input.threshold}% this phase requires`, action: 'add tests for the uncovered code, then complete the phase again' };
+    }
+  }
+  return { met: true, detail: said };
+}
+
+/** What a phase's test_iteration config says, typed loosely (the gate reads only two keys). */
+export function reporterFileOf(requirements: unknown): string | undefined {
+  const file = asRecord(asRecord(requirements)['test_iteration'])['reporter_file'];
+  return typeof file === 'string' && file ? file : undefined;
+}

@@ -1,0 +1,175 @@
+// The gate's own test run: the person's test command (testing.json), run by isdlc in a child process before
+// a phase's gate opens, judged by the same runner parsers as the runs the hooks observe. Its output is
+// never shown to the agent first, so no filter, redirect or later `echo` can stand between the runner and
+// the verdict. Where the machine has an OS sandbox it runs inside it with isdlc's files read-only.
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
+import { parseCoverageReport, USUAL_REPORTS } from '../loop/rules/coverage.js';
+import { sandboxFailure } from '../loop/rules/command-sandbox.js';
+import { ruleSandbox, sandboxInvocation, type OsSandboxSupport } from '../protect/os-sandbox.js';
+import { classifyRun, type TestResult } from '../testwatch/classify.js';
+import { readReporterFile } from '../testwatch/reporter-files.js';
+import { invocation, runGroup } from '../util/process-group.js';
+import type { TestingConfig } from './testing-config.js';
+
+/** Coverage reports the gate also looks for: Go's profile, under the names people give it. */
+const GATE_REPORTS: readonly string[] = [...USUAL_REPORTS, 'coverage.out', 'cover.out'];
+
+export interface RunCounts {
+  runner: string;
+  /** Tests that ran: passed and failed, not skipped. */
+  executed: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+/** One run the gate made, as recorded in state. */
+export interface GateRun {
+  phase: string;
+  /** When it started. */
+  at: string;
+  command: string;
+  /** Whether this was the coverage command (a phase asked for a coverage figure). */
+  for_coverage: boolean;
+  result: TestResult;
+  /** What the verdict rests on, in words. */
+  basis: string;
+  exit_code: number | null;
+  timed_out?: boolean;
+  duration_ms: number;
+  counts?: RunCounts;
+  coverage?: { percent: number; from: string };
+  /** sha256 of everything the run printed, stdout and stderr as they came. */
+  output_sha256: string;
+  output_bytes: number;
+  /** The lines that say what went wrong, or the last lines. */
+  excerpt?: string;
+  sandboxed: boolean;
+  /** Why it ran without the OS sandbox. */
+  unsandboxed_because?: string;
+}
+
+export interface GateRunInput {
+  root: string;
+  phase: string;
+  testing: TestingConfig;
+  /** The phase asks for a coverage figure: run the coverage command when there is one. */
+  wantCoverage: boolean;
+  /** A reporter file the phase names (test_iteration.reporter_file), relative to the root. */
+  reporterFile?: string;
+  sandbox?: OsSandboxSupport;
+}
+
+const LAST_LINES = 12;
+
+function lastLines(text: string): string {
+  return text.split('\n').slice(-LAST_LINES).join('\n').slice(-800);
+}
+
+/** The coverage report this run wrote, if any: a report older than the run is an earlier run's. */
+function reportCoverage(root: string, named: string | undefined, since: number): { percent: number; from: string } | undefined {
+  for (const candidate of named ? [named] : GATE_REPORTS) {
+    const path = isAbsolute(candidate) ? candidate : join(root, candidate);
+    try {
+      if (statSync(path).mtimeMs + 1000 < since) continue;
+      const parsed = parseCoverageReport(readFileSync(path, 'utf8'));
+      if (parsed.ok) return { percent: parsed.percent, from: relative(root, path) || candidate };
+    } catch {
+      // absent or unreadable: try the next
+    }
+  }
+  return undefined;
+}
+
+export async function runGateTests(input: GateRunInput): Promise<GateRun> {
+  const { root, testing } = input;
+  const forCoverage = input.wantCoverage && testing.coverage_command !== undefined;
+  const command = (forCoverage ? testing.coverage_command : testing.command) ?? '';
+  const startedAt = new Date();
+  const started = startedAt.getTime();
+  const digest = createHash('sha256');
+  let bytes = 0;
+
+  const { file, args, verbatim } = invocation(command);
+  let run = { file, args, cwd: root };
+  let release = (): void => {};
+  let sandboxed = false;
+  let unsandboxedBecause: string | undefined;
+  const support = input.sandbox ?? ruleSandbox();
+  if (support.ok) {
+    try {
+      const prepared = sandboxInvocation(support.kind, run, root);
+      run = { ...prepared.invocation, cwd: prepared.invocation.cwd ?? root };
+      release = prepared.release;
+      sandboxed = true;
+    } catch (error) {
+      unsandboxedBecause = `the OS sandbox could not be prepared (${(error as Error).message})`;
+    }
+  } else unsandboxedBecause = support.why;
+
+  let outcome;
+  try {
+    outcome = await runGroup(run, verbatim, testing.timeout_minutes * 60_000, {
+      keep: 64_000,
+      render: { lines: 600, chars: 48_000 },
+      onOutput: (chunk) => {
+        digest.update(chunk);
+        bytes += chunk.length;
+      },
+    });
+  } finally {
+    release();
+  }
+  const durationMs = Date.now() - started;
+  const base = {
+    phase: input.phase,
+    at: startedAt.toISOString(),
+    command,
+    for_coverage: forCoverage,
+    exit_code: outcome.code,
+    duration_ms: durationMs,
+    output_sha256: digest.digest('hex'),
+    output_bytes: bytes,
+    sandboxed,
+    ...(unsandboxedBecause ? { unsandboxed_because: unsandboxedBecause } : {}),
+  };
+  const inconclusive = (basis: string): GateRun => ({ ...base, result: 'inconclusive', basis, ...(outcome.outputTail ? { excerpt: lastLines(outcome.outputTail) } : {}) });
+
+  if (outcome.spawnError && !outcome.started) return inconclusive(`\`${command}\` could not be started: ${outcome.spawnError.message}`);
+  if (outcome.timedOut) return { ...inconclusive(`\`${command}\` was still running after ${testing.timeout_minutes} min (timeout_minutes in testing.json) and was stopped with everything it started`), timed_out: true };
+  if (outcome.code === null) return inconclusive(`\`${command}\` was killed by ${outcome.signal ?? 'a signal'}`);
+  const notStarted = sandboxed ? sandboxFailure(outcome.code, outcome.outputTail) : undefined;
+  if (notStarted) return inconclusive(`\`${command}\` could not be started: ${notStarted}`);
+
+  const reporter = input.reporterFile ? readReporterFile(join(root, input.reporterFile), started) : null;
+  const judged = classifyRun({
+    outcome: { failed: outcome.code !== 0, text: outcome.outputTail, exitCode: outcome.code, interrupted: false, backgrounded: false },
+    command,
+    exitStatus: 'own',
+    reporter,
+  });
+  const summary = judged.summary;
+  const counts: RunCounts | undefined = summary
+    ? { runner: summary.runner, executed: summary.passed + summary.failed, passed: summary.passed, failed: summary.failed, skipped: summary.skipped }
+    : undefined;
+  const fromReport = reportCoverage(root, testing.coverage_report, started);
+  const coverage = fromReport ?? (judged.coverage !== undefined ? { percent: judged.coverage, from: 'the run\'s output' } : undefined);
+  const recorded: GateRun = {
+    ...base,
+    result: judged.result,
+    basis: judged.basis,
+    ...(counts ? { counts } : {}),
+    ...(coverage ? { coverage } : {}),
+    ...(judged.result === 'failed' ? { excerpt: judged.excerpt ?? lastLines(outcome.outputTail) } : outcome.outputTail ? { excerpt: lastLines(outcome.outputTail) } : {}),
+  };
+  if (recorded.result === 'passed' && !counts && testing.require_counts) {
+    return {
+      ...recorded,
+      result: 'inconclusive',
+      basis: `\`${command}\` exited 0, but its output names no test count, so isdlc cannot tell that any test ran (a person can set require_counts: false in testing.json to accept the exit status alone)`,
+    };
+  }
+  return recorded;
+}

@@ -1,0 +1,122 @@
+// The gate's own test run, with real child processes in real project folders: what it records for a pass,
+// a failure, a run that counts nothing, one that times out (with the processes it started), and where a
+// coverage figure may come from.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { runGateTests } from '../../src/verify/gate-run.js';
+import type { TestingConfig } from '../../src/verify/testing-config.js';
+import { tempDir } from '../helpers/project.js';
+
+const NO_SANDBOX = { ok: false as const, why: 'not used in this test' };
+
+const PASSING = `const test = require('node:test');
+test('adds', () => {});
+test('subtracts', () => {});
+`;
+const FAILING = `const test = require('node:test');
+const assert = require('node:assert');
+test('adds', () => assert.strictEqual(1 + 1, 3));
+test('subtracts', () => {});
+`;
+
+function project(files: Record<string, string>): string {
+  const dir = tempDir('isdlc-gate-run-');
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+const testing = (over: Partial<TestingConfig> = {}): TestingConfig => ({ command: 'node --test', timeout_minutes: 1, require_counts: true, ...over });
+
+describe("the gate's own run", () => {
+  test('a passing suite: passed, with its counts, duration and a digest of all it printed', async () => {
+    const dir = project({ 'a.test.js': PASSING });
+    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: false, sandbox: NO_SANDBOX });
+    expect(run.result).toBe('passed');
+    expect(run.counts).toMatchObject({ executed: 2, passed: 2, failed: 0 });
+    expect(run.output_sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(run.output_bytes).toBeGreaterThan(0);
+    expect(run.duration_ms).toBeGreaterThan(0);
+    expect(run.sandboxed).toBe(false);
+    expect(run.unsandboxed_because).toBe('not used in this test');
+  });
+
+  test('a failing suite: failed, naming what failed', async () => {
+    const dir = project({ 'a.test.js': FAILING });
+    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: false, sandbox: NO_SANDBOX });
+    expect(run.result).toBe('failed');
+    expect(run.exit_code).not.toBe(0);
+    expect(run.counts).toMatchObject({ executed: 2, passed: 1, failed: 1 });
+    expect(run.excerpt).toContain('adds');
+  });
+
+  test('a command that exits 0 and counts nothing is no pass; with require_counts off the exit status is enough', async () => {
+    const dir = project({});
+    const strict = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ command: 'exit 0' }), wantCoverage: false, sandbox: NO_SANDBOX });
+    expect(strict.result).toBe('inconclusive');
+    expect(strict.basis).toContain('names no test count');
+    const lax = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ command: 'exit 0', require_counts: false }), wantCoverage: false, sandbox: NO_SANDBOX });
+    expect(lax.result).toBe('passed');
+  });
+
+  test('all tests skipped: no pass', async () => {
+    const dir = project({ 'a.test.js': "const test = require('node:test');\ntest.skip('adds', () => {});\n" });
+    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: false, sandbox: NO_SANDBOX });
+    expect(run.result).not.toBe('passed');
+  });
+
+  test('a run past its timeout is stopped with everything it started, and proves nothing', async () => {
+    const dir = project({});
+    const marker = join(dir, 'still-running');
+    // A background child would write the marker after 3 s; the limit of 0.02 min (1.2 s) stops the whole group first.
+    const command = `(sleep 3 && touch ${marker}) & sleep 30`;
+    const started = Date.now();
+    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: { ...testing({ command }), timeout_minutes: 0.02 }, wantCoverage: false, sandbox: NO_SANDBOX });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(run.result).toBe('inconclusive');
+    expect(run.timed_out).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  test('coverage: from the coverage command when the phase wants it, read from a report written during the run', async () => {
+    const dir = project({ 'a.test.js': PASSING });
+    const report = join(dir, 'coverage-summary.json');
+    const write = `node -e "require('fs').writeFileSync('${report}', JSON.stringify({ total: { lines: { total: 10, covered: 9, pct: 90 } } }))"`;
+    const config = testing({ coverage_command: `node --test && ${write}`, coverage_report: 'coverage-summary.json' });
+    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: config, wantCoverage: true, sandbox: NO_SANDBOX });
+    expect(run.for_coverage).toBe(true);
+    expect(run.result).toBe('passed');
+    expect(run.coverage).toEqual({ percent: 90, from: 'coverage-summary.json' });
+    expect(JSON.parse(readFileSync(report, 'utf8')).total.lines.pct).toBe(90);
+  });
+
+  test('a coverage report older than the run is an earlier run\'s, not this one\'s', async () => {
+    const dir = project({ 'a.test.js': PASSING });
+    writeFileSync(join(dir, 'coverage.out'), 'mode: set\na.go:1.1,2.2 3 1\n');
+    const old = new Date(Date.now() - 60_000);
+    const { utimesSync } = await import('node:fs');
+    utimesSync(join(dir, 'coverage.out'), old, old);
+    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: true, sandbox: NO_SANDBOX });
+    expect(run.coverage).toBeUndefined();
+  });
+
+  test('a Go cover profile written during the run gives the figure', async () => {
+    const dir = project({ 'a.test.js': PASSING });
+    const profile = 'mode: set\\nx.go:1.1,2.2 3 1\\nx.go:3.1,4.2 1 0\\n';
+    const run = await runGateTests({
+      root: dir,
+      phase: '06-implementation',
+      testing: testing({ command: `node --test && printf '${profile}' > coverage.out` }),
+      wantCoverage: true,
+      sandbox: NO_SANDBOX,
+    });
+    expect(run.coverage).toEqual({ percent: 75, from: 'coverage.out' });
+  });
+
+  test('a program that is not there: inconclusive, saying so', async () => {
+    const dir = project({});
+    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ command: 'no-such-runner-xyz' }), wantCoverage: false, sandbox: NO_SANDBOX });
+    expect(run.result).not.toBe('passed');
+  });
+});
