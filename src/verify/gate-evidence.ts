@@ -127,7 +127,8 @@ export function verifiedRunCheck(input: VerifiedInput): VerifiedCheck {
     };
   }
   const source = testing.from === 'detected' ? ` (detected; ${TESTING_PATH} does not exist)` : '';
-  if (!input.gateRun) return preview(input, command, source);
+  const willRun = input.threshold !== undefined && testing.config.coverage_command ? testing.config.coverage_command : command;
+  if (!input.gateRun) return preview(input, willRun, source);
   return judge(input, input.gateRun, testing);
 }
 

@@ -40,7 +40,7 @@ function schema() {
     command: v.nullable(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty (use null for none)'))),
     coverage_command: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
     coverage_report: v.optional(v.pipe(v.string(), v.minLength(1))),
-    timeout_minutes: v.optional(v.pipe(v.number(), v.minValue(0.1), v.maxValue(24 * 60)), DEFAULT_TIMEOUT_MINUTES),
+    timeout_minutes: v.optional(v.pipe(v.number(), v.minValue(0.01), v.maxValue(24 * 60)), DEFAULT_TIMEOUT_MINUTES),
     require_counts: v.optional(v.boolean(), true),
     definition_files: v.optional(v.array(v.string())),
   });

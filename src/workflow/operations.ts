@@ -20,7 +20,7 @@ import { decideReview, type ReviewDecision, type ReviewOutcome } from './review.
 import { startWorkflow, WorkflowError, type StartInput } from './start.js';
 import { coverageThreshold, effectivePhaseRequirements } from '../config/requirements.js';
 import { phaseStatusOf } from '../state/phase-records.js';
-import { recordGateRun, reporterFileOf } from '../verify/gate-evidence.js';
+import { recordGateRun, reporterFileOf, verifiesAtGate } from '../verify/gate-evidence.js';
 import { runGateTests, type GateRun } from '../verify/gate-run.js';
 import { loadTestingConfig } from '../verify/testing-config.js';
 
@@ -139,8 +139,7 @@ async function gateRunFor(location: StateLocation, config: ProjectConfig): Promi
   if (!state || !phase || !workflow || phaseStatusOf(state, phase) !== 'in_progress') return null;
   const requirements = effectivePhaseRequirements(config.iterationRequirements, phase, workflow.type);
   const preview = evaluateGate({ state, config, phase, root: location.root, docsBase: location.docsBase });
-  const verified = preview.checks.find((check) => check.requirement === 'verified_test_run');
-  if (!verified) return null;
+  if (!preview.checks.some((check) => check.requirement === 'verified_test_run') || !verifiesAtGate(requirements)) return null;
   const testing = loadTestingConfig(location.root);
   const blocking = preview.unmet.filter((check) => check.requirement !== 'verified_test_run' || testing.problem || testing.config.command === null);
   if (blocking.length > 0) {

@@ -4,9 +4,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { probeOsSandbox } from '../../src/protect/os-sandbox.js';
 import { runGateTests } from '../../src/verify/gate-run.js';
 import type { TestingConfig } from '../../src/verify/testing-config.js';
-import { tempDir } from '../helpers/project.js';
+import { initedProject, tempDir } from '../helpers/project.js';
 
 const NO_SANDBOX = { ok: false as const, why: 'not used in this test' };
 
@@ -118,5 +119,21 @@ describe("the gate's own run", () => {
     const dir = project({});
     const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ command: 'no-such-runner-xyz' }), wantCoverage: false, sandbox: NO_SANDBOX });
     expect(run.result).not.toBe('passed');
+  });
+});
+
+describe.skipIf(!probeOsSandbox().ok || process.platform !== 'linux')("the gate's run in the OS sandbox", () => {
+  test("runs the suite with isdlc's files read-only: a test that rewrites state fails, and the state is as it was", async () => {
+    const dir = initedProject('isdlc-gate-run-sandboxed-');
+    const before = readFileSync(join(dir, '.isdlc/state.json'), 'utf8');
+    writeFileSync(
+      join(dir, 'a.test.js'),
+      `const test = require('node:test');\ntest('passes', () => {});\ntest('forges', () => require('fs').writeFileSync('.isdlc/state.json', '{"forged":true}'));\n`,
+    );
+    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: false });
+    expect(run.sandboxed).toBe(true);
+    expect(run.result).toBe('failed');
+    expect(run.counts).toMatchObject({ passed: 1, failed: 1 });
+    expect(readFileSync(join(dir, '.isdlc/state.json'), 'utf8')).toBe(before);
   });
 });
