@@ -107,12 +107,16 @@ const OUTPUT_AWAY = /(?:^|\s)(?:[12]?>>?|&>>?)\s*(?!&1\b)\S/;
 /** `tee FILE` passes everything through; it is a filter only when something reads from it in turn. */
 const TEE_ONLY = /^tee(?:\s+-\S+)*(?:\s+[^|\s]+)*$/;
 
+/** Options that make a runner answer without running a test (`pytest --version`, `jest --listTests`, `cargo test --no-run`). */
+const INFO_ONLY = /\s(?:--version|--help|-h|--listTests|--list-tests|--collect-only|--co|--no-run|-list)(?=[\s=]|$)/;
+
 /**
  * What makes a run's result unprovable from what the tool returned (issue 15, item 4), or undefined. The
  * runner's part of the line is `parts[index]`.
  */
 function distrustOf(parts: readonly { text: string; joinedBy: string }[], index: number): string | undefined {
   const part = parts[index]!;
+  if (INFO_ONLY.test(strippedCommand(part.text))) return 'it only asks the runner for its version, its help or a list of tests, so no test ran';
   const unquoted = part.text.replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, '""').replace(/\s2>&1\b/g, '');
   if (OUTPUT_AWAY.test(unquoted)) return 'its output was sent to a file';
   if (part.joinedBy === '&') return 'it was sent to the background';

@@ -23,7 +23,7 @@ describe('findTestCommand', () => {
   });
 
   // Issue 15, item 4: what keeps a line's output from proving that the tests passed.
-  it.each([
+  it.each<[string, string | undefined]>([
     ['npm test', undefined],
     ['npm test && npm run lint', undefined],
     ['npm test 2>&1', undefined],
@@ -37,6 +37,9 @@ describe('findTestCommand', () => {
     ['npm test; echo done', '`echo done` runs after it, whatever its result, and may print or exit in its place'],
     ['npm test || true', 'its failure is turned into success (`|| true`)'],
     ['npm test & sleep 1', 'it was sent to the background'],
+    ...['pytest --version', 'python -m pytest --collect-only', 'npx jest --listTests', 'vitest --help', 'cargo test --no-run', 'go test -list .'].map(
+      (line): [string, string] => [line, 'it only asks the runner for its version, its help or a list of tests, so no test ran'],
+    ),
   ])('%s: %s', (line, distrust) => {
     expect(findTestCommand(line)?.distrust).toBe(distrust);
   });

@@ -1,10 +1,12 @@
 // `isdlc phase complete` in a project whose 06-implementation gate runs the tests itself: the real CLI, real
 // node --test suites in a temp project, the state file on disk. Each route an agent could take to a pass it
 // did not earn is refused with the reason named; the honest path opens the gate and leaves its run on record.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bashCall } from '../helpers/payloads.js';
 import { cli, initedProject, readJson, writeFile, writeJson } from '../helpers/project.js';
+import { runRegisteredHook } from '../helpers/registered-hook.js';
 import { compliant, delegated, testRecord, withConstitution, withTests, workflowState } from '../helpers/states.js';
 
 type State = Record<string, any>;
@@ -140,6 +142,16 @@ describe('the gate runs the tests itself', () => {
     const run = complete(dir);
     expect(run.stderr).toContain('test_iteration: tests failing');
     expect(runsOf(dir)).toEqual([]);
+  });
+
+  it("the agent's own testing.json is undone at the next hook call, and the gate runs the person's command", () => {
+    const dir = project({ add: 'wrong' });
+    const mine = JSON.parse(readFileSync(join(dir, '.isdlc/config/testing.json'), 'utf8'));
+    writeFileSync(join(dir, '.isdlc/config/testing.json'), JSON.stringify({ command: 'echo "# tests 2" && echo "# pass 2"', require_counts: false }));
+    const hook = runRegisteredHook(dir, bashCall(dir, 'ls'));
+    expect(hook.status, hook.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, '.isdlc/config/testing.json'), 'utf8'))).toEqual(mine);
+    refusedFor(dir, 'failed (1 passed, 1 failed');
   });
 
   it('verify_at_gate: false turns the gate run off for the phase, and gate check says what the gate then trusts', () => {
