@@ -12,6 +12,17 @@ import { dirOption, io, json, projectLocation, projectOption, refuseInsideAgent,
 
 type Options = LocationOptions & { json?: boolean };
 
+/** `vite.config.js`, `vite.config.ts` → `vite.config.{js,ts}`: the candidates a runner reads, in one word. */
+function grouped(labels: string[]): string[] {
+  const byBase = new Map<string, string[]>();
+  for (const label of labels) {
+    const match = /^([^ ]+)\.([a-z]+)$/.exec(label);
+    const [base, ext] = match ? [match[1]!, match[2]!] : [label, ''];
+    byBase.set(base, [...(byBase.get(base) ?? []), ext]);
+  }
+  return [...byBase].map(([base, exts]) => (exts.length === 1 ? (exts[0] ? `${base}.${exts[0]}` : base) : `${base}.{${exts.join(',')}}`));
+}
+
 function definitionLines(comparison: DefinitionComparison): string[] {
   const parts = Object.entries(comparison.recorded.files);
   const present = parts.filter(([, digest]) => digest !== null).map(([part]) => `  ${partLabel(part)}`);
@@ -19,7 +30,7 @@ function definitionLines(comparison: DefinitionComparison): string[] {
   return [
     `Test command \`${comparison.recorded.command}\`, defined as when ${sinceWhen(comparison.recorded)} by:`,
     ...(present.length > 0 ? present : ['  (nothing besides the command itself)']),
-    ...(absent.length > 0 ? [`Watched while absent (one that appears is a change): ${absent.join(', ')}`] : []),
+    ...(absent.length > 0 ? [`Watched while absent (one that appears is a change): ${grouped(absent).join(', ')}`] : []),
   ];
 }
 
