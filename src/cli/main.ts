@@ -11,6 +11,7 @@ import { registerPhaseCommands } from './phase-commands.js';
 import { registerPromptCommands } from './prompt-commands.js';
 import { io, UsageError } from './shared.js';
 import { readOnlyMessage } from './read-only-here.js';
+import { registerTestsCommands } from './tests-commands.js';
 import { registerToolCommands } from './tool-commands.js';
 import { registerWorkflowCommands } from './workflow-commands.js';
 
@@ -28,6 +29,7 @@ function buildProgram(): Command {
   registerToolCommands(program);
   registerLoopCommands(program);
   registerChangesCommands(program);
+  registerTestsCommands(program);
   return program;
 }
 

@@ -22,6 +22,7 @@ const PERSON_ONLY: readonly RegExp[] = [
   /^phase review continue\b/,
   /^loop (?:cancel|approve)\b/,
   /^(?:init|uninstall)\b/,
+  /^tests accept\b/,
 ];
 
 const READ_ONLY = /\bEROFS\b|read-only file system|readonly database|SQLITE_READONLY/i;

@@ -8,6 +8,8 @@ import type { ParseEntry } from 'shell-quote';
 export interface SimpleCommand {
   /** The command name as written, lowercased, without a path or `.exe`. */
   name: string;
+  /** The command word exactly as written (`./run-tests.sh`, `/usr/bin/npm`). */
+  word: string;
   /** The command's words after its name. */
   args: string[];
   /** Files written by redirections (`>`, `>>`, `>|`, `&>`, `&>>`), with the operator. */
@@ -38,8 +40,8 @@ function simpleCommand(segment: ParseEntry[]): SimpleCommand | null {
   }
   let start = 0;
   while (start < words.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[start]!) || PREFIX_COMMANDS.has(words[start]!))) start += 1;
-  if (start >= words.length) return redirects.length > 0 ? { name: '', args: [], redirects } : null;
-  return { name: commandName(words[start]!), args: words.slice(start + 1), redirects };
+  if (start >= words.length) return redirects.length > 0 ? { name: '', word: '', args: [], redirects } : null;
+  return { name: commandName(words[start]!), word: words[start]!, args: words.slice(start + 1), redirects };
 }
 
 let shellQuote: typeof ShellQuote | undefined;

@@ -15,6 +15,7 @@ import type { IsdlcState } from '../state/schema.js';
 import { tamperGate } from '../protect/tamper-gate.js';
 import type { GateRun } from '../verify/gate-run.js';
 import { verifiedRunCheck, verifiesAtGate } from '../verify/gate-evidence.js';
+import { ACCEPT_TESTS_COMMAND, compareTestDefinition, definitionUnaccepted } from '../workflow/test-definition.js';
 import { ACKNOWLEDGE_COMMAND, acknowledgedViolations, describeViolation, openViolations } from '../workflow/branch-violations.js';
 
 export type GateRequirement =
@@ -25,7 +26,8 @@ export type GateRequirement =
   | 'artifact_presence'
   | 'verified_test_run'
   | 'branch_integrity'
-  | 'tamper_review';
+  | 'tamper_review'
+  | 'test_definition';
 
 export interface GateCheck {
   requirement: GateRequirement;
@@ -54,8 +56,8 @@ export interface GateInput {
   gateRun?: GateRun;
 }
 
-/** The requirements a project's config can switch off; branch integrity and tamper review are not among them. */
-const RULE_FOR: Record<Exclude<GateRequirement, 'branch_integrity' | 'tamper_review'>, string> = {
+/** The requirements a project's config can switch off; branch integrity and tamper review are not among them (the test definition goes with the tests). */
+const RULE_FOR: Record<Exclude<GateRequirement, 'branch_integrity' | 'tamper_review' | 'test_definition'>, string> = {
   test_iteration: 'block_on_incomplete_test_iteration',
   verified_test_run: 'block_on_incomplete_test_iteration',
   constitutional_validation: 'block_on_incomplete_constitutional',
@@ -201,6 +203,31 @@ function branchCheck(input: GateInput): GateCheck | null {
   return { requirement: 'branch_integrity', met: true, detail: `${seen.length} commit${seen.length === 1 ? '' : 's'} to a closed branch, acknowledged by ${[...new Set(seen.map((v) => v.acknowledged?.by ?? '?'))].join(', ')}` };
 }
 
+/**
+ * What defines the test command, against what it was when the workflow started (or a person last
+ * accepted): a passing run means nothing once `"test": "exit 0"` is what runs. Absent when no definition
+ * was recorded.
+ */
+function testDefinitionCheck(input: GateInput): GateCheck | null {
+  let comparison;
+  try {
+    comparison = compareTestDefinition(input.root, input.state);
+  } catch (error) {
+    return { requirement: 'test_definition', met: false, detail: `the files that define the test command could not be read (${(error as Error).message})`, action: 'make them readable again, then check the gate again' };
+  }
+  if (!comparison) return null;
+  if (!definitionUnaccepted(comparison)) {
+    const accepted = comparison.recorded.accepted;
+    return { requirement: 'test_definition', met: true, detail: `\`${comparison.command}\` is defined as ${accepted ? `${accepted.by} accepted it` : 'when the workflow started'}` };
+  }
+  return {
+    requirement: 'test_definition',
+    met: false,
+    detail: `what defines the test command changed since ${comparison.since}: ${comparison.changes.join('; ')}`,
+    action: `stop and tell the user what changed and why; a person (not the agent) reviews it and runs \`${ACCEPT_TESTS_COMMAND}\` in their own terminal, or undoes the change`,
+  };
+}
+
 export function evaluateGate(input: GateInput): GateEvaluation {
   const workflowType = activeWorkflowOf(input.state)?.type;
   const requirements = effectivePhaseRequirements(input.config.iterationRequirements, input.phase, workflowType) ?? {};
@@ -208,7 +235,11 @@ export function evaluateGate(input: GateInput): GateEvaluation {
   const enforced = (requirement: keyof typeof RULE_FOR, enabled: boolean | undefined): boolean => enabled === true && rules[RULE_FOR[requirement]] !== false;
 
   const checks: GateCheck[] = [];
-  if (enforced('test_iteration', requirements.test_iteration?.enabled)) checks.push(testCheck(input, requirements));
+  if (enforced('test_iteration', requirements.test_iteration?.enabled)) {
+    checks.push(testCheck(input, requirements));
+    const definition = testDefinitionCheck(input);
+    if (definition) checks.push(definition);
+  }
   if (enforced('verified_test_run', requirements.test_iteration?.enabled)) {
     const verified = verifiesAtGate(requirements)
       ? verifiedRunCheck({ state: input.state, phase: input.phase, root: input.root, threshold: coverageThreshold(requirements, input.state), ...(input.gateRun ? { gateRun: input.gateRun } : {}) })

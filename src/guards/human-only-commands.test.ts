@@ -21,11 +21,13 @@ guardTable('human-only-commands', {
       contextIncludes: ['is a decision for a person (approving an escalation); in the sandbox it changes nothing'],
     },
     { name: 'in the sandbox: an echo into notes that mentions one', files: SANDBOXED_PROJECT, payload: bashCall(P, 'echo "then the user runs isdlc phase skip --reason x" >> notes.md'), expect: 'allow' },
+    { name: 'looking at the test definition', payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs tests && isdlc tests show --json'), expect: 'allow' },
     { name: 'starting, claiming and looking at a loop', payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs loop start --rule "npm test" "Fix it" && isdlc loop status && isdlc loop claim L-0123456789'), expect: 'allow' },
   ],
   invalid: [
     { name: "approving a loop's command rules", payload: bashCall(P, 'env -u CLAUDECODE node .isdlc/bin/isdlc.cjs loop approve L-0123456789'), expect: 'deny', reasonIncludes: ["letting a loop's command rules run without an OS sandbox"] },
     { name: 'acknowledging commits to a closed branch', payload: bashCall(P, 'npx isdlc branch acknowledge --note done'), expect: 'deny', reasonIncludes: ['acknowledging commits that reached a closed branch'] },
+    { name: 'accepting a changed test definition', payload: bashCall(P, 'env -u CLAUDECODE node .isdlc/bin/isdlc.cjs tests accept'), expect: 'deny', reasonIncludes: ['accepting a change to what defines the test command'] },
     { name: 'cancelling a loop (the agent declares BLOCKED instead)', payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs loop cancel --reason "tests are flaky"'), expect: 'deny', reasonIncludes: ['cancelling an iteration loop', '<promise>BLOCKED</promise>'] },
     { name: 'the installed binary', payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs escalation approve --phase 06-implementation'), expect: 'deny', reasonIncludes: ['isdlc human-only-commands: Do not run `node .isdlc/bin/isdlc.cjs escalation approve --phase 06-implementation`; stop and ask the user to run it in their own terminal', 'a decision for a person', 'their own terminal'] },
     { name: 'through npx, chained after other work', payload: bashCall(P, 'npm test; npx isdlc escalation approve --phase 06-implementation'), expect: 'deny' },

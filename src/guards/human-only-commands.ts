@@ -19,6 +19,8 @@ const HUMAN_ONLY: { pattern: RegExp; decision: string }[] = [
   // Changes to isdlc's files made outside isdlc: keeping or discarding them is the person's review.
   { pattern: new RegExp(`${ISDLC}changes\\s+(?:accept|reject)\\b`), decision: "reviewing changes to isdlc's files made outside isdlc" },
   { pattern: new RegExp(`${ISDLC}branch\\s+acknowledge\\b`), decision: 'acknowledging commits that reached a closed branch, which opens the gate again' },
+  // A changed test command (`"test": "exit 0"`) counts only once a person has looked at it.
+  { pattern: new RegExp(`${ISDLC}tests\\s+accept\\b`), decision: 'accepting a change to what defines the test command, which opens the gate again' },
 ];
 
 export function humanOnlyCommandIn(line: string): { command: string; decision: string } | null {
@@ -32,7 +34,7 @@ export function humanOnlyCommandIn(line: string): { command: string; decision: s
 
 export const humanOnlyCommands = defineGuard({
   id: 'human-only-commands',
-  description: "Denies an agent running the isdlc commands that are a person's decision (escalation approve, phase skip, phase review continue, loop cancel, loop approve, branch acknowledge, changes accept/reject); in the sandbox, where they cannot write, notes it instead.",
+  description: "Denies an agent running the isdlc commands that are a person's decision (escalation approve, phase skip, phase review continue, loop cancel, loop approve, branch acknowledge, changes accept/reject, tests accept); in the sandbox, where they cannot write, notes it instead.",
   on: { PreToolUse: ['shell'] },
   check({ event, deny, note, shellSandboxed }) {
     const line = typeof event.tool?.input['command'] === 'string' ? (event.tool.input['command'] as string) : '';

@@ -243,6 +243,17 @@ guardTable('state-write-validator', {
       expect: 'deny',
       reasonIncludes: ['branch_violations', 'isdlc branch acknowledge'],
     },
+    {
+      name: 'moving the recorded test definition to the edited one (only a person accepts it)',
+      state: (() => {
+        const state = onDisk();
+        state['active_workflow'].test_definition = { digest: 'a'.repeat(64), files: { 'package.json#scripts.test': 'b'.repeat(64) }, command: 'npm test', recorded_at: '2026-11-25T10:00:00.000Z' };
+        return state;
+      })(),
+      payload: editCall(P, STATE, 'b'.repeat(64), 'c'.repeat(64)),
+      expect: 'deny',
+      reasonIncludes: ['active_workflow.test_definition', 'isdlc tests accept'],
+    },
     { name: "clearing the delegation marker by hand", state: { ...onDisk(), pending_delegation: { skill: 'isdlc', required_agent: 'sdlc-orchestrator', invoked_at: '2026-11-25T11:00:00Z', args: '' } }, payload: writeCall(P, STATE, JSON.stringify({ ...onDisk(), pending_delegation: null })), expect: 'deny', reasonIncludes: ['pending_delegation'] },
     { name: 'moving state_version on', state: onDisk(), payload: writeCall(P, STATE, changed((s) => (s['state_version'] = 9))), expect: 'deny', reasonIncludes: ['state_version would change from 5 to 9', 'keep it at 5'] },
     {

@@ -95,6 +95,10 @@ function protectedChanges(disk: IsdlcState, incoming: IsdlcState): EditFinding[]
   for (const { field, instead } of PROTECTED_TOP) {
     if (!same(disk[field], incoming[field])) found.push({ rule: 'protected', field, detail: 'is isdlc\'s to record', instead });
   }
+  // Its baseline moves only with a person's `isdlc tests accept`.
+  if (!same(obj(disk.active_workflow)['test_definition'], obj(incoming.active_workflow)['test_definition'])) {
+    found.push({ rule: 'protected', field: 'active_workflow.test_definition', detail: 'is isdlc\'s record of what defines the test command', instead: 'tell the user; a person accepts a change to the test command with `isdlc tests accept`' });
+  }
   const phases = new Set([...Object.keys(obj(disk.phases)), ...Object.keys(obj(incoming.phases))]);
   for (const phase of phases) {
     const before = obj(disk.phases)[phase];

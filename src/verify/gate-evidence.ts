@@ -9,9 +9,9 @@ import { activeWorkflowOf } from '../state/current-phase.js';
 import { testIterationOf } from '../state/phase-records.js';
 import { asRecord, isRecord } from '../util/json.js';
 import type { GateRun } from './gate-run.js';
+import { ACCEPT_TESTS_COMMAND } from '../workflow/test-definition.js';
 import { loadTestingConfig, TESTING_PATH, type LoadedTesting } from './testing-config.js';
 
-export const ACCEPT_TESTS_COMMAND = 'isdlc tests accept';
 const GATE_RUNS_KEPT = 30;
 
 export interface VerifiedCheck {
@@ -126,7 +126,7 @@ export function verifiedRunCheck(input: VerifiedInput): VerifiedCheck {
       action: `${PERSON_FIXES_CONFIG} ("command": the command that runs the whole suite)`,
     };
   }
-  const source = testing.from === 'detected' ? ` (detected; ${TESTING_PATH} does not exist)` : '';
+  const source = testing.from === 'detected' ? ` (detected; ${TESTING_PATH} does not exist)` : testing.guessed ? ` (detected; ${TESTING_PATH} names no command)` : '';
   const willRun = input.threshold !== undefined && testing.config.coverage_command ? testing.config.coverage_command : command;
   if (!input.gateRun) return preview(input, willRun, source);
   return judge(input, input.gateRun, testing);
@@ -151,8 +151,7 @@ function judge(input: VerifiedInput, run: GateRun, testing: LoadedTesting | unde
   if (run.result === 'failed') return { met: false, detail: `${said}; ${run.basis}`, action: 'fix the failing tests, run them, and complete the phase again' };
   if (run.result === 'inconclusive') return { met: false, detail: `${said}; it proves nothing: ${run.basis}`, action: 'make the test command run and report its tests, then complete the phase again' };
   const config = (testing ?? loadTestingConfig(input.root)).config;
-  const commands = [run.command, config.command, config.coverage_command].filter((command): command is string => typeof command === 'string');
-  const floor = countFloor(input.state, commands, before);
+  const floor = countFloor(input.state, suiteCommands(run, config), before);
   if (run.counts && floor && run.counts.executed < floor.executed) {
     return {
       met: false,
@@ -172,6 +171,35 @@ function judge(input: VerifiedInput, run: GateRun, testing: LoadedTesting | unde
     }
   }
   return { met: true, detail: said };
+}
+
+/** The floor a run is judged against: the commands that run this project's suite. */
+function suiteCommands(run: GateRun, config: LoadedTesting['config']): string[] {
+  return [run.command, config.command, config.coverage_command].filter((command): command is string => typeof command === 'string');
+}
+
+export interface CountDrop {
+  run: GateRun;
+  floor: CountMark;
+}
+
+/** The gate's last run in this workflow, when it ran fewer tests than the floor (a drop a person may accept). */
+export function pendingCountDrop(state: IsdlcState, root: string): CountDrop | undefined {
+  const run = gateRunsOf(state).at(-1);
+  if (!run?.counts || run.result === 'inconclusive') return undefined;
+  const floor = countFloor(state, suiteCommands(run, loadTestingConfig(root).config), run.at);
+  return floor && run.counts.executed < floor.executed ? { run, floor } : undefined;
+}
+
+/** The person's acceptance of a drop: the run's count becomes the floor from now on. */
+export function acceptCountDrop(draft: IsdlcState, drop: CountDrop, by: string, now: Date): void {
+  const workflow = activeWorkflowOf(draft);
+  if (!workflow) return;
+  workflow['test_count_accepted'] = [...floorAcceptancesOf(draft), { executed: drop.run.counts!.executed, at: now.toISOString(), by, instead_of: drop.floor.executed }];
+}
+
+export function describeCountDrop(drop: CountDrop): string {
+  return `${drop.run.counts!.executed} test${drop.run.counts!.executed === 1 ? '' : 's'} ran at ${clock(drop.run.at)} (the gate's run of \`${drop.run.command}\`); ${drop.floor.executed} ran at ${clock(drop.floor.at)} (${drop.floor.what})`;
 }
 
 /** What a phase's test_iteration config says, typed loosely (the gate reads only two keys). */

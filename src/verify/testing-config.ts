@@ -1,7 +1,7 @@
 // The person's word on how the project's tests run: `.isdlc/config/testing.json`. The gate runs this
 // command itself before it opens, so what counts as "the tests" is not the agent's choice. The file is one
 // of isdlc's guarded files: a change the agent makes to it is undone (src/protect/). While it is missing,
-// the gate uses what detect-tests.ts guesses, and says so.
+// or names no command (init found none), the gate uses what detect-tests.ts guesses now, and says so.
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { CONFIG_DIRS } from '../config/project-config.js';
@@ -14,7 +14,7 @@ export const TESTING_PATH = `.isdlc/config/${TESTING_FILE}`;
 export const DEFAULT_TIMEOUT_MINUTES = 10;
 
 export interface TestingConfig {
-  /** The command that runs the whole suite; null when the project has none. */
+  /** The command that runs the whole suite; null when none is named or detected. */
   command: string | null;
   /** Run instead of `command` when a phase requires a coverage figure. */
   coverage_command?: string;
@@ -31,6 +31,8 @@ export interface LoadedTesting {
   config: TestingConfig;
   /** The file it came from, or `detected`. */
   from: string;
+  /** The file names no command, and the one in use was detected. */
+  guessed?: boolean;
   /** Why the file could not be used: the gate cannot verify until a person fixes it. */
   problem?: string;
 }
@@ -77,9 +79,13 @@ export function loadTestingConfig(root: string): LoadedTesting {
     const checked = v.safeParse(schema(), parsed);
     if (!checked.success) return { config: fallback(root), from: path, problem: `${path}: ${describeIssue(checked.issues)}` };
     const out = checked.output;
+    // No command named (init found none when it ran): what the project shows now, said as a guess.
+    const guess = out.command === null ? detectTesting(root) : undefined;
     return {
+      ...(guess?.command ? { guessed: true } : {}),
       config: {
-        command: out.command,
+        command: guess ? guess.command : out.command,
+        ...(guess?.coverage_command && !out.coverage_command ? { coverage_command: guess.coverage_command } : {}),
         timeout_minutes: out.timeout_minutes,
         require_counts: out.require_counts,
         ...(out.coverage_command ? { coverage_command: out.coverage_command } : {}),

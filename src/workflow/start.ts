@@ -8,6 +8,7 @@ import type { Workflow } from '../config/schemas.js';
 import { phaseAgent } from '../detect/agents.js';
 import { activeWorkflowOf } from '../state/current-phase.js';
 import type { ActiveWorkflow, IsdlcState } from '../state/schema.js';
+import { recordTestDefinition, type TestCommandSource } from './test-definition.js';
 
 export class WorkflowError extends Error {}
 
@@ -19,6 +20,8 @@ export interface StartInput {
   atdd?: boolean;
   supervised?: boolean;
   now: Date;
+  /** Where the test command comes from (default: the project's testing config, else package.json's test script). */
+  testCommandOf?: TestCommandSource;
 }
 
 export function workflowDefinition(config: ProjectConfig, type: string): Workflow {
@@ -91,6 +94,9 @@ export function startWorkflow(draft: IsdlcState, config: ProjectConfig, input: S
     supervised: input.supervised === true,
     git_branch: input.branch ? { name: input.branch, status: 'active', created_at: now } : null,
   };
+  // What defines the test command now: the gate holds any later change until a person accepts it.
+  const tests = recordTestDefinition(config.root, input.now, input.testCommandOf);
+  if (tests) workflow['test_definition'] = tests;
   draft.active_workflow = workflow;
   draft.phases = Object.fromEntries(
     phases.map((phase, index) => [

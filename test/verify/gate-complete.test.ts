@@ -98,6 +98,17 @@ describe('the gate runs the tests itself', () => {
     const dir = project({ files: { 'test/more.test.js': MORE_TESTS }, history: [{ iteration: 1, timestamp: at, command: 'node --test', result: 'failed', passed: 2, failures: 1 }] });
     rmSync(join(dir, 'test/more.test.js'));
     refusedFor(dir, '2 tests ran; 3 ran at 10:42', 'isdlc tests accept');
+    // The agent cannot accept the drop; the person can, and the gate then expects 2.
+    const byAgent = cli(['tests', 'accept', '--dir', dir], { env: { CLAUDECODE: '1' } });
+    expect(byAgent.status).not.toBe(0);
+    const shown = cli(['tests', '--dir', dir], { env: { CLAUDECODE: '' } });
+    expect(shown.stdout).toContain('Fewer tests ran: 2 tests ran at');
+    expect(shown.stdout).toContain('3 ran at 10:42');
+    const accepted = cli(['tests', 'accept', '--dir', dir], { env: { CLAUDECODE: '' } });
+    expect(accepted.status, accepted.stderr).toBe(0);
+    expect(stateOf(dir)['active_workflow']['test_count_accepted']).toEqual([expect.objectContaining({ executed: 2, instead_of: 3 })]);
+    expect(gateCheck(dir).stdout).not.toContain('3 ran at');
+    expect(complete(dir).status).toBe(0);
   });
 
   it('an observed run of another command does not set the bar', () => {
