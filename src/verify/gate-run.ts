@@ -68,12 +68,16 @@ function lastLines(text: string): string {
   return text.split('\n').slice(-LAST_LINES).join('\n').slice(-800);
 }
 
-/** The coverage report this run wrote, if any: a report older than the run is an earlier run's. */
-function reportCoverage(root: string, named: string | undefined, since: number): { percent: number; from: string } | undefined {
-  for (const candidate of named ? [named] : GATE_REPORTS) {
+/**
+ * The coverage report this run wrote, if any. A report from before the run is an earlier run's, and one
+ * dated after it was made to look new.
+ */
+function reportCoverage(root: string, candidates: readonly string[], since: number, until: number): { percent: number; from: string } | undefined {
+  for (const candidate of candidates) {
     const path = isAbsolute(candidate) ? candidate : join(root, candidate);
     try {
-      if (statSync(path).mtimeMs + 1000 < since) continue;
+      const written = statSync(path).mtimeMs;
+      if (written + 1000 < since || written > until + 1000) continue;
       const parsed = parseCoverageReport(readFileSync(path, 'utf8'));
       if (parsed.ok) return { percent: parsed.percent, from: relative(root, path) || candidate };
     } catch {
@@ -154,8 +158,13 @@ export async function runGateTests(input: GateRunInput): Promise<GateRun> {
   const counts: RunCounts | undefined = summary
     ? { runner: summary.runner, executed: summary.passed + summary.failed, passed: summary.passed, failed: summary.failed, skipped: summary.skipped }
     : undefined;
-  const fromReport = reportCoverage(root, testing.coverage_report, started);
-  const coverage = fromReport ?? (judged.coverage !== undefined ? { percent: judged.coverage, from: 'the run\'s output' } : undefined);
+  // The coverage tool's own last word first: the report the person named (the tool writes it at the end,
+  // over anything a test wrote), then the last figure it printed, then a report in the usual places.
+  const ended = Date.now();
+  const printed = judged.coverage !== undefined ? { percent: judged.coverage, from: "the run's output" } : undefined;
+  const coverage = testing.coverage_report
+    ? (reportCoverage(root, [testing.coverage_report], started, ended) ?? printed)
+    : (printed ?? reportCoverage(root, GATE_REPORTS, started, ended));
   const recorded: GateRun = {
     ...base,
     result: judged.result,

@@ -1,7 +1,7 @@
 // The gate's own test run, with real child processes in real project folders: what it records for a pass,
 // a failure, a run that counts nothing, one that times out (with the processes it started), and where a
 // coverage figure may come from.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { probeOsSandbox } from '../../src/protect/os-sandbox.js';
@@ -96,10 +96,26 @@ describe("the gate's own run", () => {
     const dir = project({ 'a.test.js': PASSING });
     writeFileSync(join(dir, 'coverage.out'), 'mode: set\na.go:1.1,2.2 3 1\n');
     const old = new Date(Date.now() - 60_000);
-    const { utimesSync } = await import('node:fs');
     utimesSync(join(dir, 'coverage.out'), old, old);
     const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: true, sandbox: NO_SANDBOX });
     expect(run.coverage).toBeUndefined();
+  });
+
+  test('a report dated after the run was planted, not written by it', async () => {
+    const dir = project({ 'a.test.js': PASSING });
+    writeFileSync(join(dir, 'coverage.out'), 'mode: set\na.go:1.1,2.2 3 1\n');
+    const future = new Date(Date.now() + 86_400_000);
+    utimesSync(join(dir, 'coverage.out'), future, future);
+    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: true, sandbox: NO_SANDBOX });
+    expect(run.coverage).toBeUndefined();
+  });
+
+  test("the coverage tool's printed figure wins over a report a test wrote in the usual place", async () => {
+    const dir = project({
+      'a.test.js': `${PASSING}test('plants', () => { require('fs').mkdirSync('coverage', { recursive: true }); require('fs').writeFileSync('coverage/coverage-summary.json', JSON.stringify({ total: { lines: { total: 1, covered: 1, pct: 100 } } })); });\n`,
+    });
+    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ coverage_command: 'node --test && echo "All files |   42.5 |   50 |   50 |   42.5 |"' }), wantCoverage: true, sandbox: NO_SANDBOX });
+    expect(run.coverage).toEqual({ percent: 42.5, from: "the run's output" });
   });
 
   test('a Go cover profile written during the run gives the figure', async () => {
