@@ -14,7 +14,8 @@ import { constitutionalOf, elicitationOf, testIterationOf } from '../state/phase
 import type { IsdlcState } from '../state/schema.js';
 import { tamperGate } from '../protect/tamper-gate.js';
 import type { GateRun } from '../verify/gate-run.js';
-import { verifiedRunCheck, verifiesAtGate } from '../verify/gate-evidence.js';
+import { verifiedRunCheck } from '../verify/gate-evidence.js';
+import { verifiesAtGate } from '../verify/verify-at-gate.js';
 import { ACCEPT_TESTS_COMMAND, compareTestDefinition, definitionUnaccepted } from '../workflow/test-definition.js';
 import { ACKNOWLEDGE_COMMAND, acknowledgedViolations, describeViolation, openViolations } from '../workflow/branch-violations.js';
 

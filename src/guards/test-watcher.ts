@@ -13,6 +13,7 @@ import { classifyRun, type Classification } from '../testwatch/classify.js';
 import { recordTestRun, type TestRunOutcome } from '../testwatch/record.js';
 import { readReporterFile } from '../testwatch/reporter-files.js';
 import { findTestCommand } from '../testwatch/test-commands.js';
+import { verifiesAtGate } from '../verify/verify-at-gate.js';
 import { toolRef } from '../workflow/agent-operations.js';
 
 function reporterSummary(event: HookEvent, root: string, file: unknown, now: Date) {
@@ -32,7 +33,7 @@ function runMessage(
   run: Classification,
   outcome: TestRunOutcome,
   limits: Limits,
-  coverage: { value: number | undefined; threshold: number | undefined },
+  coverage: { value: number | undefined; threshold: number | undefined; verifiedAtGate: boolean },
 ): string {
   const at = `iteration ${outcome.iteration} of ${limits.max} in phase ${phase}`;
   if (outcome.kind === 'inconclusive') {
@@ -48,7 +49,8 @@ function runMessage(
         : coverage.threshold !== undefined && coverage.value < coverage.threshold
           ? ` Coverage is ${coverage.value}%, below the ${coverage.threshold}% this phase requires: add tests for the uncovered code.`
           : ` Coverage ${coverage.value}%.`;
-    return `isdlc test-watcher: the tests passed (${run.basis}), ${at}. The test requirement of ${phase} is met.${cov}`;
+    const verified = coverage.verifiedAtGate ? ' When the phase completes, the gate runs the project\'s test command itself and judges that run too.' : '';
+    return `isdlc test-watcher: the tests passed (${run.basis}), ${at}. The test requirement of ${phase} is met.${cov}${verified}`;
   }
   const lines = [`isdlc test-watcher: the tests failed (${run.basis}), ${at}.`];
   if (run.couldNotRun) lines.push(`They did not run at all: ${run.couldNotRun}. Make the suite start (fix the compile, import or collection error) before anything else.`);
@@ -124,7 +126,7 @@ export const testWatcher = defineGuard({
       }
     });
     log({ command: match.segment, result: run.result, basis: run.basis, iteration: predicted.iteration, ...(run.summary ? { runner: run.summary.runner } : {}) });
-    note(runMessage(phase, match.segment, run, predicted, limits, { value: run.coverage, threshold: coverageThreshold(requirements, state) }));
+    note(runMessage(phase, match.segment, run, predicted, limits, { value: run.coverage, threshold: coverageThreshold(requirements, state), verifiedAtGate: verifiesAtGate(requirements) }));
     if (atdd) {
       const names = run.summary?.skippedTests.length ? `: ${run.summary.skippedTests.slice(0, 10).join('; ')}` : '';
       note(

@@ -3,7 +3,6 @@
 // workflow (unless a person accepted the drop) and, where the phase wants one, measured coverage at or above
 // the threshold. Outside a completion (`gate check`, the gate-blocker hook, `status`) nothing is run: the
 // requirement says what will be run, or what the last run found while it is still the newest word on the tests.
-import type { PhaseRequirements } from '../config/schemas.js';
 import type { IsdlcState } from '../state/schema.js';
 import { activeWorkflowOf } from '../state/current-phase.js';
 import { testIterationOf } from '../state/phase-records.js';
@@ -104,12 +103,6 @@ export interface VerifiedInput {
   /** The run made for this completion; absent when the gate is only looked at. */
   gateRun?: GateRun;
   testing?: LoadedTesting;
-}
-
-/** Whether the phase's gate runs the tests itself: it requires tests, and verify_at_gate is not off. */
-export function verifiesAtGate(requirements: PhaseRequirements | undefined): boolean {
-  const test = requirements?.test_iteration;
-  return test?.enabled === true && test.verify_at_gate !== false;
 }
 
 const PERSON_FIXES_CONFIG = `a person (not the agent) sets it in ${TESTING_PATH}; tell the user`;

@@ -20,7 +20,8 @@ import { decideReview, type ReviewDecision, type ReviewOutcome } from './review.
 import { startWorkflow, WorkflowError, type StartInput } from './start.js';
 import { coverageThreshold, effectivePhaseRequirements } from '../config/requirements.js';
 import { phaseStatusOf } from '../state/phase-records.js';
-import { recordGateRun, reporterFileOf, verifiesAtGate } from '../verify/gate-evidence.js';
+import { recordGateRun, reporterFileOf } from '../verify/gate-evidence.js';
+import { verifiesAtGate } from '../verify/verify-at-gate.js';
 import { runGateTests, type GateRun } from '../verify/gate-run.js';
 import { loadTestingConfig } from '../verify/testing-config.js';
 
