@@ -11,7 +11,9 @@ import type { GateRun } from './gate-run.js';
 import { ACCEPT_TESTS_COMMAND } from '../workflow/test-definition.js';
 import { loadTestingConfig, TESTING_PATH, type LoadedTesting } from './testing-config.js';
 
-const GATE_RUNS_KEPT = 30;
+/** State is read on every hook call: older runs keep their numbers, only the newest few their output excerpt. */
+const GATE_RUNS_KEPT = 20;
+const EXCERPTS_KEPT = 3;
 
 export interface VerifiedCheck {
   met: boolean;
@@ -43,7 +45,11 @@ export function recordGateRun(draft: IsdlcState, run: GateRun, now: Date): void 
   const workflow = activeWorkflowOf(draft);
   if (!workflow) return;
   const runs = [...gateRunsOf(draft), run].slice(-GATE_RUNS_KEPT);
-  workflow['gate_runs'] = runs;
+  workflow['gate_runs'] = runs.map((kept, i) => {
+    if (i >= runs.length - EXCERPTS_KEPT || kept.excerpt === undefined) return kept;
+    const { excerpt: _excerpt, ...rest } = kept;
+    return rest;
+  });
   (draft.history ??= []).push({ timestamp: now.toISOString(), agent: 'isdlc', action: `Gate of ${run.phase} ran the tests itself: ${describeGateRun(run)}` });
 }
 
