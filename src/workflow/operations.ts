@@ -13,7 +13,7 @@ import type { ActiveWorkflow, IsdlcState } from '../state/schema.js';
 import { StateStore } from '../state/store.js';
 import { activatePhase, type ActivateResult } from './activate.js';
 import { completePhase, type CompleteResult } from './complete.js';
-import { recordArticleCheck, type ArticleCheckOutcome } from './constitution.js';
+import { recordArticleCheck, type ArticleCheckOutcome, type CheckSource } from './constitution.js';
 import { addHistory } from './cursor.js';
 import { cancelWorkflow, finalizeWorkflow, type ArchivedWorkflow } from './finalize.js';
 import { decideReview, type ReviewDecision, type ReviewOutcome } from './review.js';
@@ -130,13 +130,20 @@ export function cancelAt(location: StateLocation, reason: string): Outcome<Archi
   return change(location, (draft, now) => cancelWorkflow(draft, { reason, now }), archivedMessage);
 }
 
+/** What a closed gate already has: for a person reading who recorded what (the articles' recorders among it). */
+function metLines(result: GateEvaluation): string {
+  const met = result.checks.filter((check) => check.met);
+  return met.length > 0 ? `\nMet:\n${met.map((check) => `- ${check.requirement}: ${check.detail}`).join('\n')}` : '';
+}
+
 /** The gate of `phase` as it stands: a read, nothing is written. */
 export function gateAt(location: StateLocation, phase: string): { result: GateEvaluation; message: string } {
   const state = storeOf(location).read().state ?? {};
   const result = evaluateGate({ state, config: configFor(location), phase, root: location.root, docsBase: location.docsBase });
   const message = result.open
-    ? `The gate of ${result.phase} is open (${result.checks.length} requirement${result.checks.length === 1 ? '' : 's'} met).`
-    : `The gate of ${result.phase} is closed:\n${describeUnmet(result)}`;
+    ? `The gate of ${result.phase} is open (${result.checks.length} requirement${result.checks.length === 1 ? '' : 's'} met)` +
+      (result.checks.length > 0 ? `:\n${result.checks.map((check) => `- ${check.requirement}: ${check.detail}`).join('\n')}` : '.')
+    : `The gate of ${result.phase} is closed:\n${describeUnmet(result)}` + metLines(result);
   return { result, message };
 }
 
@@ -145,6 +152,7 @@ export interface ArticleRecord {
   article: string;
   result: 'compliant' | 'violation';
   note?: string;
+  source?: CheckSource;
 }
 
 export function recordArticleAt(location: StateLocation, check: ArticleRecord): Outcome<ArticleCheckOutcome> {
