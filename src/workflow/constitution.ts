@@ -41,6 +41,8 @@ export interface ArticleCheckOutcome {
   remaining: string[];
   completed: boolean;
   escalated: boolean;
+  /** The phase's gate counts only checks by someone other than its worker (gates/article-recorders.ts). */
+  independentReview: boolean;
 }
 
 export function recordArticleCheck(draft: IsdlcState, config: ProjectConfig, check: ArticleCheck): ArticleCheckOutcome {
@@ -95,5 +97,5 @@ export function recordArticleCheck(draft: IsdlcState, config: ProjectConfig, che
     record.status = 'compliant';
     record['completed_at'] = check.now;
   }
-  return { record, remaining, completed, escalated };
+  return { record, remaining, completed, escalated, independentReview: wanted.independent_review === true };
 }

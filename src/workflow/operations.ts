@@ -5,6 +5,7 @@ import { describeArticle } from '../config/constitution.js';
 import { normalizePhaseKey } from '../config/phase-keys.js';
 import { ProjectConfig } from '../config/project-config.js';
 import { buildDelegationPrompt } from '../gates/delegation-prompt.js';
+import { phaseAgent } from '../detect/agents.js';
 import { describeUnmet, evaluateGate, type GateEvaluation } from '../gates/evaluate.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
 import type { Escalation } from '../state/escalations.js';
@@ -164,7 +165,13 @@ export function recordArticleAt(location: StateLocation, check: ArticleRecord): 
       const title = describeArticle(config.constitution, check.article.toUpperCase());
       const head = `${title}: ${check.result} (phase ${check.phase}, iteration ${outcome.record.iterations_used}/${outcome.record.max_iterations}).`;
       if (outcome.escalated) return `${head}\nConstitutional validation of ${check.phase} is escalated to a human: a person reviews it and runs \`isdlc escalation approve --phase ${check.phase}\`.`;
-      if (outcome.completed) return `${head}\nEvery article required in ${check.phase} is compliant.`;
+      if (outcome.completed) {
+        const worker = phaseAgent(config.manifest, check.phase);
+        return (
+          `${head}\nEvery article required in ${check.phase} is compliant.` +
+          (outcome.independentReview ? ` Its gate counts a check only when ${worker ? `an agent other than ${worker}` : 'a subagent'} recorded it (\`isdlc gate check\` says who did).` : '')
+        );
+      }
       return `${head}\nStill to be compliant: ${outcome.remaining.map((id) => describeArticle(config.constitution, id)).join('; ')}`;
     },
   );

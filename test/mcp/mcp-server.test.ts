@@ -362,15 +362,21 @@ describe('the workflow tools', () => {
       await ok('phase_activate');
       const subagent = recorded332In('post-mcp-constitution-record-subagent.json', project);
       /** Records both articles through the server, each call followed by its PostToolUse from inside `agent`. */
-      const recordAs = async (agent: { agent_id: string; agent_type: string }) => {
+      const recordAs = async (agent: { agent_id: string; agent_type: string }): Promise<string> => {
+        let message = '';
         for (const article of ['VIII', 'IX']) {
           const result = await client.callTool({ name: 'constitution_record', arguments: { article, result: 'compliant' } });
           expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
+          message = String(JSON.parse((result.content as { text: string }[])[0]!.text)['message']);
           const after = runRegisteredHook(project, { ...subagent, session_id: session, ...agent, tool_response: result.content });
           expect(after.status, after.stderr).toBe(0);
         }
+        return message;
       };
-      await recordAs({ agent_id: 'a11worker', agent_type: 'environment-builder' });
+      // The answer to the last check says whose checks the gate counts.
+      expect(await recordAs({ agent_id: 'a11worker', agent_type: 'environment-builder' })).toMatch(
+        /Every article required in 11-local-testing is compliant\. Its gate counts a check only when an agent other than environment-builder recorded it \(`mcp__isdlc__gate_check` says who did\)\.$/,
+      );
       const closed = await ok('gate_check');
       expect(closed['message']).toContain(
         "constitutional_validation: this phase needs an independent review of its articles: Article VIII: compliant, recorded by environment-builder (agent a11worker) (the phase's worker): needs a review by an agent other than environment-builder",
