@@ -13,6 +13,7 @@ import { cancelAt, configFor, finalizeAt, gateAt, NO_ACTIVE_WORKFLOW, phaseFor a
 import { dirOption, io, json, projectLocation, projectOption, refuseInsideAgent, UsageError, type LocationOptions } from './shared.js';
 import { runningLoopLines, runningLoops } from './loop-commands.js';
 import { buildStatus, formatStatus } from './status.js';
+import { terminalClaim } from './terminal-claim.js';
 
 /** The phase a command means: --phase, else the current phase of the active workflow. */
 function phaseFor(location: StateLocation, phase: string | undefined): string {
@@ -123,6 +124,7 @@ export function registerWorkflowCommands(program: Command): void {
         article: options.article,
         result: outcome,
         ...(options.note ? { note: options.note } : {}),
+        source: { recorded_with: 'cli', terminal: terminalClaim(location.root) },
       });
       io.out(options.json ? json(result) : `${message}\n`);
     });

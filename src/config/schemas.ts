@@ -27,6 +27,8 @@ function buildConfigSchemas() {
     enabled: flag,
     max_iterations: count,
     articles: v.optional(v.array(v.string())),
+    /** Count only checks recorded by an agent other than the phase's worker (gates/article-recorders.ts). */
+    independent_review: flag,
   });
 
   const ElicitationConfigSchema = v.looseObject({

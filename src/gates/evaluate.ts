@@ -17,6 +17,7 @@ import type { GateRun } from '../verify/gate-run.js';
 import { verifiedRunCheck } from '../verify/gate-evidence.js';
 import { verifiesAtGate } from '../verify/verify-at-gate.js';
 import { ACCEPT_TESTS_COMMAND, compareTestDefinition, definitionUnaccepted } from '../workflow/test-definition.js';
+import { reviewArticles, workerOf } from './article-recorders.js';
 import { ACKNOWLEDGE_COMMAND, acknowledgedViolations, describeViolation, openViolations } from '../workflow/branch-violations.js';
 
 export type GateRequirement =
@@ -127,15 +128,27 @@ function constitutionalCheck(input: GateInput, requirements: PhaseRequirements):
       ? { requirement: 'constitutional_validation', met: true, detail: 'escalated and approved by a person' }
       : { requirement: 'constitutional_validation', met: false, detail: `escalated after ${record.iterations_used ?? '?'} iterations with violations`, action: approveCommand(phase) };
   }
+  // Who recorded each article's latest check; with independent_review, which of them the gate cannot count.
+  const worker = workerOf(input.state, phase, phaseAgent(config.manifest, phase));
+  const review = reviewArticles(record['article_results'], record.articles_required ?? wanted, worker, requirements.constitutional_validation?.independent_review === true);
+  const recorded = review.recorders.length > 0 ? `; recorded by ${review.recorders.join('; ')}` : '';
   if (record.completed === true && record.status === 'compliant') {
-    return { requirement: 'constitutional_validation', met: true, detail: `all ${wanted.length} articles compliant` };
+    if (review.notIndependent.length === 0) return { requirement: 'constitutional_validation', met: true, detail: `all ${wanted.length} articles compliant${recorded}` };
+    return {
+      requirement: 'constitutional_validation',
+      met: false,
+      detail: `this phase needs an independent review of its articles: ${review.notIndependent.join('; ')}${recorded}`,
+      action:
+        `delegate the check of the phase's work against ${review.notIndependent.length === 1 ? 'that article' : 'those articles'} to ${worker.agent ? `an agent other than ${worker.agent}` : 'a subagent'} ` +
+        '(a reviewer); it records each with the isdlc MCP tool constitution_record',
+    };
   }
   const checked = new Set(record.articles_checked ?? []);
   const remaining = (record.articles_required ?? wanted).filter((id) => !checked.has(id));
   return {
     requirement: 'constitutional_validation',
     met: false,
-    detail: `${record.status ?? 'pending'} (iteration ${record.iterations_used ?? 0}/${record.max_iterations ?? '?'}); not yet compliant: ${remaining.length > 0 ? remaining.map((id) => describeArticle(config.constitution, id)).join('; ') : 'articles with recorded violations'}`,
+    detail: `${record.status ?? 'pending'} (iteration ${record.iterations_used ?? 0}/${record.max_iterations ?? '?'}); not yet compliant: ${remaining.length > 0 ? remaining.map((id) => describeArticle(config.constitution, id)).join('; ') : 'articles with recorded violations'}${recorded}`,
     action: `resolve violations and record each article with ${recordCommand}`,
   };
 }

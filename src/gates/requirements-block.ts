@@ -58,7 +58,11 @@ function requirementLines(requirements: PhaseRequirements, articles: string[], a
     return [parts.join(', ')];
   });
   const constitutional = obj(requirements.constitutional_validation);
-  rule('constitutional_validation', constitutional, () => [`max_iterations: ${String(constitutional['max_iterations'] ?? 5)}, articles: ${list(articles)}`]);
+  rule('constitutional_validation', constitutional, () => [
+    `max_iterations: ${String(constitutional['max_iterations'] ?? 5)}, articles: ${list(articles)}`,
+    // The worker reads this: its own checks will not open the gate.
+    ...(constitutional['independent_review'] === true ? ["independent_review: only checks recorded by an agent other than the phase's own agent count"] : []),
+  ]);
   rule('artifact_validation', requirements.artifact_validation, () => [`required paths: ${list(artifacts)}`]);
   const elicitation = obj(requirements.interactive_elicitation);
   rule('interactive_elicitation', elicitation, () => [`min_menu_interactions: ${String(elicitation['min_menu_interactions'] ?? 1)}`]);

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { guardTable } from '../../test/helpers/guard-table.js';
-import { isdlcToolResult, recorded332, recorded332In } from '../../test/helpers/payloads.js';
+import { bashFailed, bashPassed, isdlcToolResult, recorded332, recorded332In } from '../../test/helpers/payloads.js';
 import { workflowState } from '../../test/helpers/states.js';
 
 const P = '/project';
@@ -34,6 +34,38 @@ function checked(): State {
   };
   return state;
 }
+
+// Checks an `isdlc constitution record` command made; the shell call's window is its duration back from the
+// hook's own time, so these are dated when the table is built, seconds before the hook runs.
+const NOW = new Date().toISOString();
+const LONG_AGO = new Date(Date.now() - 10 * 60_000).toISOString();
+const BASH_SESSION = String(bashPassed(P, 'x', '')['session_id']);
+const AGENT_SHELL = { user: 'root', agent_shell: true, sandboxed: false };
+const cli = (at: string, extra: State = {}) => ({ result: 'compliant', at, iteration: 1, recorded_with: 'cli', terminal: AGENT_SHELL, ...extra });
+
+/** The phase in progress with Article VIII and IX checked as given (and their history lines). */
+function checkedWith(viii: State, ix?: State): State {
+  const state = workflowState('test-run', PHASE);
+  const results: State = { VIII: viii, ...(ix ? { IX: ix } : {}) };
+  state['phases'][PHASE].constitutional_validation = {
+    status: 'iterating',
+    iterations_used: 1,
+    article_results: results,
+    history: Object.entries(results).map(([article, entry]) => ({ article, note: null, ...entry })),
+  };
+  return state;
+}
+
+/** A shell call that ran for a minute, as Claude Code reports it; inside a subagent when `agent` is given. */
+function shellCall(project: string, failed: boolean, agent?: { agent_id: string; agent_type: string }): Record<string, unknown> {
+  const command = 'node .isdlc/bin/isdlc.cjs constitution record --article VIII --result compliant';
+  const payload = failed ? bashFailed(project, command, 1, 'Still to be compliant: Article IX') : bashPassed(project, command, 'Article VIII: compliant');
+  return { ...payload, ...agent, duration_ms: 60_000 };
+}
+
+const WORKER = { agent_id: 'a0f3worker', agent_type: 'environment-builder' };
+const articleBy = (state: State, article: string) => state['phases'][PHASE].constitutional_validation.article_results[article]?.by;
+const historyBy = (state: State) => state['phases'][PHASE].constitutional_validation.history.map((entry: State) => entry['by'] ?? null);
 
 const unwritten = ({ state }: { state: State }) => expect(state['state_version']).toBe(7);
 const nobody = ({ state }: { state: State }) => expect(JSON.stringify(state)).not.toContain('"by"');
@@ -107,6 +139,83 @@ guardTable('tool-caller', {
       payload: { ...isdlcToolResult(P, 'phase_complete', { phase: PHASE, at: AT }), tool_name: 'mcp__other__phase_complete' },
       expect: 'allow',
       then: nobody,
+    },
+    {
+      name: "an isdlc command run in a subagent's shell: the check and its history line get that subagent, marked as found by time",
+      state: checkedWith(cli(NOW)),
+      payload: (project) => shellCall(project, false, WORKER),
+      expect: 'allow',
+      then: ({ state }) => {
+        const by = { session: BASH_SESSION, ...WORKER, via: 'shell' };
+        expect(articleBy(state, 'VIII')).toEqual(by);
+        expect(historyBy(state)).toEqual([by]);
+      },
+    },
+    {
+      name: "a failed shell call (PostToolUseFailure) of the main session: its checks get the session, by time",
+      state: checkedWith(cli(NOW), cli(NOW)),
+      payload: (project) => shellCall(project, true),
+      expect: 'allow',
+      then: ({ state }) => {
+        expect(articleBy(state, 'VIII')).toEqual({ session: BASH_SESSION, via: 'shell' });
+        expect(articleBy(state, 'IX')).toEqual({ session: BASH_SESSION, via: 'shell' });
+      },
+    },
+    {
+      name: 'a check recorded before the shell call began is not its',
+      state: checkedWith(cli(LONG_AGO)),
+      payload: (project) => shellCall(project, false, WORKER),
+      expect: 'allow',
+      then: (result) => {
+        unwritten(result);
+        nobody(result);
+      },
+    },
+    {
+      name: 'a check someone is already named for keeps its recorder',
+      state: checkedWith(cli(NOW, { by: { session: 'earlier', agent_id: 'a1reviewer', agent_type: 'qa-engineer' } }), cli(NOW)),
+      payload: (project) => shellCall(project, false, WORKER),
+      expect: 'allow',
+      then: ({ state }) => {
+        expect(articleBy(state, 'VIII')).toEqual({ session: 'earlier', agent_id: 'a1reviewer', agent_type: 'qa-engineer' });
+        expect(articleBy(state, 'IX')).toEqual({ session: BASH_SESSION, ...WORKER, via: 'shell' });
+      },
+    },
+    {
+      name: "a command that saw the project sandboxed did not run in the agent's shell: left alone",
+      state: checkedWith(cli(NOW, { terminal: { user: 'dana', agent_shell: false, sandboxed: true } })),
+      payload: (project) => shellCall(project, false, WORKER),
+      expect: 'allow',
+      then: nobody,
+    },
+    {
+      name: "a check made through the MCP tool is its call's to name, not a shell call's",
+      state: checkedWith({ result: 'compliant', at: NOW, iteration: 1, recorded_with: 'mcp_tool' }),
+      payload: (project) => shellCall(project, false, WORKER),
+      expect: 'allow',
+      then: nobody,
+    },
+    {
+      name: 'a shell call sent to the background has not run its command yet: nothing is its',
+      state: checkedWith(cli(NOW)),
+      payload: (project) => ({ ...shellCall(project, false, WORKER), tool_response: { stdout: '', stderr: '', interrupted: false, isImage: false, backgroundTaskId: 'b1' } }),
+      expect: 'allow',
+      then: nobody,
+    },
+    {
+      name: "an MCP call's record that already names a recorder keeps it",
+      state: (() => {
+        const state = checked();
+        state['phases'][PHASE].constitutional_validation.article_results.VIII.by = { session: 'first' };
+        return state;
+      })(),
+      payload: isdlcToolResult(P, 'constitution_record', { phase: PHASE, article: 'VIII', result: 'compliant', at: AT }, 'subagent'),
+      expect: 'allow',
+      then: ({ state }) => {
+        const record = state['phases'][PHASE].constitutional_validation;
+        expect(record.article_results.VIII.by).toEqual({ session: 'first' });
+        expect(record.history[0].by).toEqual(BY_SUBAGENT);
+      },
     },
   ],
   invalid: [],

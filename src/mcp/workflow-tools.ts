@@ -201,7 +201,7 @@ export function registerWorkflowTools(server: McpServer, root: string): void {
       reply('constitution_record', () => {
         const location = located(id);
         const key = phaseOf(location, wanted);
-        return changed(recordArticleAt(location, { ...check, phase: key }), ({ record, remaining, completed, escalated }) => ({
+        return changed(recordArticleAt(location, { ...check, phase: key, source: { recorded_with: 'mcp_tool' } }), ({ record, remaining, completed, escalated }) => ({
           phase: key,
           article: check.article.toUpperCase(),
           result: check.result,

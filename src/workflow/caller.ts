@@ -12,6 +12,12 @@ export interface Caller {
   session: string;
   agent_id?: string;
   agent_type?: string;
+  /**
+   * `shell`: found by time, not named by the host. The record was made by an `isdlc` command while this
+   * caller's shell call ran; another call running at the same time (a background subagent's) could have
+   * made it, so the gate shows such a caller but never counts it as an independent review.
+   */
+  via?: 'shell';
 }
 
 /** What a tool's answer says about the transaction it ran. */
@@ -71,4 +77,33 @@ export function recordedIn(operation: string, answer: string): Recorded | undefi
   const phase = text('phase');
   const article = text('article');
   return { operation, at: parsed['at'], ...(phase ? { phase } : {}), ...(article ? { article } : {}) };
+}
+
+/**
+ * How long before the start of the shell call as the hook computes it (its PostToolUse time less the
+ * call's duration) a record may lie: the hook starts a little after the command ended.
+ */
+export const SHELL_WINDOW_SLACK_MS = 2000;
+
+/**
+ * The article checks an `isdlc` command recorded between `from` and `to` (ISO times) that nobody has
+ * attributed yet: those a shell call that ran then may have made. A command that saw the project
+ * sandboxed did not run in the agent's shell, so its checks are left alone.
+ */
+export function shellRecordsWithin(state: IsdlcState | null, from: string, to: string): JsonRecord[] {
+  const found: JsonRecord[] = [];
+  const unclaimed = (entry: unknown): entry is JsonRecord =>
+    isRecord(entry) &&
+    entry['recorded_with'] === 'cli' &&
+    entry['by'] === undefined &&
+    asRecord(entry['terminal'])['sandboxed'] !== true &&
+    typeof entry['at'] === 'string' &&
+    entry['at'] >= from &&
+    entry['at'] <= to;
+  for (const phase of Object.values(state?.phases ?? {})) {
+    const record = asRecord(asRecord(phase)['constitutional_validation']);
+    found.push(...Object.values(asRecord(record['article_results'])).filter(unclaimed));
+    if (Array.isArray(record['history'])) found.push(...record['history'].filter(unclaimed));
+  }
+  return found;
 }

@@ -10,12 +10,30 @@ import { ensureConstitutionalTracking } from '../state/phase-records.js';
 import type { ConstitutionalValidationState, IsdlcState } from '../state/schema.js';
 import { WorkflowError } from './start.js';
 
+/**
+ * How a check reached isdlc, kept on the check so the gate can tell who made it. Through the MCP tool, the
+ * call's PostToolUse names the caller exactly (guards/tool-caller.ts adds `by`). Through the `isdlc` command
+ * no hook sees the caller: the command keeps what its own process can tell (cli/terminal-claim.ts).
+ */
+export type CheckSource = { recorded_with: 'mcp_tool' } | { recorded_with: 'cli'; terminal: TerminalClaim };
+
+/** What an `isdlc constitution record` process could tell about where it ran. */
+export interface TerminalClaim {
+  /** The OS user that ran it. */
+  user: string;
+  /** CLAUDECODE=1 was set: it ran in an agent's shell. Unset proves nothing (`env -u CLAUDECODE`). */
+  agent_shell: boolean;
+  /** The project's settings keep the agent's shell sandboxed away from isdlc's files, with no command excluded. */
+  sandboxed: boolean;
+}
+
 export interface ArticleCheck {
   phase: string;
   article: string;
   result: 'compliant' | 'violation';
   note?: string;
   now: string;
+  source?: CheckSource;
 }
 
 export interface ArticleCheckOutcome {
@@ -23,6 +41,8 @@ export interface ArticleCheckOutcome {
   remaining: string[];
   completed: boolean;
   escalated: boolean;
+  /** The phase's gate counts only checks by someone other than its worker (gates/article-recorders.ts). */
+  independentReview: boolean;
 }
 
 export function recordArticleCheck(draft: IsdlcState, config: ProjectConfig, check: ArticleCheck): ArticleCheckOutcome {
@@ -48,12 +68,12 @@ export function recordArticleCheck(draft: IsdlcState, config: ProjectConfig, che
   delete record['new_iteration_pending'];
   record.status = 'iterating';
 
-  const results = ((record['article_results'] as Record<string, unknown> | undefined) ?? {}) as Record<string, { result: string; note?: string; at: string; iteration: number }>;
-  results[article] = { result: check.result, ...(check.note ? { note: check.note } : {}), at: check.now, iteration: record.iterations_used };
+  const results = ((record['article_results'] as Record<string, unknown> | undefined) ?? {}) as Record<string, unknown>;
+  results[article] = { result: check.result, ...(check.note ? { note: check.note } : {}), at: check.now, iteration: record.iterations_used, ...check.source };
   record['article_results'] = results;
   record.articles_checked = required.filter((id) => results[id] !== undefined);
   const history = Array.isArray(record['history']) ? (record['history'] as unknown[]) : [];
-  history.push({ article, result: check.result, note: check.note ?? null, iteration: record.iterations_used, at: check.now });
+  history.push({ article, result: check.result, note: check.note ?? null, iteration: record.iterations_used, at: check.now, ...check.source });
   record['history'] = history;
 
   let escalated = false;
@@ -70,12 +90,12 @@ export function recordArticleCheck(draft: IsdlcState, config: ProjectConfig, che
       record['new_iteration_pending'] = true;
     }
   }
-  const remaining = required.filter((id) => results[id]?.result !== 'compliant');
+  const remaining = required.filter((id) => (results[id] as { result?: string } | undefined)?.result !== 'compliant');
   const completed = !escalated && remaining.length === 0;
   if (completed) {
     record.completed = true;
     record.status = 'compliant';
     record['completed_at'] = check.now;
   }
-  return { record, remaining, completed, escalated };
+  return { record, remaining, completed, escalated, independentReview: wanted.independent_review === true };
 }

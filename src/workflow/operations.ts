@@ -5,6 +5,7 @@ import { describeArticle } from '../config/constitution.js';
 import { normalizePhaseKey } from '../config/phase-keys.js';
 import { ProjectConfig } from '../config/project-config.js';
 import { buildDelegationPrompt } from '../gates/delegation-prompt.js';
+import { phaseAgent } from '../detect/agents.js';
 import { describeUnmet, evaluateGate, type GateEvaluation } from '../gates/evaluate.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
 import type { Escalation } from '../state/escalations.js';
@@ -13,7 +14,7 @@ import type { ActiveWorkflow, IsdlcState } from '../state/schema.js';
 import { StateStore } from '../state/store.js';
 import { activatePhase, type ActivateResult } from './activate.js';
 import { completePhase, type CompleteResult } from './complete.js';
-import { recordArticleCheck, type ArticleCheckOutcome } from './constitution.js';
+import { recordArticleCheck, type ArticleCheckOutcome, type CheckSource } from './constitution.js';
 import { addHistory } from './cursor.js';
 import { cancelWorkflow, finalizeWorkflow, type ArchivedWorkflow } from './finalize.js';
 import { decideReview, type ReviewDecision, type ReviewOutcome } from './review.js';
@@ -180,14 +181,20 @@ export function cancelAt(location: StateLocation, reason: string): Outcome<Archi
   return change(location, (draft, now) => cancelWorkflow(draft, { reason, now }), archivedMessage);
 }
 
+/** What a closed gate already has: for a person reading who recorded what (the articles' recorders among it). */
+function metLines(result: GateEvaluation): string {
+  const met = result.checks.filter((check) => check.met);
+  return met.length > 0 ? `\nMet:\n${met.map((check) => `- ${check.requirement}: ${check.detail}`).join('\n')}` : '';
+}
+
 /** The gate of `phase` as it stands: a read, nothing is written. */
 export function gateAt(location: StateLocation, phase: string): { result: GateEvaluation; message: string } {
   const state = storeOf(location).read().state ?? {};
   const result = evaluateGate({ state, config: configFor(location), phase, root: location.root, docsBase: location.docsBase });
-  const met = result.checks.filter((check) => check.met).map((check) => `  ✓ ${check.requirement}: ${check.detail}.`);
   const message = result.open
-    ? `The gate of ${result.phase} is open (${result.checks.length} requirement${result.checks.length === 1 ? '' : 's'} met).${met.length > 0 ? `\n${met.join('\n')}` : ''}`
-    : `The gate of ${result.phase} is closed:\n${describeUnmet(result)}${met.length > 0 ? `\n${met.join('\n')}` : ''}`;
+    ? `The gate of ${result.phase} is open (${result.checks.length} requirement${result.checks.length === 1 ? '' : 's'} met)` +
+      (result.checks.length > 0 ? `:\n${result.checks.map((check) => `- ${check.requirement}: ${check.detail}`).join('\n')}` : '.')
+    : `The gate of ${result.phase} is closed:\n${describeUnmet(result)}` + metLines(result);
   return { result, message };
 }
 
@@ -196,6 +203,7 @@ export interface ArticleRecord {
   article: string;
   result: 'compliant' | 'violation';
   note?: string;
+  source?: CheckSource;
 }
 
 export function recordArticleAt(location: StateLocation, check: ArticleRecord): Outcome<ArticleCheckOutcome> {
@@ -207,7 +215,13 @@ export function recordArticleAt(location: StateLocation, check: ArticleRecord): 
       const title = describeArticle(config.constitution, check.article.toUpperCase());
       const head = `${title}: ${check.result} (phase ${check.phase}, iteration ${outcome.record.iterations_used}/${outcome.record.max_iterations}).`;
       if (outcome.escalated) return `${head}\nConstitutional validation of ${check.phase} is escalated to a human: a person reviews it and runs \`isdlc escalation approve --phase ${check.phase}\`.`;
-      if (outcome.completed) return `${head}\nEvery article required in ${check.phase} is compliant.`;
+      if (outcome.completed) {
+        const worker = phaseAgent(config.manifest, check.phase);
+        return (
+          `${head}\nEvery article required in ${check.phase} is compliant.` +
+          (outcome.independentReview ? ` Its gate counts a check only when ${worker ? `an agent other than ${worker}` : 'a subagent'} recorded it (\`isdlc gate check\` says who did).` : '')
+        );
+      }
       return `${head}\nStill to be compliant: ${outcome.remaining.map((id) => describeArticle(config.constitution, id)).join('; ')}`;
     },
   );

@@ -114,6 +114,10 @@ describe('FR-04: workflow modifiers', () => {
 describe('FR-05: what the block says', () => {
   const dir = initedProject('isdlc-block-');
   it('AC-05-01: test_iteration enabled with all its parameters', () => expect(block(dir, '06-implementation')).toContain('max_iterations: 10, circuit_breaker: 3, coverage: 80%'));
+  it("independent review, where a phase has it, tells the phase's agent that its own article checks do not count", () => {
+    expect(block(dir, '06-implementation')).toContain("independent_review: only checks recorded by an agent other than the phase's own agent count");
+    expect(block(dir, '01-requirements')).not.toContain('independent_review');
+  });
   it('AC-05-02: test_iteration disabled, without parameters', () => expect(block(dir, '01-requirements')).toMatch(/- test_iteration: disabled\n {4}- constitutional_validation/));
   it('AC-05-03: the five articles of phase 01 with titles', () => expect(block(dir, '01-requirements').match(/^ {4}- Article [IVX]+: /gm)).toHaveLength(5));
   it('AC-05-04: the resolved artifact path of 03', () => expect(block(dir, '03-architecture')).toContain(`    - docs/requirements/${FOLDER}/architecture-overview.md`));

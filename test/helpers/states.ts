@@ -63,8 +63,23 @@ export function withConstitution(state: State, phase: string, record: State): St
   return state;
 }
 
+/** Who checked the articles in `compliant`: a subagent that is no phase's worker, through the MCP tool (an independent review). */
+export const REVIEWER_CALL = { session: 's-review', agent_id: 'a0reviewer', agent_type: 'constitution-reviewer' };
+
 export function compliant(articles: string[]): State {
-  return { required: true, completed: true, status: 'compliant', iterations_used: 1, max_iterations: 5, articles_required: articles, articles_checked: articles, violations_found: [], started_at: '2026-11-25T10:00:00.000Z' };
+  const check = { result: 'compliant', at: '2026-11-25T10:10:00.000Z', iteration: 1, recorded_with: 'mcp_tool', by: REVIEWER_CALL };
+  return {
+    required: true,
+    completed: true,
+    status: 'compliant',
+    iterations_used: 1,
+    max_iterations: 5,
+    articles_required: articles,
+    articles_checked: articles,
+    article_results: Object.fromEntries(articles.map((id) => [id, check])),
+    violations_found: [],
+    started_at: '2026-11-25T10:00:00.000Z',
+  };
 }
 
 export function delegated(state: State, agent: string, phase: string): State {

@@ -78,7 +78,7 @@ describe('the gate runs the tests itself', () => {
     expect(state['phases'][IMPL].gate_validation.checks).toContain('verified_test_run');
     expect(state['history'].map((line: State) => line['action']).join('\n')).toContain(`Gate of ${IMPL} ran the tests itself: \`${COVERAGE}\``);
     const check = gateCheck(dir);
-    expect(check.stdout).toContain(`✓ verified_test_run: \`isdlc phase complete\` runs \`${COVERAGE}\` itself before the gate opens; its last run: \`${COVERAGE}\``);
+    expect(check.stdout).toContain(`- verified_test_run: \`isdlc phase complete\` runs \`${COVERAGE}\` itself before the gate opens; its last run: \`${COVERAGE}\``);
     expect(check.stdout).toMatch(/its last run: .*: passed \(2 passed, 0 failed, coverage \d+/);
   });
 
@@ -171,7 +171,7 @@ describe('the gate runs the tests itself', () => {
       testing: { command: 'node --test', timeout_minutes: 2 },
       requirements: { phase_requirements: { [IMPL]: { test_iteration: { enabled: true, verify_at_gate: false, success_criteria: { min_coverage_percent: null } } } } },
     });
-    expect(gateCheck(dir).stdout).toContain('✓ verified_test_run: off for this phase (verify_at_gate: false): the gate does not run the tests itself and trusts the runs the hooks observed');
+    expect(gateCheck(dir).stdout).toContain('- verified_test_run: off for this phase (verify_at_gate: false): the gate does not run the tests itself and trusts the runs the hooks observed');
     expect(complete(dir).status).toBe(0);
     expect(runsOf(dir)).toEqual([]);
   });

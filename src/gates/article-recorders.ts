@@ -1,0 +1,104 @@
+// Who recorded an article check, and whether the check counts as an independent review of the phase's
+// work (the `independent_review` option of constitutional_validation). The agent that did the work cannot
+// review it: a check counts only when a caller the host named (a subagent's PostToolUse of the MCP tool)
+// is not the phase's worker, or when a person recorded it where the agent's shell could not have.
+// The main session does not count either: it runs the phase, may write code itself (nothing ties an
+// edit to the worker), and is the one that wants the gate open.
+import { normalizeAgentName } from '../detect/agents.js';
+import type { IsdlcState } from '../state/schema.js';
+import { asRecord, isRecord, type JsonRecord } from '../util/json.js';
+
+/** The phase's worker: the agent the manifest gives it, and the ids of its runs in this phase. */
+export interface Worker {
+  agent?: string;
+  runs: ReadonlySet<string>;
+}
+
+export interface RecorderJudgement {
+  /** Who recorded it, in words: `qa-engineer (agent a1b2)`, `the main session`, `root in their own terminal`. */
+  who: string;
+  /** Whether it counts as a review by someone other than the worker. */
+  independent: boolean;
+  /** Why it does not count, and what would. */
+  why?: string;
+}
+
+/** The worker's runs in `phase`: skill_usage_log entries of its delegations that carry the subagent's id. */
+export function workerOf(state: IsdlcState, phase: string, agent: string | undefined): Worker {
+  const runs = new Set<string>();
+  for (const entry of state.skill_usage_log ?? []) {
+    if (agent && entry.agent === agent && entry.agent_phase === phase && typeof entry.agent_id === 'string') runs.add(entry.agent_id);
+  }
+  return { ...(agent ? { agent } : {}), runs };
+}
+
+const another = (worker: Worker): string => (worker.agent ? `an agent other than ${worker.agent}` : 'a subagent');
+const useTool = 'with the isdlc MCP tool constitution_record, whose call names its caller';
+
+function judgeCaller(by: JsonRecord, worker: Worker): RecorderJudgement {
+  const id = typeof by['agent_id'] === 'string' ? by['agent_id'] : undefined;
+  const type = typeof by['agent_type'] === 'string' ? by['agent_type'] : undefined;
+  const byTime = by['via'] === 'shell';
+  const name = id || type ? `${type ?? 'a subagent'}${id ? ` (agent ${id})` : ''}` : 'the main session';
+  const who = byTime ? `${name}, by the time of its shell call` : name;
+  const isWorker = (type !== undefined && normalizeAgentName(type) === worker.agent) || (id !== undefined && worker.runs.has(id));
+  if (isWorker) return { who: `${who} (the phase's worker)`, independent: false, why: `needs a review by ${another(worker)}` };
+  if (!id) {
+    return {
+      who,
+      independent: false,
+      why: `the main session runs the phase and may have written its code: needs a review by ${another(worker)}, delegated to it`,
+    };
+  }
+  if (byTime) {
+    return { who, independent: false, why: `an isdlc command's check is tied to its caller only by time, which another call running at once shares: record it ${useTool}` };
+  }
+  return { who, independent: true };
+}
+
+/** Who recorded `entry` (an `article_results` entry), and whether it is an independent review. */
+export function judgeRecorder(entry: unknown, worker: Worker): RecorderJudgement {
+  const check = isRecord(entry) ? entry : {};
+  if (isRecord(check['by'])) return judgeCaller(check['by'], worker);
+  if (check['recorded_with'] === 'cli') {
+    const terminal = asRecord(check['terminal']);
+    const user = typeof terminal['user'] === 'string' ? terminal['user'] : 'someone';
+    if (terminal['agent_shell'] === true) {
+      return { who: "an agent's shell (an isdlc command no shell call was seen to run)", independent: false, why: `record it ${useTool}` };
+    }
+    if (terminal['sandboxed'] === true) return { who: `${user} in their own terminal`, independent: true };
+    return {
+      who: `${user}'s terminal, or an agent's shell with CLAUDECODE unset`,
+      independent: false,
+      why: "without Claude Code's sandbox isdlc cannot tell a person's terminal from the agent's shell: record it " + useTool + ', or turn the sandbox on (`isdlc init`)',
+    };
+  }
+  return { who: 'an unknown caller', independent: false, why: `nothing says who made this check: record it ${useTool}` };
+}
+
+export interface ArticleReview {
+  /** `who: I, II` for each recorder of the latest checks, in the order first seen. */
+  recorders: string[];
+  /** `Article VII: compliant, recorded by ...: why`, for each compliant article the gate cannot count as independently reviewed. */
+  notIndependent: string[];
+}
+
+/** The latest check of each of `articles` in `results`, by recorder; with `independent`, those that do not count. */
+export function reviewArticles(results: unknown, articles: readonly string[], worker: Worker, independent: boolean): ArticleReview {
+  const byWho = new Map<string, string[]>();
+  const notIndependent: string[] = [];
+  for (const id of articles) {
+    const entry = asRecord(asRecord(results)[id]);
+    if (typeof entry['result'] !== 'string') {
+      // A record that says compliant without the article's check (hand-made, or from before checks were kept).
+      if (independent) notIndependent.push(`Article ${id}: no recorded check says who checked it`);
+      continue;
+    }
+    const judged = judgeRecorder(entry, worker);
+    byWho.set(judged.who, [...(byWho.get(judged.who) ?? []), id]);
+    if (independent && entry['result'] === 'compliant' && !judged.independent) {
+      notIndependent.push(`Article ${id}: compliant, recorded by ${judged.who}: ${judged.why ?? 'not an independent review'}`);
+    }
+  }
+  return { recorders: [...byWho].map(([who, ids]) => `${who}: ${ids.join(', ')}`), notIndependent };
+}

@@ -1,0 +1,110 @@
+// Who checked the constitution (issue 15, item 7), with the real Claude Code. The phase's worker subagent
+// records its own articles compliant: with independent_review on, the gate stays closed and names it (the
+// MCP gate_check and `isdlc gate check` in the shell alike). A different agent then reviews and records the
+// same articles: the requirement is met, the phase completes, and state says who checked each article.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import bundled from '../../src/config/defaults/iteration-requirements.json';
+import { FIXTURES, writeJson } from '../helpers/project.js';
+import type { TurnContext } from './harness/mock-api.js';
+import { agent, bash, call, ISDLC_CMD, say, startsWith } from './harness/script.js';
+import { activity, asPersonWrote, e2eProject, readState, runClaude } from './harness/session.js';
+import { usesClaudeCode } from './harness/pinned.js';
+
+usesClaudeCode();
+
+type State = Record<string, any>;
+const PHASE = '11-local-testing';
+const WORKER = 'environment-builder';
+const tool = (name: string, input: Record<string, unknown> = {}) => ({ name: `mcp__isdlc__${name}`, input });
+const load = (...names: string[]) => call({ name: 'ToolSearch', input: { query: `select:${names.map((name) => `mcp__isdlc__${name}`).join(',')}` } });
+const REVIEW = `Review the work of phase ${PHASE} against Articles VIII and IX and record each check.`;
+
+function answerOf({ api }: TurnContext, name: string, nth = 0): Record<string, any> {
+  return JSON.parse(api.toolResult(api.toolUseIds(`mcp__isdlc__${name}`)[nth]!)!.text) as Record<string, any>;
+}
+
+describe('independent review of the constitution', () => {
+  test("the worker's own checks keep the gate closed, naming it; another agent's checks open that requirement", async () => {
+    const project = e2eProject({ files: { 'docs/isdlc/tasks.md': readFileSync(join(FIXTURES, 'plans', 'valid-v2.md'), 'utf8') } });
+    // The project's own requirements: the bundled ones, with the test-run workflow's local testing reviewed independently.
+    const config = JSON.parse(JSON.stringify(bundled)) as State;
+    config['workflow_overrides']['test-run'][PHASE] = { constitutional_validation: { independent_review: true } };
+    writeJson(join(project.dir, '.isdlc/config/iteration-requirements.json'), config);
+    asPersonWrote(project);
+
+    const record = (article: string, note: string) => call(tool('constitution_record', { article, result: 'compliant', note }));
+    const run = await runClaude(project, {
+      prompt: 'Run the test-run workflow.',
+      scripts: [
+        {
+          name: WORKER,
+          match: startsWith('Artifact folder:'),
+          turns: [load('constitution_record'), record('VIII', 'my docs match my code'), record('IX', 'I checked my own gate'), say('Both articles are compliant.')],
+        },
+        {
+          name: 'reviewer',
+          match: startsWith('Review the work of phase'),
+          turns: [load('constitution_record'), record('VIII', 'the docs match the code'), record('IX', 'the gate is checked before completion'), say('Reviewed: both compliant.')],
+        },
+        {
+          name: 'main',
+          turns: [
+            load('workflow_start', 'phase_activate', 'delegation_prompt', 'gate_check', 'phase_complete'),
+            call(tool('workflow_start', { type: 'test-run', description: 'Run the tests locally' })),
+            call(tool('phase_activate')),
+            call(tool('delegation_prompt')),
+            (context) => call(agent(WORKER, answerOf(context, 'delegation_prompt')['prompt'] as string, { run_in_background: false })),
+            call(tool('gate_check')),
+            call(bash(`${ISDLC_CMD} gate check`)),
+            call(agent('general-purpose', REVIEW, { run_in_background: false })),
+            call(tool('gate_check')),
+            call(tool('phase_complete', { summary: 'Local test environment checked and reviewed' })),
+            say(`${PHASE} is complete.`),
+          ],
+        },
+      ],
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.hookResponses.filter((response) => response.exit_code !== 0)).toEqual([]);
+    const context = { api: run.api } as TurnContext;
+
+    // After the worker's own checks: every article compliant, none counted; both readings name the worker.
+    const closed = answerOf(context, 'gate_check', 0);
+    const constitutional = (closed['checks'] as State[]).find((check) => check['requirement'] === 'constitutional_validation')!;
+    expect(constitutional['met']).toBe(false);
+    expect(constitutional['detail']).toMatch(
+      new RegExp(`Article VIII: compliant, recorded by ${WORKER} \\(agent \\w+\\) \\(the phase's worker\\): needs a review by an agent other than ${WORKER}`),
+    );
+    expect(closed['message']).toContain(`an agent other than ${WORKER} (a reviewer)`);
+    const shell = run.api.toolResult(run.api.toolUseIds('Bash')[0]!)!;
+    expect(shell.text).toContain(`The gate of ${PHASE} is closed:`);
+    expect(shell.text).toMatch(new RegExp(`constitutional_validation: this phase needs an independent review of its articles: Article VIII: compliant, recorded by ${WORKER} \\(agent \\w+\\) \\(the phase's worker\\)`));
+
+    // After the reviewer's: met, naming the reviewer; the phase completes through its gate.
+    const open = answerOf(context, 'gate_check', 1);
+    expect(open['open'], open['message']).toBe(true);
+    const reviewed = (open['checks'] as State[]).find((check) => check['requirement'] === 'constitutional_validation')!;
+    expect(reviewed['detail']).toMatch(/^all 2 articles compliant; recorded by general-purpose \(agent \w+\): VIII, IX$/);
+    const completed = run.api.toolResult(run.api.toolUseIds('mcp__isdlc__phase_complete')[0]!)!;
+    expect(completed.isError, completed.text).toBe(false);
+
+    // State: each article's latest check names the reviewer (from its calls' PostToolUse); the worker's stay in the history.
+    const state = readState(project) as State;
+    const validation = state['phases'][PHASE].constitutional_validation;
+    const posts = activity(project).filter((entry) => entry.event === 'PostToolUse' && entry.tool === 'mcp__isdlc__constitution_record');
+    const workerId = posts.find((entry) => entry['agent_type'] === WORKER)?.['agent_id'];
+    const reviewerId = posts.find((entry) => entry['agent_type'] === 'general-purpose')?.['agent_id'];
+    expect(workerId).toBeTruthy();
+    expect(reviewerId).toBeTruthy();
+    expect(workerId).not.toBe(reviewerId);
+    expect(validation.article_results.VIII.by).toEqual({ session: run.sessionId, agent_id: reviewerId, agent_type: 'general-purpose' });
+    expect(validation.history.map((entry: State) => [entry['article'], entry['by']?.['agent_type'], entry['recorded_with']])).toEqual([
+      ['VIII', WORKER, 'mcp_tool'],
+      ['IX', WORKER, 'mcp_tool'],
+      ['VIII', 'general-purpose', 'mcp_tool'],
+      ['IX', 'general-purpose', 'mcp_tool'],
+    ]);
+  });
+});
