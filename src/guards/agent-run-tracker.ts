@@ -18,19 +18,10 @@ export const agentRunTracker = defineGuard({
     const agentId = event.agentId;
     // The main agent's calls carry no id: nothing to do, and no state read.
     if (!agentId || !event.tool || !state) return;
-    const log = state.skill_usage_log ?? [];
-    const known = log.filter((entry) => entry.agent_id === agentId);
+    const known = (state.skill_usage_log ?? []).filter((entry) => entry.agent_id === agentId);
+    // An ended run stays as it ended: work after it (a resumed agent) is not this run's.
+    if (known.length > 0 && !known.some((entry) => runIsOpen(entry) && entry.first_tool_at === undefined)) return;
     const at = now.toISOString();
-    if (known.length > 0) {
-      // An ended run stays as it ended: work after it (a resumed agent) is not this run's.
-      if (!known.some((entry) => runIsOpen(entry) && entry.first_tool_at === undefined)) return;
-      update((draft) => {
-        for (const entry of draft.skill_usage_log ?? []) {
-          if (entry.agent_id === agentId && runIsOpen(entry)) entry.first_tool_at ??= at;
-        }
-      });
-      return;
-    }
     const agent = normalizeAgentName(event.agentType) || 'general-purpose';
     const agentPhase = homePhaseOf(config.manifest, agent);
     const current = currentPhaseOf(state);
@@ -46,10 +37,14 @@ export const agentRunTracker = defineGuard({
     };
     update((draft) => {
       const logged = Array.isArray(draft.skill_usage_log) ? draft.skill_usage_log : [];
-      // Another hook of the same run may have logged it since this state was read.
-      if (logged.some((other) => other.agent_id === agentId)) return;
-      logged.push(entry);
-      draft.skill_usage_log = logged.slice(-SKILL_USAGE_LOG_LIMIT);
+      // Applied to the newest state: the launch's hook, running beside this one, may have logged the run since.
+      const mine = logged.filter((other) => other.agent_id === agentId);
+      if (mine.length === 0) {
+        logged.push(entry);
+        draft.skill_usage_log = logged.slice(-SKILL_USAGE_LOG_LIMIT);
+        return;
+      }
+      for (const other of mine) if (runIsOpen(other)) other.first_tool_at ??= at;
     });
   },
 });
