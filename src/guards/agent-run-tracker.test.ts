@@ -1,4 +1,10 @@
-import { expect } from 'vitest';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defineGuard } from '../engine/guard.js';
+import { runHook } from '../engine/run-hook.js';
+import { StateStore } from '../state/store.js';
+import { readJson, tempDir, writeJson } from '../../test/helpers/project.js';
+import { agentRunTracker } from './agent-run-tracker.js';
 import { guardTable } from '../../test/helpers/guard-table.js';
 import { bashCall, recorded332 } from '../../test/helpers/payloads.js';
 import { workflowState } from '../../test/helpers/states.js';
@@ -71,4 +77,22 @@ guardTable('agent-run-tracker', {
     },
   ],
   invalid: [],
+});
+
+describe('agent-run-tracker beside the launch hook', () => {
+  it("a first tool call whose run the launch's hook logged in the meantime is recorded on that entry, not dropped", () => {
+    const project = tempDir('isdlc-agent-run-race-');
+    const stateFile = join(project, '.isdlc/state.json');
+    writeJson(stateFile, workflowState('feature', '06-implementation'));
+    // Writes the launch's entry after agent-run-tracker read the state (as the launch's own hook, running at the same time, would).
+    const launchHook = defineGuard({
+      id: 'launch-hook',
+      description: 'the launch, logged by another process',
+      on: { PreToolUse: true },
+      check: () => void new StateStore(stateFile).update((draft) => void (draft.skill_usage_log ?? []).push(run())),
+    });
+    const payload = JSON.stringify({ ...insideSubagent(), cwd: project });
+    runHook({ payload, env: { CLAUDE_PROJECT_DIR: project }, cwd: project, guards: [agentRunTracker, launchHook] });
+    expect(readJson<Record<string, any>>(stateFile)['skill_usage_log']).toEqual([{ ...run(), first_tool_at: expect.any(String) }]);
+  });
 });
