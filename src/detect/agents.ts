@@ -82,6 +82,12 @@ export function agentPhases(manifest: SkillsManifest, agentName: string): string
   return phases.map((phase) => normalizePhaseKey(phase));
 }
 
+/** The phase a run of this agent belongs to when its delegation names none: its first own phase. */
+export function homePhaseOf(manifest: SkillsManifest, agentName: string): string | null {
+  const owned = agentPhases(manifest, agentName);
+  return owned.find((phase) => !PHASELESS_MARKERS.has(phase)) ?? owned[0] ?? null;
+}
+
 /**
  * The agent a phase is delegated to: the first agent the manifest lists for it (the others listed for
  * the same phase are its sub-agents). One map, derived, so it can never drift from the manifest.

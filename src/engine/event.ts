@@ -45,6 +45,8 @@ export interface ToolOutcome {
   durationMs?: number;
   /** A subagent tool's result: the subagent's id, which its SubagentStop carries as `agentId` (also for a background launch). */
   agentId?: string;
+  /** A synchronous subagent's result: how many tool calls the subagent made, as the host counted them. */
+  toolCalls?: number;
   /** A shell command's result: the files it changed, when the host reports them (Claude Code's bashEditDiff). */
   fileChanges?: FileChanges;
 }
@@ -76,6 +78,8 @@ export interface HostNotification {
   taskId?: string;
   /** completed, failed, killed, ... as the host says. */
   status?: string;
+  /** How many tool calls the background task made, as the host counted them. */
+  toolUses?: number;
   text: string;
 }
 

@@ -9,6 +9,7 @@ import type { ProjectConfig } from '../config/project-config.js';
 import { coverageThreshold, effectivePhaseRequirements } from '../config/requirements.js';
 import type { PhaseRequirements } from '../config/schemas.js';
 import { phaseAgent } from '../detect/agents.js';
+import { delegationCheckOf } from './delegation-check.js';
 import { activeWorkflowOf } from '../state/current-phase.js';
 import { constitutionalOf, elicitationOf, testIterationOf } from '../state/phase-records.js';
 import type { IsdlcState } from '../state/schema.js';
@@ -56,6 +57,8 @@ export interface GateInput {
   docsBase?: string;
   /** The tests the gate ran for this completion (verify/gate-run.ts); absent when the gate is only looked at. */
   gateRun?: GateRun;
+  /** When the gate is judged (a run's age); now when unset. */
+  now?: Date;
 }
 
 /** The requirements a project's config can switch off; branch integrity and tamper review are not among them (the test definition goes with the tests). */
@@ -177,10 +180,7 @@ function elicitationCheck(input: GateInput, requirements: PhaseRequirements): Ga
 function delegationCheck(input: GateInput): GateCheck {
   const agent = phaseAgent(input.config.manifest, input.phase);
   if (!agent) return { requirement: 'agent_delegation', met: true, detail: 'no agent owns this phase in the skills manifest; not checked' };
-  const logged = (input.state.skill_usage_log ?? []).some((entry) => entry.agent === agent && entry.agent_phase === input.phase);
-  return logged
-    ? { requirement: 'agent_delegation', met: true, detail: `${agent} ran in this phase` }
-    : { requirement: 'agent_delegation', met: false, detail: `no delegation to ${agent} recorded in this phase`, action: `delegate the phase's work to ${agent}` };
+  return delegationCheckOf(input.state.skill_usage_log, agent, input.phase, input.now ?? new Date());
 }
 
 function artifactCheck(input: GateInput, requirements: PhaseRequirements): GateCheck {

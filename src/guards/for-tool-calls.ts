@@ -1,6 +1,7 @@
 // The guards that react to PreToolUse, in the registry's order (index.ts; a test keeps them equal).
 // Built into their own hook bundle so a tool call loads only what can judge it.
 import type { Guard } from '../engine/guard.js';
+import { agentRunTracker } from './agent-run-tracker.js';
 import { branchEvidence } from './branch-evidence.js';
 import { branchGuard } from './branch-guard.js';
 import { constitutionValidator } from './constitution-validator.js';
@@ -31,4 +32,5 @@ export const TOOL_CALL_GUARDS: readonly Guard[] = Object.freeze([
   hookSettingsGuard,
   branchEvidence,
   gateRequirementsInjector,
+  agentRunTracker,
 ]);

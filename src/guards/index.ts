@@ -2,6 +2,7 @@
 // For each event the engine takes the guards below that react to it, top to bottom; the first deny
 // ends the run.
 import type { Guard } from '../engine/guard.js';
+import { agentRunTracker } from './agent-run-tracker.js';
 import { branchEvidence } from './branch-evidence.js';
 import { branchGuard } from './branch-guard.js';
 import { constitutionValidator } from './constitution-validator.js';
@@ -51,6 +52,8 @@ export const GUARDS: readonly Guard[] = Object.freeze([
   branchEvidence,
   // a delegation nothing denied gets its gate requirements
   gateRequirementsInjector,
+  // last before a tool: a subagent's first tool call that nothing denied is the evidence its run worked
+  agentRunTracker,
   // after a tool, on a prompt, at a stop; first what a command changed that only isdlc should change
   unexpectedFileChange,
   menuTracker,

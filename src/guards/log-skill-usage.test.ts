@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { guardTable } from '../../test/helpers/guard-table.js';
 import { makeLoop } from '../../test/helpers/loops.js';
-import { agentResult, recorded332 } from '../../test/helpers/payloads.js';
+import { agentResult, recorded332, taskNotification, userPrompt } from '../../test/helpers/payloads.js';
 import { decisionOf, hook, readJson, tempDir, writeJson } from '../../test/helpers/project.js';
 import { workflowState } from '../../test/helpers/states.js';
 
@@ -66,6 +66,84 @@ guardTable('log-skill-usage', {
       payload: agentResult(P, { subagent_type: 'software-developer' }, 'Done.'),
       expect: 'allow',
       then: ({ state }) => expect(state['skill_usage_log'][0]).toMatchObject({ outcome: 'completed', agent_id: 'a7154de3fc719065c' }),
+    },
+    {
+      name: "a synchronous result is the run's end, with the host's count of its tool calls",
+      state: workflowState('feature', '06-implementation'),
+      payload: agentResult(P, { subagent_type: 'software-developer' }, 'Done.'),
+      expect: 'allow',
+      then: ({ state }) => {
+        const [entry] = state['skill_usage_log'];
+        expect(entry).toMatchObject({ outcome: 'completed', tool_calls: 1 });
+        expect(entry.completed_at).toBe(entry.timestamp);
+      },
+    },
+    {
+      name: 'a synchronous run that did nothing carries the host\'s count of zero',
+      state: workflowState('feature', '06-implementation'),
+      payload: (() => {
+        const idle = agentResult(P, { subagent_type: 'software-developer' }, 'OK');
+        return { ...idle, tool_response: { ...(idle['tool_response'] as object), totalToolUseCount: 0 } };
+      })(),
+      expect: 'allow',
+      then: ({ state }) => expect(state['skill_usage_log'][0]).toMatchObject({ outcome: 'completed', tool_calls: 0 }),
+    },
+    {
+      name: 'a run seen working before its result came is filled in by it, not logged twice',
+      state: withLog([{ timestamp: '2026-11-25T10:05:00.000Z', agent: 'software-developer', agent_id: 'a7154de3fc719065c', agent_phase: '06-implementation', outcome: 'completed', completed_at: '2026-11-25T10:07:00.000Z', first_tool_at: '2026-11-25T10:05:00.000Z', launch_pending: true }]),
+      payload: agentResult(P, { subagent_type: 'software-developer', description: 'Implement CSV export' }, 'Done.'),
+      expect: 'allow',
+      then: ({ state }) => {
+        expect(state['skill_usage_log']).toHaveLength(1);
+        const [entry] = state['skill_usage_log'];
+        expect(entry).toMatchObject({ timestamp: '2026-11-25T10:05:00.000Z', first_tool_at: '2026-11-25T10:05:00.000Z', description: 'Implement CSV export', status: 'executed', outcome: 'completed', tool_calls: 1 });
+        expect(entry.launch_pending).toBeUndefined();
+      },
+    },
+    {
+      name: 'a background launch whose run was seen working and already ended stays ended',
+      state: withLog([{ timestamp: '2026-11-25T10:05:00.000Z', agent: 'software-developer', agent_id: AGENT_ID, agent_phase: '06-implementation', outcome: 'completed', completed_at: '2026-11-25T10:05:01.000Z', first_tool_at: '2026-11-25T10:05:00.000Z', launch_pending: true }]),
+      payload: launchOf('software-developer'),
+      expect: 'allow',
+      then: ({ state }) => expect(state['skill_usage_log']).toEqual([expect.objectContaining({ outcome: 'completed', completed_at: '2026-11-25T10:05:01.000Z', agent_id: AGENT_ID, description: 'Implement CSV export' })]),
+    },
+    {
+      name: 'a background launch whose run was seen working stays open, keeping its first tool call',
+      state: withLog([{ timestamp: '2026-11-25T10:05:00.000Z', agent: 'software-developer', agent_id: AGENT_ID, outcome: 'running', first_tool_at: '2026-11-25T10:05:00.000Z', launch_pending: true }]),
+      payload: launchOf('software-developer'),
+      expect: 'allow',
+      then: ({ state }) => expect(state['skill_usage_log']).toEqual([expect.objectContaining({ outcome: 'launched', first_tool_at: '2026-11-25T10:05:00.000Z', agent_phase: '06-implementation' })]),
+    },
+    {
+      name: 'the SubagentStop of a run seen only through its tool calls ends it',
+      state: withLog([{ timestamp: '2026-11-25T10:05:00.000Z', agent: 'software-developer', agent_id: AGENT_ID, outcome: 'running', first_tool_at: '2026-11-25T10:05:00.000Z', launch_pending: true }]),
+      payload: { ...BACKGROUND_END, cwd: P },
+      expect: 'allow',
+      then: ({ state }) => expect(state['skill_usage_log'][0]).toMatchObject({ outcome: 'completed', completed_at: expect.any(String), launch_pending: true }),
+    },
+    {
+      name: "the host's task notification ends a run whose SubagentStop was not seen, with its count of tool calls",
+      state: withLog([launchedEntry()]),
+      payload: taskNotification(P, 'Done.'),
+      expect: 'allow',
+      then: ({ state }) => expect(state['skill_usage_log'][0]).toEqual({ ...launchedEntry(), outcome: 'completed', completed_at: expect.any(String), tool_calls: 0 }),
+    },
+    {
+      name: 'a task notification after the SubagentStop adds only the count',
+      state: withLog([launchedEntry({ outcome: 'completed', completed_at: '2026-11-25T10:06:00.000Z' })]),
+      payload: (() => {
+        const notification = taskNotification(P, 'Done.');
+        return { ...notification, prompt: String(notification['prompt']).replace('<tool_uses>0</tool_uses>', '<tool_uses>4</tool_uses>') };
+      })(),
+      expect: 'allow',
+      then: ({ state }) => expect(state['skill_usage_log'][0]).toEqual({ ...launchedEntry(), outcome: 'completed', completed_at: '2026-11-25T10:06:00.000Z', tool_calls: 4 }),
+    },
+    {
+      name: 'a prompt the user typed that mentions a task notification ends nothing',
+      state: withLog([launchedEntry()]),
+      payload: userPrompt(P, `what does <task-notification><task-id>${AGENT_ID}</task-id> mean?`),
+      expect: 'allow',
+      then: ({ state }) => expect(state['skill_usage_log']).toEqual([launchedEntry()]),
     },
     {
       name: 'logs a cross-phase delegation as such',

@@ -1,15 +1,18 @@
 // Each subagent delegation is logged in `skill_usage_log`: which agent, the phase it owns, the phase the
 // workflow was in. The gate's agent-delegation check reads this log, so the evidence that a phase's
-// agent ran is something the hook saw, not something an agent wrote. A subagent launched in the
-// background (Claude Code's default from 2.1.198) has only started when its Agent call returns: its entry
-// says `launched` with the subagent's id, and becomes `completed` at that subagent's SubagentStop.
-import { agentPhases, normalizeAgentName, PHASELESS_MARKERS } from '../detect/agents.js';
+// agent ran is something the hook saw, not something an agent wrote. Each entry is one run, followed by
+// the subagent's id (src/state/agent-runs.ts): a background launch (Claude Code's default from 2.1.198)
+// has only started when its Agent call returns, so its entry says `launched` and becomes `completed` at
+// that subagent's SubagentStop, or at the <task-notification> the host submits when it ended. A
+// synchronous result is the run's end, with the host's count of its tool calls. agent-run-tracker marks
+// the run's first tool call; a run it saw working before its launch was logged is completed here.
+import { homePhaseOf, normalizeAgentName, PHASELESS_MARKERS } from '../detect/agents.js';
 import { delegationFor } from '../detect/phase-delegation.js';
 import { defineGuard } from '../engine/guard.js';
+import type { HookEvent } from '../engine/event.js';
+import { runIsOpen, SKILL_USAGE_LOG_LIMIT } from '../state/agent-runs.js';
 import { currentPhaseOf } from '../state/current-phase.js';
-import type { SkillUsageEntry } from '../state/schema.js';
-
-export const SKILL_USAGE_LOG_LIMIT = 200;
+import type { IsdlcState, SkillUsageEntry } from '../state/schema.js';
 
 /** The JavaScript framework's status and reason values, so existing readers of the log understand it. */
 function usageVerdict(agentPhase: string | null, current: string | null): { status: 'executed' | 'observed'; reason: string } {
@@ -19,31 +22,77 @@ function usageVerdict(agentPhase: string | null, current: string | null): { stat
   return { status: 'observed', reason: 'cross-phase-usage' };
 }
 
-/** An entry still waiting for the end of the background subagent `agentId`. */
-function launchedAs(entry: SkillUsageEntry, agentId: string): boolean {
-  return entry.agent_id === agentId && entry.outcome === 'launched';
+/** An entry still waiting for the end of the subagent `agentId`. */
+function openAs(entry: SkillUsageEntry, agentId: string): boolean {
+  return entry.agent_id === agentId && runIsOpen(entry);
+}
+
+function logOf(draft: IsdlcState): SkillUsageEntry[] {
+  return Array.isArray(draft.skill_usage_log) ? draft.skill_usage_log : [];
+}
+
+/**
+ * The run `agentId` ended (its SubagentStop, or the host's notification of it): its open entries are
+ * completed, and take the host's count of its tool calls when one came. False when there is nothing to do.
+ */
+function endRun(state: IsdlcState, agentId: string, at: string, toolUses: number | undefined, update: (mutate: (draft: IsdlcState) => void) => void): boolean {
+  const log = state.skill_usage_log ?? [];
+  const ending = log.some((entry) => openAs(entry, agentId));
+  const counting = toolUses !== undefined && log.some((entry) => entry.agent_id === agentId && entry.tool_calls === undefined);
+  if (!ending && !counting) return false;
+  update((draft) => {
+    for (const entry of logOf(draft)) {
+      if (entry.agent_id !== agentId) continue;
+      if (runIsOpen(entry)) {
+        entry.outcome = 'completed';
+        entry.completed_at = at;
+      }
+      if (toolUses !== undefined && entry.tool_calls === undefined) entry.tool_calls = toolUses;
+    }
+  });
+  return true;
+}
+
+/** The launch's entry: a new one, or the run agent-run-tracker already saw working, filled in. */
+function recordLaunch(draft: IsdlcState, entry: SkillUsageEntry): void {
+  const log = logOf(draft);
+  const seen = entry.agent_id === undefined ? undefined : log.find((logged) => logged.agent_id === entry.agent_id && logged.launch_pending === true);
+  if (seen) {
+    const { timestamp: _launchedAt, ...launch } = entry;
+    // It may have ended already (its SubagentStop came first): a background launch does not reopen it.
+    const ended = seen.outcome === 'completed';
+    Object.assign(seen, launch);
+    delete seen.launch_pending;
+    if (ended) {
+      seen.outcome = 'completed';
+      seen.completed_at ??= entry.completed_at;
+    }
+    return;
+  }
+  log.push(entry);
+  draft.skill_usage_log = log.slice(-SKILL_USAGE_LOG_LIMIT);
+}
+
+function runEnd(event: HookEvent): { agentId: string; toolUses?: number } | undefined {
+  if (event.name === 'SubagentStop') return event.agentId ? { agentId: event.agentId } : undefined;
+  const notification = event.notification;
+  if (event.name !== 'UserPromptSubmit' || notification?.kind !== 'task' || !notification.taskId) return undefined;
+  return { agentId: notification.taskId, ...(notification.toolUses !== undefined ? { toolUses: notification.toolUses } : {}) };
 }
 
 export const logSkillUsage = defineGuard({
   id: 'log-skill-usage',
   description:
-    'Logs every subagent delegation (agent, its phase, the current phase) in skill_usage_log, the evidence for the agent-delegation gate check; a background launch is marked completed at its SubagentStop.',
-  on: { PostToolUse: ['agent'], SubagentStop: true },
+    'Logs every subagent delegation (agent, its phase, the current phase) in skill_usage_log, the evidence for the agent-delegation gate check; a run is followed by its id to its end (SubagentStop, the synchronous result, or the host\'s task notification), with the host\'s count of its tool calls.',
+  on: { PostToolUse: ['agent'], SubagentStop: true, UserPromptSubmit: true },
   check({ event, state, config, now, update, log }) {
     // Logged with or without a workflow: delegation-gate looks here for the orchestrator that starts one.
     if (!state) return;
-    if (event.name === 'SubagentStop') {
-      const agentId = event.agentId;
-      if (!agentId || !(state.skill_usage_log ?? []).some((entry) => launchedAs(entry, agentId))) return;
-      const at = now.toISOString();
-      update((draft) => {
-        for (const entry of Array.isArray(draft.skill_usage_log) ? draft.skill_usage_log : []) {
-          if (!launchedAs(entry, agentId)) continue;
-          entry.outcome = 'completed';
-          entry.completed_at = at;
-        }
-      });
-      log({ agent_id: agentId, outcome: 'completed' });
+    if (event.name !== 'PostToolUse') {
+      const end = runEnd(event);
+      if (end && endRun(state, end.agentId, now.toISOString(), end.toolUses, update)) {
+        log({ agent_id: end.agentId, outcome: 'completed', ...(end.toolUses !== undefined ? { tool_calls: end.toolUses } : {}) });
+      }
       return;
     }
     if (!event.tool) return;
@@ -52,8 +101,8 @@ export const logSkillUsage = defineGuard({
     const subagentType = typeof input['subagent_type'] === 'string' ? input['subagent_type'] : '';
     const delegation = delegationFor(event, config, current);
     const agent = delegation.agentName ?? (subagentType ? normalizeAgentName(subagentType) : 'general-purpose');
-    const owned = agentPhases(config.manifest, agent);
-    const agentPhase = delegation.targetPhase ?? (owned.find((phase) => !PHASELESS_MARKERS.has(phase)) ?? owned[0] ?? null);
+    const agentPhase = delegation.targetPhase ?? homePhaseOf(config.manifest, agent);
+    const backgrounded = event.outcome?.backgrounded === true;
     const entry: SkillUsageEntry = {
       timestamp: now.toISOString(),
       agent,
@@ -62,13 +111,13 @@ export const logSkillUsage = defineGuard({
       description: typeof input['description'] === 'string' ? input['description'].slice(0, 200) : '',
       ...usageVerdict(agentPhase, current),
       enforcement_mode: typeof state.skill_enforcement?.['mode'] === 'string' ? state.skill_enforcement['mode'] : 'observe',
-      outcome: event.outcome?.backgrounded ? 'launched' : 'completed',
+      outcome: backgrounded ? 'launched' : 'completed',
     };
     if (event.outcome?.agentId) entry.agent_id = event.outcome.agentId;
-    update((draft) => {
-      const log = Array.isArray(draft.skill_usage_log) ? draft.skill_usage_log : [];
-      log.push(entry);
-      draft.skill_usage_log = log.slice(-SKILL_USAGE_LOG_LIMIT);
-    });
+    if (!backgrounded) {
+      entry.completed_at = entry.timestamp;
+      if (event.outcome?.toolCalls !== undefined) entry.tool_calls = event.outcome.toolCalls;
+    }
+    update((draft) => recordLaunch(draft, entry));
   },
 });

@@ -153,6 +153,9 @@ function successOutcome(p: Payload): ToolOutcome {
   };
   const kind = p.tool_name ? toolKindOf(p.tool_name) : 'other';
   if (kind === 'agent' && typeof record?.['agentId'] === 'string' && record['agentId'] !== '') outcome.agentId = record['agentId'];
+  // A synchronous run's result counts its tool calls (a background launch's has no count yet).
+  const toolCalls = kind === 'agent' ? countOf(record?.['totalToolUseCount']) : undefined;
+  if (toolCalls !== undefined) outcome.toolCalls = toolCalls;
   if (kind === 'shell') {
     const changes = fileChangesOf(record?.['bashEditDiff']);
     if (changes) outcome.fileChanges = changes;
@@ -205,7 +208,15 @@ function taskNotificationOf(prompt: string): HostNotification | undefined {
   const status = /<status>\s*([^<\s]+)\s*<\/status>/.exec(prompt)?.[1];
   if (taskId) notification.taskId = taskId;
   if (status) notification.status = status;
+  const toolUses = countOf(/<tool_uses>\s*(\d+)\s*<\/tool_uses>/.exec(prompt)?.[1]);
+  if (toolUses !== undefined) notification.toolUses = toolUses;
   return notification;
+}
+
+/** A non-negative whole number, from a number or its digits. */
+function countOf(value: unknown): number | undefined {
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 
 const EXIT_CODE_LINE = /^Exit code (-?\d+)\s*(?:\r?\n|$)/;

@@ -71,9 +71,20 @@ export interface SkillUsageEntry {
   current_phase?: string;
   /** isdlc's addition: the subagent's id, as its SubagentStop names it. */
   agent_id?: string;
-  /** `launched` (a background subagent still running) or `completed`. */
+  /**
+   * `launched` (a background subagent still running), `running` (a subagent seen making a tool call before
+   * its launch was logged: a synchronous run, or a background one faster than its launch's hook) or
+   * `completed`. The JavaScript framework's entries have none: they are judged as completed.
+   */
   outcome?: string;
+  /** When its end was seen: its SubagentStop, the synchronous Agent result, or the host's task notification. */
   completed_at?: string;
+  /** isdlc's addition: when isdlc's hook saw the run's first tool call (only the first is recorded). */
+  first_tool_at?: string;
+  /** isdlc's addition: how many tool calls the host itself counted for the run, when it says (at its end). */
+  tool_calls?: number;
+  /** isdlc's addition: the run was seen working before its launch was logged; the launch fills in the rest. */
+  launch_pending?: boolean;
   [key: string]: unknown;
 }
 

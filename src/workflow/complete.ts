@@ -4,6 +4,7 @@
 // is a person's override of a closed gate (seed 003 TS-015 "Skip").
 import type { ProjectConfig } from '../config/project-config.js';
 import { describeUnmet, evaluateGate, type GateEvaluation } from '../gates/evaluate.js';
+import { clockOf, runningPhaseRuns } from '../state/agent-runs.js';
 import { phaseStatusOf } from '../state/phase-records.js';
 import type { IsdlcState } from '../state/schema.js';
 import { minutesBetween } from '../util/minutes.js';
@@ -55,6 +56,21 @@ function finishPhase(draft: IsdlcState, cursor: Cursor, phase: string, now: Date
   return { next: phases[index + 1] ?? null, ...(minutes !== undefined ? { minutes } : {}) };
 }
 
+/**
+ * A phase is not done while its own agent is still at work (a background run, Claude Code's default from
+ * 2.1.198, returns to the caller at once): whatever it writes after the phase moved on would land in the
+ * next phase's time. Every route to completion (the CLI, the MCP tool) comes through completePhase.
+ */
+export function refuseWhilePhaseAgentRuns(draft: IsdlcState, phase: string, now: Date): void {
+  const running = runningPhaseRuns(draft.skill_usage_log, phase, now);
+  if (running.length === 0) return;
+  const named = running.map((run) => `${run.agent} (running since ${clockOf(run.since)}, ${run.minutes} min)`).join(', ');
+  throw new WorkflowError(
+    `${phase} cannot be completed while its agent is still running: ${named}. Wait for it to finish (its end arrives as a ` +
+      'task notification), then run `isdlc phase complete` again.',
+  );
+}
+
 export function completePhase(
   draft: IsdlcState,
   config: ProjectConfig,
@@ -62,7 +78,8 @@ export function completePhase(
 ): CompleteResult {
   const cursor = cursorOf(draft);
   const phase = runningPhase(draft, cursor, 'complete');
-  const gate = evaluateGate({ state: draft, config, phase, root: input.root, docsBase: input.docsBase, ...(input.gateRun ? { gateRun: input.gateRun } : {}) });
+  refuseWhilePhaseAgentRuns(draft, phase, input.now);
+  const gate = evaluateGate({ state: draft, config, phase, root: input.root, docsBase: input.docsBase, now: input.now, ...(input.gateRun ? { gateRun: input.gateRun } : {}) });
   if (!gate.open) {
     throw new WorkflowError(`the gate of ${phase} is closed, so the phase stays in progress:\n${describeUnmet(gate)}\nRun \`isdlc gate check\` to see it again once that is done.`);
   }

@@ -13,7 +13,7 @@ import type { StateLocation } from '../state/locate.js';
 import type { ActiveWorkflow, IsdlcState } from '../state/schema.js';
 import { StateStore } from '../state/store.js';
 import { activatePhase, type ActivateResult } from './activate.js';
-import { completePhase, type CompleteResult } from './complete.js';
+import { completePhase, refuseWhilePhaseAgentRuns, type CompleteResult } from './complete.js';
 import { recordArticleCheck, type ArticleCheckOutcome, type CheckSource } from './constitution.js';
 import { addHistory } from './cursor.js';
 import { cancelWorkflow, finalizeWorkflow, type ArchivedWorkflow } from './finalize.js';
@@ -139,6 +139,8 @@ async function gateRunFor(location: StateLocation, config: ProjectConfig): Promi
   const phase = currentPhaseOf(state);
   const workflow = activeWorkflowOf(state);
   if (!state || !phase || !workflow || phaseStatusOf(state, phase) !== 'in_progress') return null;
+  // Refusals that need no test run come first: a phase agent still at work, then the rest of the gate.
+  refuseWhilePhaseAgentRuns(state, phase, new Date());
   const requirements = effectivePhaseRequirements(config.iterationRequirements, phase, workflow.type);
   const preview = evaluateGate({ state, config, phase, root: location.root, docsBase: location.docsBase });
   if (!preview.checks.some((check) => check.requirement === 'verified_test_run') || !verifiesAtGate(requirements)) return null;

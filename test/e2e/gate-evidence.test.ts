@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { writeFile } from '../helpers/project.js';
 import { workflowState } from '../helpers/states.js';
 import type { TurnContext } from './harness/mock-api.js';
-import { bash, call, edit, say, write } from './harness/script.js';
+import { bash, call, edit, isdlcTool, loadIsdlcTools, say, write } from './harness/script.js';
 import { asPersonWrote, e2eProject, readState, runClaude, type E2eProject } from './harness/session.js';
 import { usesClaudeCode } from './harness/pinned.js';
 import workflows from '../../src/config/defaults/workflows.json';
@@ -32,8 +32,8 @@ const assert = require('node:assert');
 test('joins strings', () => assert.strictEqual('a' + 'b', 'ab'));
 `;
 
-const tool = (name: string, input: Record<string, unknown> = {}) => ({ name: `mcp__isdlc__${name}`, input });
-const load = (...names: string[]) => call({ name: 'ToolSearch', input: { query: `select:${names.map((name) => `mcp__isdlc__${name}`).join(',')}` } });
+const tool = isdlcTool;
+const load = loadIsdlcTools;
 
 /** Only the tests stand between this phase and the next: the routes below are about them alone. */
 function testsOnlyRequirements(): Record<string, unknown> {

@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import bundled from '../../src/config/defaults/iteration-requirements.json';
 import { FIXTURES, writeJson } from '../helpers/project.js';
 import type { TurnContext } from './harness/mock-api.js';
-import { agent, bash, call, ISDLC_CMD, say, startsWith } from './harness/script.js';
+import { agent, bash, call, ISDLC_CMD, isdlcTool, loadIsdlcTools, say, startsWith } from './harness/script.js';
 import { activity, asPersonWrote, e2eProject, readState, runClaude } from './harness/session.js';
 import { usesClaudeCode } from './harness/pinned.js';
 
@@ -17,8 +17,8 @@ usesClaudeCode();
 type State = Record<string, any>;
 const PHASE = '11-local-testing';
 const WORKER = 'environment-builder';
-const tool = (name: string, input: Record<string, unknown> = {}) => ({ name: `mcp__isdlc__${name}`, input });
-const load = (...names: string[]) => call({ name: 'ToolSearch', input: { query: `select:${names.map((name) => `mcp__isdlc__${name}`).join(',')}` } });
+const tool = isdlcTool;
+const load = loadIsdlcTools;
 const REVIEW = `Review the work of phase ${PHASE} against Articles VIII and IX and record each check.`;
 
 function answerOf({ api }: TurnContext, name: string, nth = 0): Record<string, any> {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { FIXTURES } from '../helpers/project.js';
 import type { TurnContext } from './harness/mock-api.js';
-import { agent, call, say, startsWith } from './harness/script.js';
+import { agent, call, say, startsWith, isdlcTool as tool, loadIsdlcTools as load } from './harness/script.js';
 import { activity, e2eProject, readState, runClaude } from './harness/session.js';
 import { usesClaudeCode } from './harness/pinned.js';
 
@@ -16,9 +16,6 @@ usesClaudeCode();
 type State = Record<string, any>;
 const PHASE = '11-local-testing';
 const PHASE_AGENT = 'environment-builder';
-const tool = (name: string, input: Record<string, unknown> = {}) => ({ name: `mcp__isdlc__${name}`, input });
-/** 2.1.332 defers MCP tools behind a tool search: a conversation loads their schemas first. */
-const load = (...names: string[]) => call({ name: 'ToolSearch', input: { query: `select:${names.map((name) => `mcp__isdlc__${name}`).join(',')}` } });
 
 /** The JSON answer of the first call of an isdlc tool in this run. */
 function answerOf({ api }: TurnContext, name: string): Record<string, any> {

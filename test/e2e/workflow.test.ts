@@ -4,10 +4,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { FIXTURES } from '../helpers/project.js';
+import { cli, FIXTURES } from '../helpers/project.js';
 import { workflowState } from '../helpers/states.js';
 import { MockApi } from './harness/mock-api.js';
-import { agent, bash, call, edit, say, startsWith, write } from './harness/script.js';
+import { agent, bash, call, edit, say, startsWith, write, isdlcTool as tool, loadIsdlcTools as load } from './harness/script.js';
 import { activity, e2eProject, readState, runClaude, unprotected, type E2eProject, asPersonWrote } from './harness/session.js';
 import { usesClaudeCode } from './harness/pinned.js';
 
@@ -77,10 +77,61 @@ describe('a feature workflow in 06-implementation', () => {
     expect(launch?.text).toMatch(/agentId: (\w+)/);
     const agentId = /agentId: (\w+)/.exec(launch!.text)![1];
     const entry = (readState(project)['skill_usage_log'] as State[]).find((logged) => logged['agent'] === 'software-developer');
-    expect(entry).toMatchObject({ agent_phase: '06-implementation', agent_id: agentId, outcome: 'completed' });
+    expect(entry).toMatchObject({ agent_phase: '06-implementation', agent_id: agentId, outcome: 'completed', first_tool_at: expect.any(String) });
     expect(activity(project).some((logged) => logged.event === 'SubagentStop')).toBe(true);
     // Its end also comes back as a prompt Claude Code submits itself: isdlc reads it as a notification, not as the user's words.
     expect(activity(project).filter((logged) => logged.event === 'UserPromptSubmit').map((logged) => logged['notification'] ?? 'typed')).toEqual(['typed', 'task']);
+  });
+
+  test('a delegation whose agent only replies "OK" leaves the agent-delegation requirement unmet, and `isdlc gate check` says why', async () => {
+    const project = implementationProject();
+    const run = await runClaude(project, {
+      prompt: 'Implement the feature.',
+      scripts: [
+        { name: 'developer', match: startsWith('REPLY'), turns: [say('OK')] },
+        { name: 'main', turns: [call(agent('software-developer', 'REPLY OK and do nothing.')), say('Delegated; waiting for it.')], after: say('The developer finished.') },
+      ],
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.api.conversation('developer')[0], 'the subagent ran').toBeDefined();
+    const entry = (readState(project)['skill_usage_log'] as State[]).find((logged) => logged['agent'] === 'software-developer');
+    expect(entry).toMatchObject({ agent_phase: '06-implementation', outcome: 'completed' });
+    expect(entry?.['first_tool_at']).toBeUndefined();
+    const gate = JSON.parse(cli(['gate', 'check', '--json'], { cwd: project.dir }).stdout) as State;
+    expect(gate['checks'].find((check: State) => check['requirement'] === 'agent_delegation')).toMatchObject({ met: false, detail: 'software-developer ran but made no tool call' });
+    const shown = cli(['gate', 'check'], { cwd: project.dir }).stdout + cli(['gate', 'check'], { cwd: project.dir }).stderr;
+    expect(shown).toContain('software-developer ran but made no tool call');
+  });
+
+  test("phase_complete while the phase's agent still runs in the background is refused, naming it; its finished run then counts", async () => {
+    const project = implementationProject();
+    const run = await runClaude(project, {
+      prompt: 'Implement the feature.',
+      scripts: [
+        {
+          name: 'developer',
+          match: startsWith('IMPLEMENT'),
+          // Works until the main agent has tried to complete the phase (its hook logged the call), however slow the machine.
+          turns: [call(bash('for i in $(seq 1 300); do grep -q mcp__isdlc__phase_complete .isdlc/hook-activity.log && break; sleep 0.1; done; sleep 2')), say('Implemented.')],
+        },
+        {
+          name: 'main',
+          turns: [call(agent('software-developer', 'IMPLEMENT the export')), load('phase_complete'), call(tool('phase_complete', { summary: 'done' })), say('It is still running; waiting.')],
+          after: say('The developer finished.'),
+        },
+      ],
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const [completion] = run.api.toolUseIds('mcp__isdlc__phase_complete');
+    const refusal = run.api.toolResult(completion!);
+    expect(refusal?.isError).toBe(true);
+    expect(refusal?.text).toMatch(/06-implementation cannot be completed while its agent is still running: software-developer \(running since \d\d:\d\d UTC, \d+ min\)/);
+    expect((readState(project) as State)['phases']['06-implementation'].status).toBe('in_progress');
+    // It ran its command and ended: that run is the phase's delegation.
+    const entry = (readState(project)['skill_usage_log'] as State[]).find((logged) => logged['agent'] === 'software-developer');
+    expect(entry, JSON.stringify(activity(project).map((logged) => [logged.event, logged.tool, logged['agent_id'], logged.decision]))).toMatchObject({ outcome: 'completed', first_tool_at: expect.any(String) });
+    const gate = JSON.parse(cli(['gate', 'check', '--json'], { cwd: project.dir }).stdout) as State;
+    expect(gate['checks'].find((check: State) => check['requirement'] === 'agent_delegation')).toMatchObject({ met: true, detail: 'software-developer ran in this phase and made tool calls' });
   });
 
   test('a failing `npm test` is recorded from the real run and the model is told where it stands', async () => {

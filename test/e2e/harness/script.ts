@@ -24,6 +24,16 @@ export function skill(name: string, args: string): ToolCall {
   return { name: 'Skill', input: { skill: name, args } };
 }
 
+/** One of isdlc's MCP tools, by its short name (`phase_complete`). */
+export function isdlcTool(name: string, input: Record<string, unknown> = {}): ToolCall {
+  return { name: `mcp__isdlc__${name}`, input };
+}
+
+/** 2.1.332 defers MCP tools behind a tool search: a conversation loads their schemas first. */
+export function loadIsdlcTools(...names: string[]): Reply {
+  return call({ name: 'ToolSearch', input: { query: `select:${names.map((name) => `mcp__isdlc__${name}`).join(',')}` } });
+}
+
 export function call(...tools: ToolCall[]): Reply {
   return { tools };
 }

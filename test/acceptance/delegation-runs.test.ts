@@ -1,0 +1,131 @@
+// A phase's delegation counts when its agent's run ended having made a tool call, and the phase cannot be
+// completed while that agent still runs. Driven through the hook command `isdlc init` registered (payloads
+// recorded from Claude Code 2.1.332, moved into the test's project), the CLI and the MCP server.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { refused, satisfyGate, send, stateOf } from '../helpers/handshake.js';
+import { agentResult, bashCall, recorded332In, taskNotification } from '../helpers/payloads.js';
+import { cleanEnv, cli, initedProject, tempDir, writeJson, writePlan } from '../helpers/project.js';
+import { workflowState } from '../helpers/states.js';
+
+type State = Record<string, any>;
+const IMPL = '06-implementation';
+
+function implementationProject(): string {
+  const dir = initedProject('isdlc-runs-');
+  writeJson(join(dir, '.isdlc/state.json'), workflowState('feature', IMPL));
+  writePlan(dir);
+  return dir;
+}
+
+/** The background launch Claude Code 2.1.332 reports, as a delegation to the phase's agent. */
+function launch(dir: string): { payload: State; agentId: string } {
+  const payload = recorded332In('post-agent-async.json', dir);
+  payload['tool_input'] = { ...(payload['tool_input'] as State), subagent_type: 'software-developer', description: 'Implement CSV export', prompt: 'Implement the CSV export.' };
+  return { payload, agentId: String((payload['tool_response'] as State)['agentId']) };
+}
+
+/** A tool call the subagent makes: Claude Code adds its id and type to the payload. */
+const subagentCall = (dir: string, agentId: string) => ({ ...bashCall(dir, 'npm test'), agent_id: agentId, agent_type: 'software-developer' });
+const subagentEnd = (dir: string) => recorded332In('subagent-stop-background.json', dir);
+
+function delegationCheck(dir: string): { met: boolean; detail: string; action?: string } {
+  const run = cli(['gate', 'check', '--json'], { cwd: dir });
+  const gate = JSON.parse(run.stdout) as { checks: { requirement: string; met: boolean; detail: string; action?: string }[] };
+  const check = gate.checks.find((c) => c.requirement === 'agent_delegation');
+  expect(check, run.stdout).toBeDefined();
+  return check!;
+}
+
+describe('a phase agent run, from its launch to its end', () => {
+  it('a background run counts once it made a tool call and ended; until then the gate says it runs and phase complete is refused', () => {
+    const dir = implementationProject();
+    const { payload, agentId } = launch(dir);
+    expect(send(dir, payload).kind).toBe('allow');
+    expect(delegationCheck(dir)).toMatchObject({ met: false, detail: expect.stringMatching(/^software-developer is still running since \d\d:\d\d UTC \(0 min\)$/) });
+    satisfyGateButDelegation(dir);
+    const said = refused(dir, ['phase', 'complete', '--summary', 'done']);
+    expect(said).toMatch(/06-implementation cannot be completed while its agent is still running: software-developer \(running since \d\d:\d\d UTC, 0 min\)/);
+
+    // Its first tool call is recorded; its later ones write nothing.
+    expect(send(dir, subagentCall(dir, agentId)).kind).toBe('allow');
+    const afterFirst = stateOf(dir);
+    expect(afterFirst['skill_usage_log'][0]).toMatchObject({ agent_id: agentId, outcome: 'launched', first_tool_at: expect.any(String) });
+    expect(send(dir, subagentCall(dir, agentId)).kind).toBe('allow');
+    expect(stateOf(dir)['state_version']).toBe(afterFirst['state_version']);
+    expect(delegationCheck(dir).detail).toMatch(/still running/);
+
+    expect(send(dir, subagentEnd(dir)).kind).toBe('allow');
+    expect(delegationCheck(dir)).toEqual({ requirement: 'agent_delegation', met: true, detail: 'software-developer ran in this phase and made tool calls' });
+    const done = JSON.parse(cli(['phase', 'complete', '--summary', 'done', '--json'], { cwd: dir }).stdout) as State;
+    expect(done['phase']).toBe(IMPL);
+  });
+
+  it('a run that made no tool call does not count, even after the host reports its end', () => {
+    const dir = implementationProject();
+    const { payload } = launch(dir);
+    send(dir, payload);
+    send(dir, subagentEnd(dir));
+    const check = delegationCheck(dir);
+    expect(check).toMatchObject({ met: false, detail: 'software-developer ran but made no tool call' });
+    expect(check.action).toMatch(/delegate the phase's work to software-developer again/);
+    send(dir, taskNotification(dir, 'OK'));
+    expect(stateOf(dir)['skill_usage_log'][0]).toMatchObject({ outcome: 'completed', tool_calls: 0 });
+    expect(delegationCheck(dir).met).toBe(false);
+    satisfyGateButDelegation(dir);
+    expect(refused(dir, ['phase', 'complete'])).toContain('software-developer ran but made no tool call');
+  });
+
+  it('a synchronous run: its tool calls come before its result, which completes the same entry', () => {
+    const dir = implementationProject();
+    const call = { subagent_type: 'software-developer', description: 'Implement CSV export' };
+    const result = agentResult(dir, call, 'Implemented.');
+    const agentId = String((result['tool_response'] as State)['agentId']);
+    send(dir, subagentCall(dir, agentId));
+    expect(stateOf(dir)['skill_usage_log']).toEqual([expect.objectContaining({ agent_id: agentId, outcome: 'running', agent_phase: IMPL })]);
+    // Running, seen only through its tool call: phase complete waits for it too.
+    satisfyGateButDelegation(dir);
+    expect(refused(dir, ['phase', 'complete'])).toContain('software-developer (running since');
+    send(dir, { ...subagentEnd(dir), agent_id: agentId });
+    send(dir, result);
+    const log = stateOf(dir)['skill_usage_log'] as State[];
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatchObject({ agent_id: agentId, outcome: 'completed', description: 'Implement CSV export', tool_calls: 1, first_tool_at: expect.any(String) });
+    expect(log[0]!['launch_pending']).toBeUndefined();
+    expect(delegationCheck(dir).met).toBe(true);
+  });
+
+  it("the MCP tool phase_complete is refused the same way while the phase's agent runs", async () => {
+    const dir = implementationProject();
+    send(dir, launch(dir).payload);
+    satisfyGateButDelegation(dir);
+    const env = Object.fromEntries(Object.entries(cleanEnv()).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const transport = new StdioClientTransport({ command: process.execPath, args: [join(dir, '.isdlc/bin/isdlc.cjs'), 'mcp', '--dir', dir], cwd: tempDir('isdlc-runs-cwd-'), env, stderr: 'pipe' });
+    const client = new Client({ name: 'isdlc-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const result = await client.callTool({ name: 'phase_complete', arguments: { summary: 'done' } });
+      expect(result.isError).toBe(true);
+      expect((result.content as { text: string }[])[0]!.text).toMatch(/cannot be completed while its agent is still running: software-developer \(running since/);
+      expect(stateOf(dir)['phases'][IMPL].status).toBe('in_progress');
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+/** Everything the implementation gate asks for but the delegation (tests, articles, artifacts). */
+function satisfyGateButDelegation(dir: string): void {
+  const before = structuredClone(stateOf(dir)['skill_usage_log']);
+  try {
+    satisfyGate(dir, IMPL, { type: 'feature' });
+  } catch {
+    // It stays closed on the delegation, which is the point.
+  }
+  // satisfyGate delegates when the delegation is unmet; this test's runs are its own.
+  const state = stateOf(dir);
+  state['skill_usage_log'] = before;
+  writeJson(join(dir, '.isdlc/state.json'), state);
+}
