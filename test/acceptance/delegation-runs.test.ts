@@ -9,6 +9,7 @@ import { refused, satisfyGate, send, stateOf } from '../helpers/handshake.js';
 import { agentResult, bashCall, recorded332In, taskNotification } from '../helpers/payloads.js';
 import { cleanEnv, cli, initedProject, tempDir, writeJson, writePlan } from '../helpers/project.js';
 import { workflowState } from '../helpers/states.js';
+import { givePassingSuite } from '../helpers/test-suite.js';
 
 type State = Record<string, any>;
 const IMPL = '06-implementation';
@@ -16,6 +17,7 @@ const IMPL = '06-implementation';
 function implementationProject(): string {
   const dir = initedProject('isdlc-runs-');
   writeJson(join(dir, '.isdlc/state.json'), workflowState('feature', IMPL));
+  givePassingSuite(dir);
   writePlan(dir);
   return dir;
 }

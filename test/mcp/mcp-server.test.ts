@@ -298,7 +298,7 @@ describe('the workflow tools', () => {
       open: true,
       message:
         'The gate of 11-local-testing is open (2 requirements met): - constitutional_validation: all 2 articles compliant; recorded by an unknown caller: VIII, IX ' +
-        '- agent_delegation: environment-builder ran in this phase',
+        '- agent_delegation: environment-builder ran in this phase and made tool calls',
     });
 
     const result = await client.callTool({ name: 'phase_complete', arguments: { summary: 'Local test environment checked' } });
