@@ -14,11 +14,15 @@ const PATTERNS: readonly RegExp[] = [
 ];
 
 export function parseCoverage(text: string): number | undefined {
+  // The figure printed last, whichever tool's shape it has: a coverage tool reports after the tests, so an
+  // earlier line in another tool's shape is not its word.
+  let last: RegExpMatchArray | undefined;
   for (const pattern of PATTERNS) {
     const matches = [...text.matchAll(new RegExp(pattern.source, `${pattern.flags}g`))];
-    const last = matches[matches.length - 1];
-    if (last) return Number(last[1]);
+    const candidate = matches[matches.length - 1];
+    if (candidate && (last === undefined || (candidate.index ?? 0) > (last.index ?? 0))) last = candidate;
   }
+  if (last) return Number(last[1]);
   // go: one "coverage: 85.0% of statements" per package; the lowest is the honest figure.
   const go = [...text.matchAll(/coverage: ([\d.]+)% of statements/g)].map((match) => Number(match[1]));
   return go.length > 0 ? Math.min(...go) : undefined;

@@ -316,6 +316,18 @@ const BY_COMMAND: readonly [RegExp, Parser][] = [
 /** Most specific first: a looser shape must not claim another runner's output. */
 const ALL: readonly Parser[] = [jest, vitest, cargo, pytest, rspec, minitest, phpunit, dotnet, cypress, goTest, nodeTest, mocha, playwright];
 
+/**
+ * Every runner whose summary shape the text holds. One run prints one runner's summary; a second means
+ * something else wrote into the output (the gate's own run refuses to choose between them).
+ */
+export function runnersIn(text: string): string[] {
+  const end = text.length > 8192 ? text.slice(-8192) : text;
+  const found = new Set(ALL.map((parser) => parser(text, end)).filter((result): result is RunSummary => result !== null && !result.couldNotRun).map((result) => result.runner.replace(/-spec$/, '')));
+  // Cypress prints mocha's reporter for each spec before its own table: one runner, two shapes.
+  if (found.has('cypress')) found.delete('mocha');
+  return [...found];
+}
+
 export function parseRunnerSummary(text: string, command = ''): RunSummary | null {
   const first = BY_COMMAND.find(([pattern]) => pattern.test(command))?.[1];
   const end = text.length > 8192 ? text.slice(-8192) : text;

@@ -104,6 +104,8 @@ export interface GroupOptions {
   keep?: number;
   /** How the tail is rendered: at most this many lines and characters. */
   render?: { lines: number; chars: number };
+  /** The program's whole environment; by default this process's, with colours off. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export async function runGroup(run: Invocation, verbatim: boolean, limitMs: number, options: GroupOptions = {}): Promise<GroupOutcome> {
@@ -112,7 +114,7 @@ export async function runGroup(run: Invocation, verbatim: boolean, limitMs: numb
   try {
     child = childProcess().spawn(run.file, run.args, {
       cwd: run.cwd,
-      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+      env: options.env ?? { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: !IS_WINDOWS,
       windowsHide: true,

@@ -7,10 +7,12 @@ import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { parseCoverageReport, USUAL_REPORTS } from '../loop/rules/coverage.js';
 import { sandboxFailure } from '../loop/rules/command-sandbox.js';
-import { ruleSandbox, sandboxInvocation, type OsSandboxSupport } from '../protect/os-sandbox.js';
+import { probeOsSandbox, sandboxInvocation, type OsSandboxSupport } from '../protect/os-sandbox.js';
 import { classifyRun, type TestResult } from '../testwatch/classify.js';
 import { readReporterFile } from '../testwatch/reporter-files.js';
+import { runnersIn } from '../testwatch/runners.js';
 import { invocation, runGroup } from '../util/process-group.js';
+import { gateEnvironment, shadowedProgram } from './gate-environment.js';
 import type { TestingConfig } from './testing-config.js';
 
 /** Coverage reports the gate also looks for: Go's profile, under the names people give it. */
@@ -96,12 +98,19 @@ export async function runGateTests(input: GateRunInput): Promise<GateRun> {
   const digest = createHash('sha256');
   let bytes = 0;
 
+  const shadow = shadowedProgram(root, command);
+  if (shadow) {
+    const basis = `\`${command}\` was not run: ${shadow}; a person removes it, or names the program's full path in testing.json`;
+    return { phase: input.phase, at: startedAt.toISOString(), command, for_coverage: forCoverage, result: 'inconclusive', basis, exit_code: null, duration_ms: 0, output_sha256: digest.digest('hex'), output_bytes: 0, sandboxed: false };
+  }
+
   const { file, args, verbatim } = invocation(command);
   let run = { file, args, cwd: root };
   let release = (): void => {};
   let sandboxed = false;
   let unsandboxedBecause: string | undefined;
-  const support = input.sandbox ?? ruleSandbox();
+  // Not ruleSandbox(): its switch comes from the environment, and here that may be the agent's.
+  const support = input.sandbox ?? probeOsSandbox();
   if (support.ok) {
     try {
       const prepared = sandboxInvocation(support.kind, run, root);
@@ -116,6 +125,7 @@ export async function runGateTests(input: GateRunInput): Promise<GateRun> {
   let outcome;
   try {
     outcome = await runGroup(run, verbatim, testing.timeout_minutes * 60_000, {
+      env: gateEnvironment(root),
       keep: 64_000,
       render: { lines: 600, chars: 48_000 },
       onOutput: (chunk) => {
@@ -154,6 +164,10 @@ export async function runGateTests(input: GateRunInput): Promise<GateRun> {
     exitStatus: 'own',
     reporter,
   });
+  const runners = runnersIn(outcome.outputTail);
+  if (judged.result === 'passed' && runners.length > 1) {
+    return inconclusive(`the output holds the summaries of ${runners.join(' and ')}: something besides the runner wrote into it, and isdlc does not choose between them`);
+  }
   const summary = judged.summary;
   const counts: RunCounts | undefined = summary
     ? { runner: summary.runner, executed: summary.passed + summary.failed, passed: summary.passed, failed: summary.failed, skipped: summary.skipped }

@@ -1,8 +1,8 @@
 // The gate's own test run, with real child processes in real project folders: what it records for a pass,
 // a failure, a run that counts nothing, one that times out (with the processes it started), and where a
 // coverage figure may come from.
-import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { probeOsSandbox } from '../../src/protect/os-sandbox.js';
 import { runGateTests } from '../../src/verify/gate-run.js';
@@ -23,7 +23,10 @@ test('subtracts', () => {});
 
 function project(files: Record<string, string>): string {
   const dir = tempDir('isdlc-gate-run-');
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
   return dir;
 }
 
@@ -129,6 +132,43 @@ describe("the gate's own run", () => {
       sandbox: NO_SANDBOX,
     });
     expect(run.coverage).toEqual({ percent: 75, from: 'coverage.out' });
+  });
+
+  test("the caller's environment does not reach the run: a PATH through the project and NODE_OPTIONS are left out", async () => {
+    const dir = project({ 'a.test.js': FAILING, 'tools/node': '#!/bin/sh\necho "# tests 2"; echo "# pass 2"; echo "# fail 0"\n', 'noop.js': "require('node:assert').strictEqual = () => {};\n" });
+    chmodSync(join(dir, 'tools/node'), 0o755);
+    const saved = { PATH: process.env['PATH'], NODE_OPTIONS: process.env['NODE_OPTIONS'] };
+    process.env['PATH'] = `${join(dir, 'tools')}:${saved.PATH}`;
+    process.env['NODE_OPTIONS'] = `--require ${join(dir, 'noop.js')}`;
+    try {
+      const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: false, sandbox: NO_SANDBOX });
+      expect(run.result).toBe('failed');
+      expect(run.counts).toMatchObject({ passed: 1, failed: 1 });
+    } finally {
+      process.env['PATH'] = saved.PATH;
+      if (saved.NODE_OPTIONS === undefined) delete process.env['NODE_OPTIONS'];
+      else process.env['NODE_OPTIONS'] = saved.NODE_OPTIONS;
+    }
+  });
+
+  test.each([
+    ['node_modules/.bin/node', 'node --test', 'would run instead of the system\'s node'],
+    ['pytest.py', 'python3 -m pytest', 'pytest.py in the project would be imported instead of the installed pytest'],
+  ])('a program of the project shadowing the real one (%s) stops the run', async (file, command, said) => {
+    const dir = project({ 'a.test.js': PASSING });
+    mkdirSync(join(dir, dirname(file)), { recursive: true });
+    writeFileSync(join(dir, file), '#!/bin/sh\nexit 0\n');
+    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ command }), wantCoverage: false, sandbox: NO_SANDBOX });
+    expect(run.result).toBe('inconclusive');
+    expect(run.basis).toContain(said);
+    expect(run.output_bytes).toBe(0);
+  });
+
+  test("two runners' summaries in one output prove nothing", async () => {
+    const dir = project({ 'a.test.js': PASSING });
+    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ command: 'node --test && echo "Tests:       7 passed, 7 total"' }), wantCoverage: false, sandbox: NO_SANDBOX });
+    expect(run.result).toBe('inconclusive');
+    expect(run.basis).toMatch(/summaries of (?:jest and node-test|node-test and jest)/);
   });
 
   test('a program that is not there: inconclusive, saying so', async () => {

@@ -1,0 +1,52 @@
+// What the gate's test run inherits, and what it refuses to start with. `isdlc phase complete` may be run
+// from the agent's own shell, so its environment is the agent's: a PATH with the agent's folders first, a
+// NODE_OPTIONS that loads the agent's code into the runner, a switch that turns the OS sandbox off. The run
+// gets the environment a person's terminal would give it, and a program the project's own folders put in
+// front of the system's (a `node` in node_modules/.bin, a `pytest.py` at the root) stops it.
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+
+/** Variables that change what a runner loads or how it judges (and the agent's shell marker), whoever set them. */
+const NOT_INHERITED = /^(?:NODE_OPTIONS|NODE_PATH|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_.*|BASH_ENV|ENV|ZDOTDIR|PYTEST_.*|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PYTHONUSERBASE|PYTHONSAFEPATH|GOFLAGS|RUSTFLAGS|RUSTDOCFLAGS|RUSTC_WRAPPER|RUSTC|CARGO_BUILD_.*|CARGO_TARGET_.*|npm_config_.*|NPM_CONFIG_.*|YARN_.*|PNPM_.*|JEST_.*|VITEST.*|MOCHA_.*|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|ISDLC_.*|CLAUDECODE)$/i;
+
+/** A PATH folder the agent could have filled: relative, inside the project, or in a temporary folder. */
+function agentsFolder(folder: string, root: string, temps: readonly string[]): boolean {
+  if (!isAbsolute(folder)) return true;
+  const inside = (base: string) => {
+    const rel = relative(resolve(base), resolve(folder));
+    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  };
+  return inside(root) || temps.some(inside);
+}
+
+export function gateEnvironment(root: string, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const temps = [tmpdir(), env['TMPDIR'], '/tmp', '/var/tmp'].filter((dir): dir is string => typeof dir === 'string' && dir !== '');
+  const out: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(env)) if (!NOT_INHERITED.test(key)) out[key] = value;
+  const path = (env['PATH'] ?? '').split(':').filter((folder) => folder !== '' && !agentsFolder(folder, root, temps));
+  out['PATH'] = path.length > 0 ? path.join(':') : '/usr/local/bin:/usr/bin:/bin';
+  return out;
+}
+
+/** Programs a package manager's script finds in node_modules/.bin before the system's. */
+const SYSTEM_PROGRAMS = ['node', 'nodejs', 'npm', 'npx', 'pnpm', 'yarn', 'bun', 'sh', 'bash', 'dash', 'zsh', 'env', 'python', 'python3', 'go', 'cargo', 'make'];
+
+/** Why the run would not be the command it looks like, or undefined. */
+export function shadowedProgram(root: string, command: string): string | undefined {
+  for (let dir = resolve(root); ; dir = dirname(dir)) {
+    for (const name of SYSTEM_PROGRAMS) {
+      const bin = join(dir, 'node_modules', '.bin', name);
+      if (existsSync(bin)) return `${relative(root, bin) || bin} would run instead of the system's ${name} (npm puts node_modules/.bin first on a script's PATH)`;
+    }
+    if (dirname(dir) === dir) break;
+  }
+  // `python -m X` imports the project's own X first (the working folder leads sys.path).
+  for (const match of command.matchAll(/(?:^|\s)-m\s+([A-Za-z_][\w.]*)/g)) {
+    const top = match[1]!.split('.')[0]!;
+    for (const candidate of [`${top}.py`, join(top, '__init__.py')]) {
+      if (existsSync(join(root, candidate))) return `${candidate} in the project would be imported instead of the installed ${top} (\`-m ${match[1]}\`)`;
+    }
+  }
+  return undefined;
+}
