@@ -9,10 +9,12 @@ export interface TestCommandConfig {
   definitionFiles?: string[];
 }
 
-/** testing.json's `command` (or, without the file, the detected one); null when the project has none. */
+/** testing.json's `command` and `coverage_command` (or, without the file, the detected ones); null when the project has none. */
 export function testCommandOf(config: { root: string }): TestCommandConfig | null {
   const { config: testing } = loadTestingConfig(config.root);
   if (testing.command === null) return null;
   const files = testing.definition_files ?? [];
-  return { command: testing.command, ...(files.length > 0 ? { definitionFiles: files } : {}) };
+  // Where a phase wants coverage the gate runs the coverage command instead: what defines it counts too.
+  const command = testing.coverage_command ? `${testing.command} && ${testing.coverage_command}` : testing.command;
+  return { command, ...(files.length > 0 ? { definitionFiles: files } : {}) };
 }

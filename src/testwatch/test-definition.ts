@@ -35,11 +35,13 @@ const RUNNER_PARTS: Record<string, readonly string[]> = {
   vitest: [...withExtensions('vitest.config', JS_EXTENSIONS), ...withExtensions('vite.config', JS_EXTENSIONS), ...withExtensions('vitest.workspace', [...JS_EXTENSIONS, 'json'])],
   jest: [...withExtensions('jest.config', [...JS_EXTENSIONS, 'json']), `${PACKAGE}#jest`],
   mocha: [...withExtensions('.mocharc', ['js', 'cjs', 'mjs', 'yaml', 'yml', 'json', 'jsonc']), `${PACKAGE}#mocha`],
-  pytest: ['pytest.ini', 'pyproject.toml#[tool.pytest*]', 'setup.cfg#[tool:pytest]', 'tox.ini#[pytest]', 'conftest.py'],
+  // `.pytest.ini` wins over the others; conftest.py in a test folder loads like the root one.
+  pytest: ['pytest.ini', '.pytest.ini', 'pyproject.toml#[tool.pytest*]', 'setup.cfg#[tool:pytest]', 'tox.ini#[pytest]', 'conftest.py', 'tests/conftest.py', 'test/conftest.py'],
   tox: ['tox.ini'],
   nox: ['noxfile.py'],
-  cargo: ['Cargo.toml#without-dependencies', '.config/nextest.toml'],
-  go: ['go.mod#without-require'],
+  // .cargo/config can name a `runner` that replaces every test binary.
+  cargo: ['Cargo.toml#without-dependencies', '.config/nextest.toml', '.cargo/config.toml', '.cargo/config'],
+  go: ['go.mod#without-require', 'go.work'],
   make: ['Makefile', 'makefile', 'GNUmakefile'],
   bun: ['bunfig.toml'],
   // npm's own settings can change what every script does (`script-shell=true` passes them all).
