@@ -26,6 +26,10 @@ export function gateEnvironment(root: string, env: NodeJS.ProcessEnv = process.e
   for (const [key, value] of Object.entries(env)) if (!NOT_INHERITED.test(key)) out[key] = value;
   const path = (env['PATH'] ?? '').split(':').filter((folder) => folder !== '' && !agentsFolder(folder, root, temps));
   out['PATH'] = path.length > 0 ? path.join(':') : '/usr/local/bin:/usr/bin:/bin';
+  // Settings a test of an earlier run could have left in the home folder: npm's user config (node-options,
+  // script-shell) and Python's user site (usercustomize) are not read.
+  out['npm_config_userconfig'] = '/dev/null';
+  out['PYTHONNOUSERSITE'] = '1';
   return out;
 }
 
