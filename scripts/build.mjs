@@ -3,7 +3,8 @@
 // (every other command), yaml.cjs (the YAML parser, loaded only for YAML config) and shell-quote.cjs (the
 // shell parser, loaded only for a command line that names a state file or a commit), loop.cjs (the
 // iteration loop: SQLite store, rules, Stop answer; loaded only where a loop is at work) with the SQLite
-// driver's compiled binding beside it, and mcp.cjs (the MCP server, loaded only by `isdlc mcp`).
+// driver's compiled binding beside it, gate.cjs (a phase gate's evaluation, loaded by a hook only when a
+// call asks to pass a gate) and mcp.cjs (the MCP server, loaded only by `isdlc mcp`).
 import { build } from 'esbuild';
 import { chmodSync, copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -20,6 +21,10 @@ const siblingFiles = {
     // src/loop/load.ts requires the loop's API: in a build that is the loop bundle beside the caller.
     b.onResolve({ filter: /^\.\/api\.js$/ }, (args) =>
       args.importer.endsWith(join('src', 'loop', 'load.ts')) ? { path: './loop.cjs', external: true } : undefined,
+    );
+    // src/gates/load-gate.ts requires the gate's evaluation: in a build that is the gate bundle beside the caller.
+    b.onResolve({ filter: /^\.\/evaluate\.js$/ }, (args) =>
+      args.importer.endsWith(join('src', 'gates', 'load-gate.ts')) ? { path: './gate.cjs', external: true } : undefined,
     );
   },
 };
@@ -52,6 +57,7 @@ await Promise.all([
   ),
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.cjs', plugins: [siblingFiles] }),
   build({ ...common, entryPoints: ['src/entry/loop.ts'], outfile: 'dist/loop.cjs', plugins: [siblingFiles] }),
+  build({ ...common, entryPoints: ['src/gates/evaluate.ts'], outfile: 'dist/gate.cjs', plugins: [siblingFiles] }),
   build({ ...common, entryPoints: ['src/mcp/server.ts'], outfile: 'dist/mcp.cjs', plugins: [siblingFiles] }),
   build({
     ...common,

@@ -5,7 +5,7 @@
 import { effectivePhaseRequirements } from '../config/requirements.js';
 import { GATE_KEYWORDS, orchestratorCall, workflowSkillCall } from '../detect/advance.js';
 import { defineGuard } from '../engine/guard.js';
-import { describeUnmet, evaluateGate } from '../gates/evaluate.js';
+import { loadGate } from '../gates/load-gate.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
 import { addEscalation } from '../state/escalations.js';
 import { ensureConstitutionalTracking, phaseDraft } from '../state/phase-records.js';
@@ -22,6 +22,7 @@ export const gateBlocker = defineGuard({
     const attempt = workflowSkillCall(event, GATE_KEYWORDS) ?? orchestratorCall(event, config.manifest, GATE_KEYWORDS);
     if (attempt === null) return;
 
+    const { evaluateGate, describeUnmet } = loadGate();
     const evaluation = evaluateGate({ state, config, phase, root: location.root, docsBase: location.docsBase });
     const timestamp = now.toISOString();
     log({ phase, open: evaluation.open, unmet: evaluation.unmet.map((check) => check.requirement) });

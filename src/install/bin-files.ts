@@ -9,6 +9,7 @@ export const BIN_FILES = [
   'yaml.cjs',
   'shell-quote.cjs',
   'loop.cjs',
+  'gate.cjs',
   'mcp.cjs',
   'better_sqlite3.node',
 ] as const;
