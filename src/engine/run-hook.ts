@@ -12,6 +12,7 @@ import { dispatch } from './dispatch.js';
 import type { HookEvent } from './event.js';
 import { guardDefinitionProblems, type Guard } from './guard.js';
 import { checkInstall } from './install-verdict.js';
+import { cutDeeperThan, MAX_JSON_DEPTH } from '../util/json-depth.js';
 
 export interface HookRunInput {
   payload: string;
@@ -56,11 +57,14 @@ function selectGuards(all: readonly Guard[], only: string[] | undefined): { guar
   return { guards: all.filter((guard) => only.includes(guard.id)), unknown: only.filter((id) => !known.has(id)) };
 }
 
-function readPayload(text: string, inputProblem: string | undefined): { raw?: unknown; problem?: string } {
+function readPayload(text: string, inputProblem: string | undefined): { raw?: unknown; problem?: string; deepCut?: number } {
   if (inputProblem) return { problem: inputProblem };
   if (text.trim() === '') return { problem: 'empty input: expected one JSON hook payload on stdin' };
   try {
-    return { raw: JSON.parse(text) };
+    const raw: unknown = JSON.parse(text);
+    // Every reader after this one recurses; what nests past the bound is cut here, once, so none of them overflows.
+    const deepCut = cutDeeperThan(raw);
+    return deepCut > 0 ? { raw, deepCut } : { raw };
   } catch (error) {
     return { problem: `input is not JSON (${(error as Error).message}; ${text.length} characters)` };
   }
@@ -70,6 +74,21 @@ function readPayload(text: string, inputProblem: string | undefined): { raw?: un
 export function isDryRun(env: NodeJS.ProcessEnv): boolean {
   const value = env['ISDLC_DRY_RUN'];
   return value !== undefined && value !== '' && value !== '0' && value !== 'false';
+}
+
+/**
+ * After runHook itself threw: the decision (an allow) still goes into the activity log of the project the
+ * call came from, so a person sees that a hook call went unjudged. Best effort; never throws.
+ */
+export function logInternalError(input: Pick<HookRunInput, 'env' | 'cwd'>, error: unknown): void {
+  try {
+    const root = findProjectRoot({ env: input.env, cwd: input.cwd });
+    if (!root || isDryRun(input.env) || !existsSync(join(root, ISDLC_DIR))) return;
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    appendActivity(join(root, ISDLC_DIR), { ts: new Date().toISOString(), decision: 'allow', problem: `internal error, allowed without checks: ${message}` });
+  } catch {
+    // the stderr line the caller writes is all that is left
+  }
 }
 
 export function runHook(input: HookRunInput): HookRunOutput {
@@ -97,7 +116,8 @@ export function runHook(input: HookRunInput): HookRunOutput {
     return finish('', location);
   };
 
-  const { raw, problem: parseProblem } = readPayload(input.payload, input.inputProblem);
+  const { raw, problem: parseProblem, deepCut } = readPayload(input.payload, input.inputProblem);
+  if (deepCut) entry['payload_cut'] = `${deepCut} part(s) nested deeper than ${MAX_JSON_DEPTH} levels replaced by a marker`;
   const payloadCwd =
     raw && typeof raw === 'object' && typeof (raw as Record<string, unknown>)['cwd'] === 'string'
       ? ((raw as Record<string, unknown>)['cwd'] as string)

@@ -1,6 +1,6 @@
 // `isdlc hook` as a process: arguments, stdin, stdout. The decision itself is made by runHook.
 import type { Guard } from '../engine/guard.js';
-import { checkGuards, runHook } from '../engine/run-hook.js';
+import { checkGuards, logInternalError, runHook } from '../engine/run-hook.js';
 import { MISSING_BUNDLES, type EventFamily } from './event-family.js';
 import { shrinkLargeStrings } from './shrink-payload.js';
 import { readHookInput, STDIN_LIMIT_BYTES, writeAllSync, type HookInput } from './stdio.js';
@@ -79,6 +79,7 @@ export function hookMain(args: string[], bundle: HookBundle): void {
   } catch (error) {
     // The last line of defence: whatever failed, the host's action goes ahead.
     stderr += `isdlc hook: internal error, allowed: ${(error as Error).stack ?? String(error)}\n`;
+    logInternalError({ env: process.env, cwd: process.cwd() }, error);
   }
   if (stderr) writeAllSync(2, stderr);
   // Everything is written synchronously; exiting now skips the idle-time garbage collection a

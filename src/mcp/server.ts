@@ -4,12 +4,12 @@
 // iteration-loop server read its schema relative to the cwd and failed whenever it was started elsewhere.
 // The loop store (SQLite) opens on the first tool call and closes with the connection.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { join, resolve } from 'node:path';
 import { loadLoop } from '../loop/load.js';
 import type { LoopStore } from '../loop/store.js';
 import { MCP_SERVER } from '../workflow/agent-operations.js';
 import { compactCatalogue } from './catalogue.js';
+import { LineTransport } from './line-transport.js';
 import { registerTools, type ToolContext } from './tools.js';
 import { registerWorkflowTools } from './workflow-tools.js';
 
@@ -40,7 +40,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   registerTools(server, context);
   catalogue.serve();
 
-  const transport = new StdioServerTransport();
+  const transport = new LineTransport();
   const done = new Promise<void>((settle) => {
     transport.onclose = () => {
       closed = true;

@@ -37,6 +37,11 @@ export function registeredCommands(project: string, event: string, tool?: string
  * agent rewrote the settings file.
  */
 export function runRegisteredHook(project: string, payload: Record<string, unknown>, env: Record<string, string> = {}, settingsFile?: string): Run {
+  return runRegisteredHookWith(project, payload, JSON.stringify(payload), env, settingsFile);
+}
+
+/** As runRegisteredHook, with `input` sent as it is: JSON no object of the test's can be stringified into. */
+export function runRegisteredHookWith(project: string, payload: Record<string, unknown>, input: string, env: Record<string, string> = {}, settingsFile?: string): Run {
   const event = String(payload['hook_event_name']);
   // Matchers match the tool name, and for SessionStart what started the session.
   const subject = event === 'SessionStart' ? payload['source'] : payload['tool_name'];
@@ -49,7 +54,7 @@ export function runRegisteredHook(project: string, payload: Record<string, unkno
   const result = spawnSync(file, args, {
     cwd: project,
     env: cleanEnv({ CLAUDE_PROJECT_DIR: project, ...env }),
-    input: JSON.stringify(payload),
+    input,
     encoding: 'utf8',
     timeout: (hook.timeout ?? 600) * 1000,
   });
