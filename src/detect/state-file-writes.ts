@@ -4,6 +4,7 @@
 // (shell-words), so a path inside an echoed string or a read does not count, and a redirection, an
 // in-place edit or a copy onto the file does.
 import { isAbsolute, posix, resolve } from 'node:path';
+import { editsInPlace, sqliteReadsOnly } from './command-switches.js';
 import { simpleCommands, type SimpleCommand } from './shell-words.js';
 
 const STATE_FILE = /(?:^|[\\/])\.isdlc[\\/](?:projects[\\/][^\\/]+[\\/])?state\.json$/;
@@ -43,24 +44,36 @@ export interface ShellStateWrite {
 }
 
 /** Commands whose every file argument is written (or removed). */
-const WRITES_EVERY_ARGUMENT = new Set(['sqlite3', 'tee', 'rm', 'unlink', 'truncate', 'shred', 'touch', 'set-content', 'add-content', 'out-file', 'remove-item', 'new-item', 'clear-content', 'sc', 'ac']);
+const WRITES_EVERY_ARGUMENT = new Set(['tee', 'rm', 'unlink', 'truncate', 'shred', 'touch', 'set-content', 'add-content', 'out-file', 'remove-item', 'new-item', 'clear-content', 'sc', 'ac']);
 /** Commands that write their last argument (the destination). */
 const WRITES_DESTINATION = new Set(['cp', 'mv', 'install', 'ln', 'rsync', 'copy-item', 'move-item', 'cpi', 'mi', 'copy', 'move']);
 const IN_PLACE_EDITORS = new Set(['sed', 'perl', 'ruby']);
 const INTERPRETERS = new Set(['python', 'node', 'ruby', 'perl', 'deno', 'bun']);
-/** An interpreter one-liner that opens a file for writing. */
-const SCRIPT_WRITES = /writeFile|write_text|write_bytes|json\.dump|open\s*\([^)]*["'][wa+]|>\s*["']?[^\s"']*state\.json|File\.write|fs\.(?:rename|copyFile|unlink|rm)|sqlite3?\.connect|better-sqlite3|Database\(/;
+/**
+ * An interpreter one-liner that opens a file for writing (or moves, removes or opens a database). `json.dumps`
+ * only makes a string; `json.dump` writes one into a file.
+ */
+const SCRIPT_WRITES =
+  /writeFile|appendFile|createWriteStream|write_text|write_bytes|json\.dump(?!s)|open\s*\([^)]*["'][wa+]|["'][rb]*\+["']|>\s*["']?[^\s"']*state\.json|File\.write|fs\.(?:rename|copyFile|unlink|rm|truncate)|os\.(?:rename|replace|remove|unlink|truncate)|shutil\.|\.unlink\(|sqlite3?\.connect|better-sqlite3|Database\(/;
 
 function writesOf(command: SimpleCommand, isProtected: (path: string) => boolean): ShellStateWrite[] {
   const found: ShellStateWrite[] = command.redirects.filter((r) => isProtected(r.target)).map((r) => ({ target: r.target, how: `redirection (${r.op})` }));
   const { name, args } = command;
   const files = args.filter((word) => !word.startsWith('-'));
-  if (WRITES_EVERY_ARGUMENT.has(name)) {
+  if (name === 'sqlite3') {
+    if (sqliteReadsOnly(args)) return found;
+    for (const word of files) if (isProtected(word)) found.push({ target: word, how: name });
+    // ATTACH or `.open` of the file inside the statements
+    for (const word of files) {
+      const path = LOOP_STORE_IN_TEXT.exec(word) ?? STATE_FILE_IN_TEXT.exec(word);
+      if (path && path[0] !== word && isProtected(path[0])) found.push({ target: path[0], how: `${name} statement` });
+    }
+  } else if (WRITES_EVERY_ARGUMENT.has(name)) {
     for (const word of files) if (isProtected(word)) found.push({ target: word, how: name });
   } else if (WRITES_DESTINATION.has(name)) {
     const destination = files[files.length - 1];
     if (files.length >= 2 && destination !== undefined && isProtected(destination)) found.push({ target: destination, how: name });
-  } else if (IN_PLACE_EDITORS.has(name) && args.some((word) => /^-[a-zA-Z]*i/.test(word) || word.startsWith('--in-place'))) {
+  } else if (IN_PLACE_EDITORS.has(name) && editsInPlace(name, args)) {
     for (const word of files) if (isProtected(word)) found.push({ target: word, how: `${name} -i` });
   } else if (name === 'dd') {
     for (const word of args) if (word.startsWith('of=') && isProtected(word.slice(3))) found.push({ target: word.slice(3), how: 'dd' });
