@@ -12,6 +12,8 @@ const STATE_FILE_IN_TEXT = /[^\s"'(]*\.isdlc[\\/](?:projects[\\/][^\\/\s"']+[\\/
 
 const LOOP_STORE = /(?:^|[\\/])\.isdlc[\\/]loop\.db(?:-wal|-shm|-journal)?$/;
 const LOOP_STORE_IN_TEXT = /[^\s"'(]*\.isdlc[\\/]loop\.db(?:-wal|-shm|-journal)?/;
+/** A script's own string naming the file bare (`p='state.json'`), which a `cd .isdlc` before it makes the state file. */
+const BARE_NAME_IN_TEXT = /(?<=["'])[^\s"'(]*(?:state\.json|loop\.db(?:-wal|-shm|-journal)?)(?=["'])/;
 
 /** `.isdlc//state.json` and `x/../.isdlc/state.json` name the same file as `.isdlc/state.json`. */
 function normalised(path: string): string {
@@ -39,6 +41,8 @@ export function toolFilePath(path: string, cwd: string): string {
 
 export interface ShellStateWrite {
   target: string;
+  /** The folder the writing command runs in, as `cd` moved it (SimpleCommand.cd). */
+  cd: string[] | null;
   /** How the command writes it, for the message: "redirection", "sed -i", "cp", ... */
   how: string;
 }
@@ -56,12 +60,16 @@ const INTERPRETERS = new Set(['python', 'node', 'ruby', 'perl', 'deno', 'bun']);
 const SCRIPT_WRITES =
   /writeFile|appendFile|createWriteStream|write_text|write_bytes|json\.dump(?!s)|open\s*\([^)]*["'][wa+]|["'][rb]*\+["']|>\s*["']?[^\s"']*state\.json|File\.write|fs\.(?:rename|copyFile|unlink|rm|truncate)|os\.(?:rename|replace|remove|unlink|truncate)|shutil\.|\.unlink\(|sqlite3?\.connect|better-sqlite3|Database\(/;
 
-function writesOf(command: SimpleCommand, isProtected: (path: string) => boolean): ShellStateWrite[] {
-  const found: ShellStateWrite[] = command.redirects.filter((r) => isProtected(r.target)).map((r) => ({ target: r.target, how: `redirection (${r.op})` }));
+/** Whether a word of `command` names a file the caller is looking for (the command says where it runs). */
+export type ShellTarget = (path: string, command: SimpleCommand) => boolean;
+
+function writesOf(command: SimpleCommand, isTarget: ShellTarget): ShellStateWrite[] {
+  const isProtected = (path: string): boolean => isTarget(path, command);
+  const found: Omit<ShellStateWrite, 'cd'>[] = command.redirects.filter((r) => isProtected(r.target)).map((r) => ({ target: r.target, how: `redirection (${r.op})` }));
   const { name, args } = command;
   const files = args.filter((word) => !word.startsWith('-'));
   if (name === 'sqlite3') {
-    if (sqliteReadsOnly(args)) return found;
+    if (sqliteReadsOnly(args)) return [];
     for (const word of files) if (isProtected(word)) found.push({ target: word, how: name });
     // ATTACH or `.open` of the file inside the statements
     for (const word of files) {
@@ -79,17 +87,17 @@ function writesOf(command: SimpleCommand, isProtected: (path: string) => boolean
     for (const word of args) if (word.startsWith('of=') && isProtected(word.slice(3))) found.push({ target: word.slice(3), how: 'dd' });
   } else if (INTERPRETERS.has(name.replace(/[\d.]+$/, ''))) {
     for (const word of args) {
-      const path = STATE_FILE_IN_TEXT.exec(word) ?? LOOP_STORE_IN_TEXT.exec(word);
+      const path = STATE_FILE_IN_TEXT.exec(word) ?? LOOP_STORE_IN_TEXT.exec(word) ?? BARE_NAME_IN_TEXT.exec(word);
       if (path && SCRIPT_WRITES.test(word) && isProtected(path[0])) found.push({ target: path[0], how: `${name} script` });
     }
   }
-  return found;
+  return found.map((write) => ({ ...write, cd: command.cd }));
 }
 
 /** The state files (and loop store files) a shell command line writes, and how. Cheap when the line never names one. */
 export function shellStateWrites(line: string, options: { powershell?: boolean } = {}): ShellStateWrite[] {
   if (!line.includes('state.json') && !line.includes('loop.db')) return [];
-  return simpleCommands(line, options).flatMap((command) => writesOf(command, isProtected));
+  return simpleCommands(line, options).flatMap((command) => writesOf(command, (path) => isProtected(path)));
 }
 
 /**
@@ -97,6 +105,6 @@ export function shellStateWrites(line: string, options: { powershell?: boolean }
  * the files of commands that write their arguments or their destination, in-place edits. Interpreter
  * one-liners count only when they name a state file or the loop store.
  */
-export function shellWritesTo(line: string, isTarget: (path: string) => boolean, options: { powershell?: boolean } = {}): ShellStateWrite[] {
+export function shellWritesTo(line: string, isTarget: ShellTarget, options: { powershell?: boolean } = {}): ShellStateWrite[] {
   return simpleCommands(line, options).flatMap((command) => writesOf(command, isTarget));
 }

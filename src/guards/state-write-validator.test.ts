@@ -101,17 +101,6 @@ guardTable('state-write-validator', {
     { name: 'a Write to an ordinary source file', state: onDisk(), payload: writeCall(P, 'src/export.ts', 'export const x = 1;\n'), expect: 'allow' },
     { name: 'a file called state.json outside .isdlc', state: onDisk(), payload: writeCall(P, 'src/store/state.json', '{"count": 0}'), expect: 'allow' },
     {
-      // The text rule is the courteous first line, never the wall: unexpected-file-change reports this one
-      // from the command's bashEditDiff once it ran.
-      name: 'the recorded 2.1.332 forge (`cd .isdlc && python3 -c ...` on a bare state.json) names no state path the text rule can see',
-      state: onDisk(),
-      payload: (project) => {
-        const { tool_response: _response, duration_ms: _ms, ...call } = recorded332In('post-bash-edit-diff-state.json', project);
-        return { ...call, hook_event_name: 'PreToolUse' };
-      },
-      expect: 'allow',
-    },
-    {
       name: 'a PostToolUse payload carrying bashEditDiff is not its event (it judges calls before they run)',
       state: onDisk(),
       payload: (project) => recorded332In('post-bash-edit-diff-state.json', project),
@@ -166,10 +155,48 @@ guardTable('state-write-validator', {
     ...(process.platform === 'linux'
       ? [{ name: '.ISDLC/state.json on a case-sensitive file system is another file', state: onDisk(), files: { '.ISDLC/state.json': onDisk() }, payload: writeCall(P, '.ISDLC/state.json', forged()), expect: 'allow' as const }]
       : []),
+    // A fixture's state reached through a `cd`, `..` or an absolute path elsewhere is not this project's.
+    { name: "shell: cd into a fixture project, then echo its state", state: onDisk(), files: { [FIXTURE_STATE]: onDisk() }, payload: bashCall(P, `cd test/fixtures/old-project && echo '{}' > ${STATE}`), expect: 'allow' },
+    { name: "shell: cd into a fixture project, then a python json.dump of its state", state: onDisk(), files: { [FIXTURE_STATE]: onDisk() }, payload: bashCall(P, `cd test/fixtures/old-project && python3 -c "import json; json.dump({}, open('${STATE}', 'w'))"`), expect: 'allow' },
+    { name: "shell: a heredoc creating a fixture's state in a new folder", state: onDisk(), payload: bashCall(P, `mkdir -p test/fixtures/new/.isdlc && cat > test/fixtures/new/.isdlc/state.json <<'EOF'\n{"current_phase": "06-implementation"}\nEOF`), expect: 'allow' },
+    {
+      name: "shell: rm of a sibling project's state through ..",
+      state: onDisk(),
+      setup: (project) => mkdirSync(join(project, '..', `${project.split('/').pop()}-other/.isdlc`), { recursive: true }),
+      payload: (project) => bashCall(project, `rm ../${project.split('/').pop()}-other/.isdlc/state.json`),
+      expect: 'allow',
+    },
+    { name: "shell: echo into state.json of a project in /tmp", state: onDisk(), payload: bashCall(P, "echo '{}' > /tmp/isdlc-another-project/.isdlc/state.json"), expect: 'allow' },
     { name: 'reading the loop store, and the loop commands', state: onDisk(), payload: bashCall(P, 'ls -l .isdlc/loop.db && node .isdlc/bin/isdlc.cjs loop status'), expect: 'allow' },
     { name: 'the isdlc commands themselves', state: onDisk(), payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs phase complete --summary "done" && node .isdlc/bin/isdlc.cjs phase activate'), expect: 'allow' },
   ],
   invalid: [
+    // The same routes must still find this project's own state.
+    { name: 'shell: cd .isdlc && echo > state.json', state: onDisk(), payload: bashCall(P, "cd .isdlc && echo '{}' > state.json"), expect: 'deny', reasonIncludes: ['state.json (redirection (>))'] },
+    { name: 'shell: cd .isdlc; echo > state.json (the cd may fail: taken at its word)', state: onDisk(), payload: bashCall(P, "cd .isdlc; echo '{}' > state.json"), expect: 'deny' },
+    { name: 'shell: { cd .isdlc && echo > state.json; }', state: onDisk(), payload: bashCall(P, "{ cd .isdlc && echo '{}' > state.json; }"), expect: 'deny' },
+    { name: 'shell: cd .isdlc && sqlite3 loop.db with a delete', state: onDisk(), payload: bashCall(P, 'cd .isdlc && sqlite3 loop.db "delete from loops"'), expect: 'deny', reasonIncludes: ['loop store'] },
+    { name: 'shell: a cd into a fixture that may fail before ;', state: onDisk(), files: { [FIXTURE_STATE]: onDisk() }, payload: bashCall(P, `cd test/fixtures/old-project; echo '{}' > ${STATE}`), expect: 'deny' },
+    { name: 'shell: a cd in a pipeline does not move the shell', state: onDisk(), files: { [FIXTURE_STATE]: onDisk() }, payload: bashCall(P, `cd test/fixtures/old-project | true && echo '{}' > ${STATE}`), expect: 'deny' },
+    { name: 'shell: a cd in a subshell does not move the line', state: onDisk(), files: { [FIXTURE_STATE]: onDisk() }, payload: bashCall(P, `(cd test/fixtures/old-project && true) && echo '{}' > ${STATE}`), expect: 'deny' },
+    { name: 'shell: a cd into a fixture and back out again', state: onDisk(), files: { [FIXTURE_STATE]: onDisk() }, payload: bashCall(P, `cd test/fixtures/old-project && cd ../../.. && echo '{}' > ${STATE}`), expect: 'deny' },
+    { name: 'shell: a cd, then bash -c climbing back', state: onDisk(), files: { [FIXTURE_STATE]: onDisk() }, payload: bashCall(P, `cd test && bash -c "cd .. && echo '{}' > ${STATE}"`), expect: 'deny' },
+    { name: 'shell: a cd by eval', state: onDisk(), files: { [FIXTURE_STATE]: onDisk() }, payload: bashCall(P, `eval "cd test/fixtures/old-project" && echo '{}' > ${STATE}`), expect: 'deny' },
+    { name: "shell: ../<this project>/.isdlc/state.json resolves to this project", state: onDisk(), payload: (project) => bashCall(project, `echo '{}' > ../${project.split('/').pop()}/.isdlc/state.json`), expect: 'deny' },
+    { name: 'shell: a link made in the same line into .isdlc', state: onDisk(), payload: bashCall(P, "ln -s .isdlc sd && echo '{}' > sd/state.json"), expect: 'deny' },
+    { name: 'shell: cd into a linked folder that points into .isdlc', state: onDisk(), setup: (project) => symlinkSync('.isdlc', join(project, 'cfg')), payload: bashCall(P, "cd cfg && echo '{}' > state.json"), expect: 'deny' },
+    { name: 'shell: .. through a link into .isdlc/config', state: onDisk(), setup: (project) => { mkdirSync(join(project, '.isdlc/config'), { recursive: true }); symlinkSync('.isdlc/config', join(project, 'conf')); }, payload: bashCall(P, "echo '{}' > conf/../state.json"), expect: 'deny' },
+    {
+      // The text rule follows the `cd`: the script's bare 'state.json' is this project's state. (The journal is
+      // still the wall: unexpected-file-change reports what a rephrased command changed.)
+      name: 'the recorded 2.1.332 forge (`cd .isdlc && python3 -c ...` on a bare state.json) is read from the folder the cd went to',
+      state: onDisk(),
+      payload: (project) => {
+        const { tool_response: _response, duration_ms: _ms, ...call } = recorded332In('post-bash-edit-diff-state.json', project);
+        return { ...call, hook_event_name: 'PreToolUse' };
+      },
+      expect: 'deny', reasonIncludes: ['python3 script'],
+    },
     { name: 'a python json.dump into state (the dumps fix does not open this)', state: onDisk(), payload: bashCall(P, `python3 -c "import json;s=json.load(open('${STATE}'));json.dump(s, open('${STATE}','w'))"`), expect: 'deny', reasonIncludes: ['python3 script'] },
     { name: "a python write of state through open(..., 'r+')", state: onDisk(), payload: bashCall(P, `python3 -c "f=open('${STATE}','r+');f.write('{}')"`), expect: 'deny', reasonIncludes: ['python3 script'] },
     { name: 'a node appendFile onto state', state: onDisk(), payload: bashCall(P, `node -e "require('fs').appendFileSync('${STATE}', ' ')"`), expect: 'deny', reasonIncludes: ['node script'] },
