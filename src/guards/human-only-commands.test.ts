@@ -23,6 +23,11 @@ guardTable('human-only-commands', {
     { name: 'in the sandbox: an echo into notes that mentions one', files: SANDBOXED_PROJECT, payload: bashCall(P, 'echo "then the user runs isdlc phase skip --reason x" >> notes.md'), expect: 'allow' },
     { name: 'looking at the test definition', payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs tests && isdlc tests show --json'), expect: 'allow' },
     { name: 'starting, claiming and looking at a loop', payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs loop start --rule "npm test" "Fix it" && isdlc loop status && isdlc loop claim L-0123456789'), expect: 'allow' },
+    // A mention runs nothing: only running the program is a person's decision.
+    { name: 'an echo into the notes that mentions phase skip', payload: bashCall(P, 'echo "- a person runs isdlc phase skip when a gate must be overridden" >> docs/notes.md'), expect: 'allow' },
+    { name: 'a commit message that mentions phase skip', payload: bashCall(P, 'git add -A && git commit -m "docs: explain when isdlc phase skip is used"'), expect: 'allow' },
+    { name: 'a grep for escalation approve', payload: bashCall(P, 'grep -rn "isdlc escalation approve" docs src | head -20'), expect: 'allow' },
+    { name: 'rg and printf with the command in a quoted argument', payload: bashCall(P, "rg -n 'isdlc (phase skip|escalation approve)' . ; printf '%s\\n' 'isdlc loop cancel is for people' >> NOTES.md"), expect: 'allow' },
   ],
   invalid: [
     { name: "approving a loop's command rules", payload: bashCall(P, 'env -u CLAUDECODE node .isdlc/bin/isdlc.cjs loop approve L-0123456789'), expect: 'deny', reasonIncludes: ["letting a loop's command rules run without an OS sandbox"] },
@@ -35,6 +40,14 @@ guardTable('human-only-commands', {
     { name: 'wrapped in bash -c', payload: bashCall(P, 'bash -c "isdlc escalation approve --phase 06-implementation"'), expect: 'deny' },
     { name: 'an absolute path to the binary', payload: bashCall(P, 'node "/home/dev/shop/.isdlc/bin/isdlc.cjs" escalation approve --phase 08-code-review'), expect: 'deny' },
     { name: 'overriding a closed gate', payload: bashCall(P, 'isdlc phase skip --reason "tests are flaky"'), expect: 'deny', reasonIncludes: ["overriding a phase's closed gate", 'isdlc phase skip'] },
+    { name: 'run after an echo', payload: bashCall(P, 'echo x; isdlc phase skip --reason flaky'), expect: 'deny', reasonIncludes: ['`isdlc phase skip --reason flaky`'] },
+    { name: 'inside $(...)', payload: bashCall(P, 'echo "$(isdlc phase skip --reason flaky)"'), expect: 'deny' },
+    { name: 'inside backticks in a commit message', payload: bashCall(P, 'git commit -m "skipped `isdlc phase skip`"'), expect: 'deny' },
+    { name: 'by eval', payload: bashCall(P, "eval 'isdlc escalation approve'"), expect: 'deny' },
+    { name: 'through timeout', payload: bashCall(P, 'timeout 30 isdlc phase skip'), expect: 'deny' },
+    { name: 'through find -exec', payload: bashCall(P, 'find . -maxdepth 0 -exec isdlc phase skip \\;'), expect: 'deny' },
+    { name: 'npx -y with a version', payload: bashCall(P, 'npx -y isdlc@latest escalation approve'), expect: 'deny' },
+    { name: 'with an option before the command', payload: bashCall(P, 'isdlc --dir . phase skip'), expect: 'deny' },
     { name: 'approving a supervised review', payload: bashCall(P, 'npx isdlc phase review continue'), expect: 'deny', reasonIncludes: ['supervised workflow'] },
   ],
 });
