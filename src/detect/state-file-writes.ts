@@ -63,6 +63,29 @@ const SCRIPT_WRITES =
 /** Whether a word of `command` names a file the caller is looking for (the command says where it runs). */
 export type ShellTarget = (path: string, command: SimpleCommand) => boolean;
 
+/** Write calls whose file is a string literal: `open('/tmp/x', 'w')`, `writeFileSync("out.json", ...)`, `Path('x').write_text(...)`. */
+const LITERAL_WRITES = [
+  /\bopen(?:Sync)?\s*\(\s*(["'])([^"'\n]*)\1\s*,\s*(?:mode\s*=\s*)?["'][rbt]*[wax+][rbt+]*["']\s*\)/g,
+  /\b(?:writeFile|appendFile|createWriteStream)(?:Sync)?\s*\(\s*(["'])([^"'\n]*)\1/g,
+  /\bPath\s*\(\s*(["'])([^"'\n]*)\1\s*\)\s*\.\s*(?:write_text|write_bytes)\b/g,
+];
+
+/**
+ * Whether an interpreter one-liner writes `isProtected` files. A script that reads the state and writes a
+ * summary somewhere else (`open('/tmp/phase.txt', 'w')`) is a read: write calls whose file is a literal are
+ * judged by that file; any other way of writing, in a script that names the file, counts as writing it.
+ */
+function scriptWrites(script: string, isProtected: (path: string) => boolean): boolean {
+  let rest = script;
+  for (const pattern of LITERAL_WRITES) {
+    for (const match of script.matchAll(pattern)) {
+      if (isProtected(match[2]!)) return true;
+      rest = rest.replace(match[0], ' ');
+    }
+  }
+  return SCRIPT_WRITES.test(rest);
+}
+
 function writesOf(command: SimpleCommand, isTarget: ShellTarget): ShellStateWrite[] {
   const isProtected = (path: string): boolean => isTarget(path, command);
   const found: Omit<ShellStateWrite, 'cd'>[] = command.redirects.filter((r) => isProtected(r.target)).map((r) => ({ target: r.target, how: `redirection (${r.op})` }));
@@ -88,7 +111,7 @@ function writesOf(command: SimpleCommand, isTarget: ShellTarget): ShellStateWrit
   } else if (INTERPRETERS.has(name.replace(/[\d.]+$/, ''))) {
     for (const word of args) {
       const path = STATE_FILE_IN_TEXT.exec(word) ?? LOOP_STORE_IN_TEXT.exec(word) ?? BARE_NAME_IN_TEXT.exec(word);
-      if (path && SCRIPT_WRITES.test(word) && isProtected(path[0])) found.push({ target: path[0], how: `${name} script` });
+      if (path && isProtected(path[0]) && scriptWrites(word, isProtected)) found.push({ target: path[0], how: `${name} script` });
     }
   }
   return found.map((write) => ({ ...write, cd: command.cd }));

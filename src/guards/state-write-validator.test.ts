@@ -91,6 +91,7 @@ guardTable('state-write-validator', {
     { name: 'in the sandbox: a read-only sqlite3 query of the loop store', state: onDisk(), files: SANDBOXED_PROJECT, payload: bashCall(P, 'sqlite3 -readonly .isdlc/loop.db "select id, status from loops"'), expect: 'allow' },
     // Without the sandbox the text rule refuses what it recognises; reads must not look like writes.
     { name: 'a python read of state that prints it with json.dumps (not json.dump)', state: onDisk(), payload: bashCall(P, `python3 -c "import json;print(json.dumps(json.load(open('${STATE}'))))"`), expect: 'allow', then: unchangedOnDisk },
+    { name: 'a python read of state that writes a summary elsewhere (the write names its own file)', state: onDisk(), payload: bashCall(P, `python3 -c "import json; d=json.load(open('${STATE}')); open('/tmp/phase.txt','w').write(str(d['current_phase']))"`), expect: 'allow' },
     { name: 'a sqlite3 query of the loop store', state: onDisk(), payload: bashCall(P, "sqlite3 .isdlc/loop.db 'select id, status from loops'"), expect: 'allow' },
     { name: 'a sqlite3 -readonly query of the loop store', state: onDisk(), payload: bashCall(P, 'sqlite3 -readonly -header -column .isdlc/loop.db "SELECT count(*) FROM loops WHERE status = \'delete\'"'), expect: 'allow' },
     { name: 'sqlite3 .tables and .schema of the loop store', state: onDisk(), payload: bashCall(P, 'sqlite3 .isdlc/loop.db .tables && sqlite3 .isdlc/loop.db ".schema loops"'), expect: 'allow' },
@@ -199,6 +200,7 @@ guardTable('state-write-validator', {
     },
     { name: 'a python json.dump into state (the dumps fix does not open this)', state: onDisk(), payload: bashCall(P, `python3 -c "import json;s=json.load(open('${STATE}'));json.dump(s, open('${STATE}','w'))"`), expect: 'deny', reasonIncludes: ['python3 script'] },
     { name: "a python write of state through open(..., 'r+')", state: onDisk(), payload: bashCall(P, `python3 -c "f=open('${STATE}','r+');f.write('{}')"`), expect: 'deny', reasonIncludes: ['python3 script'] },
+    { name: 'a python script that reads state and writes it back through a variable', state: onDisk(), payload: bashCall(P, `python3 -c "import json; p='${STATE}'; d=json.load(open(p)); open('/tmp/log','w'); open(p,'w').write('{}')"`), expect: 'deny', reasonIncludes: ['python3 script'] },
     { name: 'a node appendFile onto state', state: onDisk(), payload: bashCall(P, `node -e "require('fs').appendFileSync('${STATE}', ' ')"`), expect: 'deny', reasonIncludes: ['node script'] },
     { name: 'sqlite3: a select followed by a delete', state: onDisk(), payload: bashCall(P, 'sqlite3 .isdlc/loop.db "select 1; delete from loops"'), expect: 'deny', reasonIncludes: ['loop.db (sqlite3)'] },
     { name: 'sqlite3 -readonly does not cover a CTE that deletes', state: onDisk(), payload: bashCall(P, 'sqlite3 .isdlc/loop.db "WITH x AS (SELECT 1) DELETE FROM loops"'), expect: 'deny' },
