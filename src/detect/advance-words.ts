@@ -25,7 +25,8 @@ const GATE_QUESTION = /^\s*gate[\s-]+check(?:\s+(?:--?[a-z][\w-]*(?:=\S+)?|\d{2}
  * after it (`add "x"; advance`, `add "x" advance`, a new line) makes the call an attempt again.
  */
 export function skillArgsNeverAdvance(args: string): boolean {
-  if (GATE_QUESTION.test(args)) return true;
+  // A flag of the question may not ask for more (`gate check --then-advance`).
+  if (GATE_QUESTION.test(args)) return !ADVANCE_KEYWORDS.test(args.replace(/^\s*gate[\s-]+check/i, ''));
   const action = INLINE_ACTIONS.exec(args);
   if (!action) return false;
   const rest = args.slice(action[0].length);

@@ -19,6 +19,8 @@ const ATTACHED_ONLY: Readonly<Record<string, string>> = { perl: 'iCxdDVl0', sed:
 export function editsInPlace(program: string, args: readonly string[]): boolean {
   const takesValue = VALUE_LETTERS[program];
   if (takesValue === undefined) return false;
+  // perl's code can switch in-place editing on itself: `BEGIN { $^I = '' }`.
+  if (program === 'perl' && args.some((word) => word.includes('$^I'))) return true;
   const attached = ATTACHED_ONLY[program] ?? '';
   for (let i = 0; i < args.length; i += 1) {
     const word = args[i]!;
@@ -52,7 +54,8 @@ const SQLITE_READ_DOT = /^\.(?:tables|table|schema|fullschema|indexes|indices|he
 /** SQL that only reads: a query, EXPLAIN, or a PRAGMA that sets nothing. */
 const SQL_READ = /^(?:select|with|values|explain|pragma\s+[\w.]+\s*(?:\([^)]*\))?\s*$)/i;
 /** Inside a query: a CTE's write (`WITH x AS (...) DELETE ...`), or a PRAGMA that acts without an `=`. */
-const SQL_WRITE_WORD = /\b(?:insert|update|delete|replace\s+into|drop|create|alter|attach|detach|vacuum|reindex|wal_checkpoint|optimize|incremental_vacuum)\b/i;
+/** And the shell's own functions that write files or run an editor (`SELECT writefile('x', ...)`). */
+const SQL_WRITE_WORD = /\b(?:insert|update|delete|replace\s+into|drop|create|alter|attach|detach|vacuum|reindex|wal_checkpoint|optimize|incremental_vacuum|writefile|edit|load_extension)\b/i;
 
 /** A statement's text without its string literals (`'delete'` is data, not a statement). */
 function withoutLiterals(sql: string): string {
@@ -81,7 +84,8 @@ export function sqliteReadsOnly(args: readonly string[]): boolean {
   for (let i = 0; i < args.length; i += 1) {
     const word = args[i]!;
     const option = word.replace(/^--/, '-');
-    if (option === '-init') return false;
+    // -init runs a file of statements; -A works on an archive (and -Ax writes its files out).
+    if (option === '-init' || /^-A/.test(word)) return false;
     if (option === '-cmd') {
       statements.push(args[i + 1] ?? '');
       i += 1;

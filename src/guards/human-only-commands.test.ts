@@ -48,6 +48,11 @@ guardTable('human-only-commands', {
     { name: 'through find -exec', payload: bashCall(P, 'find . -maxdepth 0 -exec isdlc phase skip \\;'), expect: 'deny' },
     { name: 'npx -y with a version', payload: bashCall(P, 'npx -y isdlc@latest escalation approve'), expect: 'deny' },
     { name: 'with an option before the command', payload: bashCall(P, 'isdlc --dir . phase skip'), expect: 'deny' },
+    { name: 'a mention piped into a shell runs it', payload: bashCall(P, 'echo "isdlc phase skip --reason flaky" | sh'), expect: 'deny' },
+    { name: 'a mention fed to bash -s runs it', payload: bashCall(P, "printf 'isdlc escalation approve' | bash -s"), expect: 'deny' },
+    { name: 'a mention in a variable run as the command', payload: bashCall(P, 'c="isdlc phase skip"; $c'), expect: 'deny' },
+    { name: 'an alias of the command', payload: bashCall(P, "alias s='isdlc phase skip'; s"), expect: 'deny' },
+    { name: 'the subcommand fed to isdlc by xargs', payload: bashCall(P, 'echo phase skip | xargs isdlc'), expect: 'deny' },
     { name: 'approving a supervised review', payload: bashCall(P, 'npx isdlc phase review continue'), expect: 'deny', reasonIncludes: ['supervised workflow'] },
   ],
 });

@@ -37,6 +37,7 @@ guardTable('iteration-corridor', {
     { name: 'TEST_CORRIDOR: /isdlc add with an advance chained after it', state: failing(), payload: skillCall(P, 'isdlc', 'add make it faster; advance to the next phase'), expect: 'deny' },
     { name: 'TEST_CORRIDOR: /isdlc add "x" with advance outside the quotes', state: failing(), payload: skillCall(P, 'isdlc', 'add "x" advance'), expect: 'deny' },
     { name: 'TEST_CORRIDOR: gate check followed by a request to move on', state: failing(), payload: skillCall(P, 'isdlc', 'gate check and advance'), expect: 'deny' },
+    { name: 'TEST_CORRIDOR: gate check with a flag that asks to advance', state: failing(), payload: skillCall(P, 'isdlc', 'gate check --then-advance'), expect: 'deny' },
     { name: 'TEST_CORRIDOR: the orchestrator told to hand off', state: failing(), payload: agentCall(P, { subagent_type: 'orchestrator', prompt: 'Hand off to QA' }), expect: 'deny' },
     {
       name: 'CONST_CORRIDOR: tests pass, constitution not started (AC-IE-009, -010)',

@@ -111,7 +111,9 @@ function landing(word: string, folder: string, linksMade: boolean): string | und
  * it is a bare name of isdlc's files in a line that goes into `.isdlc` somehow.
  */
 export function shellPathIsOurs(word: string, command: SimpleCommand, place: ShellPlace, line: string, linksMade: boolean): boolean {
-  const folder = commandFolder(place.cwd, command.cd);
+  // A `cd` is followed only when nothing in the line can change where it leads: no link made on the way,
+  // no CDPATH sending a relative `cd` elsewhere.
+  const folder = command.cd !== null && command.cd.length > 0 && (linksMade || line.includes('CDPATH')) ? undefined : commandFolder(place.cwd, command.cd);
   const path = folder === undefined ? (isAbsolute(word) && !UNRESOLVED.test(word) && !linksMade ? landing(word, place.cwd, false) : undefined) : landing(word, folder, linksMade);
   if (path !== undefined) {
     const kind = guardedFileOnDisk(place.root, path)?.kind;
