@@ -4,7 +4,7 @@
 // subagent's prompt are work, not an attempt; and a delegation to the current phase's own agent is work.
 import type { SkillsManifest } from '../config/schemas.js';
 import type { HookEvent } from '../engine/event.js';
-import { ADVANCE_KEYWORDS, isWorkflowSkill } from './advance-words.js';
+import { ADVANCE_KEYWORDS, isWorkflowSkill, skillArgsNeverAdvance } from './advance-words.js';
 import { agentPhases, normalizeAgentName } from './agents.js';
 import { detectPhaseDelegation, type DelegationContext } from './phase-delegation.js';
 import { isSetupCommand } from './setup-commands.js';
@@ -35,13 +35,13 @@ function inputText(event: HookEvent): { subagentType: string; text: string } {
   return { subagentType: str('subagent_type'), text: `${str('description')}\n${str('prompt')}\n${str('args')}` };
 }
 
-/** A Skill call to the workflow skill whose arguments match `words` (and are not a setup command). */
+/** A Skill call to the workflow skill whose arguments match `words` (and are not a setup command, an add, an analyze or a gate check). */
 export function workflowSkillCall(event: HookEvent, words: RegExp): string | null {
   if (event.tool?.kind !== 'skill') return null;
   const input = event.tool.input;
   const skill = typeof input['skill'] === 'string' ? input['skill'] : '';
   const args = typeof input['args'] === 'string' ? input['args'] : '';
-  if (!isWorkflowSkill(skill) || isSetupCommand(args) || isSetupCommand(`/isdlc ${args}`)) return null;
+  if (!isWorkflowSkill(skill) || isSetupCommand(args) || isSetupCommand(`/isdlc ${args}`) || skillArgsNeverAdvance(args)) return null;
   return words.test(args) ? args : null;
 }
 

@@ -7,7 +7,7 @@ import type { ProjectConfig } from '../config/project-config.js';
 import type { HookEvent } from '../engine/event.js';
 import { detectAdvanceAttempt } from './advance.js';
 import { ADVANCE_KEYWORDS, ADVANCING_COMMAND, ADVANCING_TOOLS } from './advance-words.js';
-import { splitCommandLine } from './shell-commands.js';
+import { isdlcRunsIn } from './isdlc-commands.js';
 
 /** A short description of the attempt, or null for ordinary work. */
 export function workflowAdvanceIn(event: HookEvent, config: ProjectConfig, currentPhase: string | null): string | null {
@@ -16,8 +16,9 @@ export function workflowAdvanceIn(event: HookEvent, config: ProjectConfig, curre
   if (tool.kind === 'isdlc') return tool.operation && ADVANCING_TOOLS.has(tool.operation) ? `${tool.name}` : null;
   if (tool.kind === 'shell') {
     const line = typeof tool.input['command'] === 'string' ? (tool.input['command'] as string) : '';
-    const part = splitCommandLine(line).find((segment) => ADVANCING_COMMAND.test(segment.text));
-    return part ? `\`${part.text.trim()}\`` : null;
+    // Run, not mentioned: `git commit -m "... isdlc phase complete ..."` moves nothing.
+    const found = isdlcRunsIn(line, { powershell: tool.name === 'PowerShell' }).find(({ run }) => ADVANCING_COMMAND.test(run));
+    return found ? `\`${found.command}\`` : null;
   }
   if (tool.kind !== 'skill' && tool.kind !== 'agent') return null;
   const attempt = detectAdvanceAttempt(event, { manifest: config.manifest, knownPhases: () => knownPhaseKeys(config), currentPhase }, ADVANCE_KEYWORDS);

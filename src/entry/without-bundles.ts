@@ -3,7 +3,7 @@
 // silently. Without config or state only the plain signs of an advance are known (isdlc's transition
 // tools and commands, the isdlc skill or an orchestrator asked to advance); those are denied, anything
 // else goes ahead with the problem told to the model and the person.
-import { ADVANCE_KEYWORDS, ADVANCING_COMMAND, ADVANCING_TOOLS, isWorkflowSkill } from '../detect/advance-words.js';
+import { ADVANCE_KEYWORDS, ADVANCING_COMMAND, ADVANCING_TOOLS, isWorkflowSkill, skillArgsNeverAdvance } from '../detect/advance-words.js';
 import { writeAllSync, type HookInput } from './stdio.js';
 
 const MCP_PREFIX = 'mcp__isdlc__';
@@ -16,7 +16,7 @@ function text(value: unknown): string {
 function advanceIn(tool: string, input: Record<string, unknown>): string | null {
   if (tool.startsWith(MCP_PREFIX)) return ADVANCING_TOOLS.has(tool.slice(MCP_PREFIX.length)) ? tool : null;
   if (tool === 'Bash' || tool === 'PowerShell') return ADVANCING_COMMAND.test(text(input['command'])) ? `\`${text(input['command']).trim()}\`` : null;
-  if (tool === 'Skill') return isWorkflowSkill(text(input['skill'])) && ADVANCE_KEYWORDS.test(text(input['args'])) ? 'the isdlc skill asked to advance' : null;
+  if (tool === 'Skill') return isWorkflowSkill(text(input['skill'])) && !skillArgsNeverAdvance(text(input['args'])) && ADVANCE_KEYWORDS.test(text(input['args'])) ? 'the isdlc skill asked to advance' : null;
   if (tool === 'Agent' || tool === 'Task') {
     const asked = `${text(input['description'])}\n${text(input['prompt'])}`;
     return /orchestrator/i.test(text(input['subagent_type'])) && ADVANCE_KEYWORDS.test(asked) ? 'a delegation asking the orchestrator to advance' : null;

@@ -20,6 +20,8 @@ const cleared = ({ state }: { state: Record<string, any> }) => expect(state['pen
 guardTable('delegation-gate', {
   valid: [
     { name: 'the orchestrator ran after the command was loaded: the marker is cleared', state: pending({}, [{ timestamp: minutesAgo(1), agent: 'sdlc-orchestrator', agent_phase: 'all' }]), payload: ended, expect: 'allow', then: cleared },
+    { name: 'a marker for /isdlc add (handled inline, no orchestrator) never holds the turn, and is cleared', state: pending({ args: 'add "Advance the gate report to the next phase"' }), payload: ended, expect: 'allow', then: cleared },
+    { name: 'a marker for /isdlc analyze, after a flag, never holds the turn, and is cleared', state: pending({ args: '--verbose analyze "hand off flow"' }), payload: ended, expect: 'allow', then: cleared },
     { name: 'a marker older than 30 minutes (here 45) belongs to an abandoned command and is dropped', state: pending({ invoked_at: minutesAgo(45) }), payload: ended, expect: 'allow', then: cleared },
     {
       name: 'after the cap the turn ends and the user is told (no Stop loop)',

@@ -3,7 +3,7 @@
 // ours to act on, a marker older than 30 minutes is dropped, and after MAX_REMINDERS holds (or when the
 // host says it is already continuing because of a Stop hook) the turn ends and the user is told.
 import { defineGuard } from '../engine/guard.js';
-import { delegationSeen, MARKER_MAX_AGE_MS, MAX_REMINDERS, pendingDelegationOf } from '../state/pending-delegation.js';
+import { delegationSeen, MARKER_MAX_AGE_MS, MAX_REMINDERS, pendingDelegationOf, requiredAgent } from '../state/pending-delegation.js';
 
 export const delegationGate = defineGuard({
   id: 'delegation-gate',
@@ -20,6 +20,13 @@ export const delegationGate = defineGuard({
       update((draft) => {
         draft.pending_delegation = null;
       });
+    // `add` and `analyze` run inline and need no orchestrator: a marker for one (left by an older install,
+    // or by the original framework) promises nothing, and holding the turn for it would be a false stop.
+    if (requiredAgent(marker.skill, typeof marker.args === 'string' ? marker.args : '') === null) {
+      clear();
+      log({ outcome: 'inline-action' });
+      return;
+    }
     const age = now.getTime() - Date.parse(marker.invoked_at);
     if (!(age <= MARKER_MAX_AGE_MS)) {
       clear();

@@ -21,6 +21,9 @@ guardTable('gate-blocker', {
     { name: 'every check holds: the gate opens and passing is recorded', state: ready(), files: passingSuiteFiles(), payload: advance, expect: 'allow', then: ({ state }) => expect(state['phases']['06-implementation'].gate_validation).toMatchObject({ status: 'passed' }) },
     { name: 'not a gate attempt: a delegation to the phase agent', state: workflowState('feature', '06-implementation'), payload: agentCall(P, { subagent_type: 'software-developer', prompt: 'proceed with the gate work' }), expect: 'allow' },
     { name: 'not a gate attempt: "proceed to read the file" to an ordinary subagent', state: workflowState('feature', '06-implementation'), payload: agentCall(P, { subagent_type: 'general-purpose', prompt: 'Proceed to read the file' }), expect: 'allow' },
+    { name: 'not a gate attempt: /isdlc add of an item whose text says gate and advance (the original\'s BUG-0031)', state: withTests(workflowState('feature', '06-implementation'), '06-implementation', testRecord('failed', 2)), payload: skillCall(P, 'isdlc', 'add "Gate report should say why we cannot advance"'), expect: 'allow', then: ({ state }) => expect(state['phases']['06-implementation'].gate_validation).toBeUndefined() },
+    { name: 'not a gate attempt: /isdlc analyze of an item about the gate', state: workflowState('feature', '06-implementation'), payload: skillCall(P, 'isdlc', 'analyze "proceed to next phase when the gate is green"'), expect: 'allow' },
+    { name: 'not a gate attempt: gate check asks where the gate stands, with the tests failing', state: withTests(workflowState('feature', '06-implementation'), '06-implementation', testRecord('failed', 2)), payload: skillCall(P, 'isdlc', 'gate check'), expect: 'allow' },
     { name: 'not a gate attempt: a setup command', state: workflowState('feature', '06-implementation'), payload: skillCall(P, 'isdlc', 'status'), expect: 'allow' },
     {
       name: 'escalated tests approved by a person count as met (AC-IE-017)',
@@ -47,6 +50,7 @@ guardTable('gate-blocker', {
     },
   ],
   invalid: [
+    { name: 'an /isdlc add with an advance chained after the item', state: workflowState('feature', '06-implementation'), payload: skillCall(P, 'isdlc', 'add "x" && advance'), expect: 'deny' },
     {
       name: 'tests not run, constitution not started, no delegation: all listed with what to do (AC-IE-002)',
       state: workflowState('feature', '06-implementation'),

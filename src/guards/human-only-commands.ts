@@ -2,11 +2,11 @@
 // a supervised workflow go on after a review. An agent that tries to run one through its shell tool is
 // denied and told that a person must run it.
 import { defineGuard } from '../engine/guard.js';
-import { splitCommandLine } from '../detect/shell-commands.js';
+import { isdlcRunsIn } from '../detect/isdlc-commands.js';
 import { toolRef } from '../workflow/agent-operations.js';
 
-/** However isdlc is started: npx, node .isdlc/bin/isdlc.cjs, the bin name. */
-const ISDLC = String.raw`(?:^|[\s/"'])(?:isdlc(?:\.cjs)?|cli\.cjs)["']?\s+`;
+/** An isdlc run as isdlc-commands gives it (`isdlc` and its words), however it was started; flags may come first. */
+const ISDLC = String.raw`^isdlc\s+(?:--?[\w-]+(?:=\S+)?\s+(?:[^\s-]\S*\s+)?)*`;
 
 const HUMAN_ONLY: { pattern: RegExp; decision: string }[] = [
   { pattern: new RegExp(`${ISDLC}escalations?\\s+approve\\b`), decision: 'approving an escalation' },
@@ -23,11 +23,14 @@ const HUMAN_ONLY: { pattern: RegExp; decision: string }[] = [
   { pattern: new RegExp(`${ISDLC}tests\\s+accept\\b`), decision: 'accepting a change to what defines the test command, which opens the gate again' },
 ];
 
-export function humanOnlyCommandIn(line: string): { command: string; decision: string } | null {
-  // Quoted too: `bash -c "isdlc escalation approve"` runs it just the same.
-  for (const part of splitCommandLine(line)) {
-    const found = HUMAN_ONLY.find((entry) => entry.pattern.test(part.text));
-    if (found) return { command: part.text, decision: found.decision };
+/**
+ * The first human-only isdlc command the line runs. Only running one counts (also through `bash -c`, `eval`,
+ * `$(...)`, npx or node); a line that mentions one in an argument (an echo, a commit message) runs nothing.
+ */
+export function humanOnlyCommandIn(line: string, options: { powershell?: boolean } = {}): { command: string; decision: string } | null {
+  for (const { run, command } of isdlcRunsIn(line, options)) {
+    const found = HUMAN_ONLY.find((entry) => entry.pattern.test(run));
+    if (found) return { command, decision: found.decision };
   }
   return null;
 }
@@ -38,7 +41,7 @@ export const humanOnlyCommands = defineGuard({
   on: { PreToolUse: ['shell'] },
   check({ event, deny, note, shellSandboxed }) {
     const line = typeof event.tool?.input['command'] === 'string' ? (event.tool.input['command'] as string) : '';
-    const found = humanOnlyCommandIn(line);
+    const found = humanOnlyCommandIn(line, { powershell: event.tool?.name === 'PowerShell' });
     if (!found) return;
     // In the sandbox the command cannot change anything (isdlc's files are read-only there), and a text
     // match may be a mention (an echo, a commit message): say what it is for, and let it run.

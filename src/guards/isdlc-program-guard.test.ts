@@ -18,6 +18,7 @@ guardTable('isdlc-program-guard', {
   invalid: [
     { name: 'rm -rf .isdlc', payload: at('rm -rf .isdlc'), expect: 'deny', reasonIncludes: ['.isdlc', 'every isdlc hook runs'] },
     { name: 'rm -rf .isdlc/ with a trailing slash', payload: at('rm -rf .isdlc/'), expect: 'deny' },
+    { name: 'cd .isdlc && rm -rf bin (read from the folder the cd went to)', payload: at('cd .isdlc && rm -rf bin'), expect: 'deny', reasonIncludes: ['bin'] },
     { name: 'mv .isdlc aside', payload: at('mv .isdlc .isdlc-aside'), expect: 'deny' },
     { name: 'mv the bin folder aside', payload: at('mv .isdlc/bin .isdlc/bin.off'), expect: 'deny' },
     { name: 'a redirection over the executable', payload: at("echo 'process.exit(0)' > .isdlc/bin/isdlc.cjs"), expect: 'deny' },

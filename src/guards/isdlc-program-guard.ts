@@ -53,7 +53,8 @@ export const isdlcProgramGuard = defineGuard({
       return;
     }
     const vital = vitalPaths(location.root);
-    const found = [...new Set(commands.flatMap((command) => hits(command, cwd, vital)))];
+    // Each command from the folder its `cd`s moved it to (where that is unknown, from where the line began).
+    const found = [...new Set(commands.flatMap((command) => hits(command, resolve(cwd, ...(command.cd ?? [])), vital)))];
     if (found.length === 0) return;
     const what = `\`${found.join('`, `')}\``;
     if (shellSandboxed()) {

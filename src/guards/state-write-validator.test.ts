@@ -89,19 +89,18 @@ guardTable('state-write-validator', {
       contextIncludes: ["isdlc's files are read-only in the sandbox"],
     },
     { name: 'in the sandbox: a read-only sqlite3 query of the loop store', state: onDisk(), files: SANDBOXED_PROJECT, payload: bashCall(P, 'sqlite3 -readonly .isdlc/loop.db "select id, status from loops"'), expect: 'allow' },
+    // Without the sandbox the text rule refuses what it recognises; reads must not look like writes.
+    { name: 'a python read of state that prints it with json.dumps (not json.dump)', state: onDisk(), payload: bashCall(P, `python3 -c "import json;print(json.dumps(json.load(open('${STATE}'))))"`), expect: 'allow', then: unchangedOnDisk },
+    { name: 'a python read of state that writes a summary elsewhere (the write names its own file)', state: onDisk(), payload: bashCall(P, `python3 -c "import json; d=json.load(open('${STATE}')); open('/tmp/phase.txt','w').write(str(d['current_phase']))"`), expect: 'allow' },
+    { name: 'a sqlite3 query of the loop store', state: onDisk(), payload: bashCall(P, "sqlite3 .isdlc/loop.db 'select id, status from loops'"), expect: 'allow' },
+    { name: 'a sqlite3 -readonly query of the loop store', state: onDisk(), payload: bashCall(P, 'sqlite3 -readonly -header -column .isdlc/loop.db "SELECT count(*) FROM loops WHERE status = \'delete\'"'), expect: 'allow' },
+    { name: 'sqlite3 .tables and .schema of the loop store', state: onDisk(), payload: bashCall(P, 'sqlite3 .isdlc/loop.db .tables && sqlite3 .isdlc/loop.db ".schema loops"'), expect: 'allow' },
+    { name: 'sqlite3 with a CTE that only reads, and a pragma that sets nothing', state: onDisk(), payload: bashCall(P, 'sqlite3 -json .isdlc/loop.db "WITH recent AS (SELECT * FROM loops) SELECT id FROM recent; PRAGMA table_info(loops)"'), expect: 'allow' },
+    { name: 'perl -Mstrict -ne reading state (M takes the module, not an in-place i)', state: onDisk(), payload: bashCall(P, `perl -Mstrict -ne 'print if /phase/' ${STATE}`), expect: 'allow' },
+    { name: 'perl -Ilib -MJSON::PP -e reading state', state: onDisk(), payload: bashCall(P, `perl -Ilib -MJSON::PP -0777 -ne 'print decode_json($_)->{current_phase}' ${STATE}`), expect: 'allow' },
+    { name: 'sed -n printing lines of state', state: onDisk(), payload: bashCall(P, `sed -n '1,20p' ${STATE}`), expect: 'allow' },
     { name: 'a Write to an ordinary source file', state: onDisk(), payload: writeCall(P, 'src/export.ts', 'export const x = 1;\n'), expect: 'allow' },
     { name: 'a file called state.json outside .isdlc', state: onDisk(), payload: writeCall(P, 'src/store/state.json', '{"count": 0}'), expect: 'allow' },
-    {
-      // The text rule is the courteous first line, never the wall: unexpected-file-change reports this one
-      // from the command's bashEditDiff once it ran.
-      name: 'the recorded 2.1.332 forge (`cd .isdlc && python3 -c ...` on a bare state.json) names no state path the text rule can see',
-      state: onDisk(),
-      payload: (project) => {
-        const { tool_response: _response, duration_ms: _ms, ...call } = recorded332In('post-bash-edit-diff-state.json', project);
-        return { ...call, hook_event_name: 'PreToolUse' };
-      },
-      expect: 'allow',
-    },
     {
       name: 'a PostToolUse payload carrying bashEditDiff is not its event (it judges calls before they run)',
       state: onDisk(),
@@ -157,10 +156,66 @@ guardTable('state-write-validator', {
     ...(process.platform === 'linux'
       ? [{ name: '.ISDLC/state.json on a case-sensitive file system is another file', state: onDisk(), files: { '.ISDLC/state.json': onDisk() }, payload: writeCall(P, '.ISDLC/state.json', forged()), expect: 'allow' as const }]
       : []),
+    // A fixture's state reached through a `cd`, `..` or an absolute path elsewhere is not this project's.
+    { name: "shell: cd into a fixture project, then echo its state", state: onDisk(), files: { [FIXTURE_STATE]: onDisk() }, payload: bashCall(P, `cd test/fixtures/old-project && echo '{}' > ${STATE}`), expect: 'allow' },
+    { name: "shell: cd into a fixture project, then a python json.dump of its state", state: onDisk(), files: { [FIXTURE_STATE]: onDisk() }, payload: bashCall(P, `cd test/fixtures/old-project && python3 -c "import json; json.dump({}, open('${STATE}', 'w'))"`), expect: 'allow' },
+    { name: "shell: a heredoc creating a fixture's state in a new folder", state: onDisk(), payload: bashCall(P, `mkdir -p test/fixtures/new/.isdlc && cat > test/fixtures/new/.isdlc/state.json <<'EOF'\n{"current_phase": "06-implementation"}\nEOF`), expect: 'allow' },
+    {
+      name: "shell: rm of a sibling project's state through ..",
+      state: onDisk(),
+      setup: (project) => mkdirSync(join(project, '..', `${project.split('/').pop()}-other/.isdlc`), { recursive: true }),
+      payload: (project) => bashCall(project, `rm ../${project.split('/').pop()}-other/.isdlc/state.json`),
+      expect: 'allow',
+    },
+    { name: "shell: echo into state.json of a project in /tmp", state: onDisk(), payload: bashCall(P, "echo '{}' > /tmp/isdlc-another-project/.isdlc/state.json"), expect: 'allow' },
     { name: 'reading the loop store, and the loop commands', state: onDisk(), payload: bashCall(P, 'ls -l .isdlc/loop.db && node .isdlc/bin/isdlc.cjs loop status'), expect: 'allow' },
     { name: 'the isdlc commands themselves', state: onDisk(), payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs phase complete --summary "done" && node .isdlc/bin/isdlc.cjs phase activate'), expect: 'allow' },
   ],
   invalid: [
+    // The same routes must still find this project's own state.
+    { name: 'shell: cd .isdlc && echo > state.json', state: onDisk(), payload: bashCall(P, "cd .isdlc && echo '{}' > state.json"), expect: 'deny', reasonIncludes: ['state.json (redirection (>))'] },
+    { name: 'shell: cd .isdlc; echo > state.json (the cd may fail: taken at its word)', state: onDisk(), payload: bashCall(P, "cd .isdlc; echo '{}' > state.json"), expect: 'deny' },
+    { name: 'shell: { cd .isdlc && echo > state.json; }', state: onDisk(), payload: bashCall(P, "{ cd .isdlc && echo '{}' > state.json; }"), expect: 'deny' },
+    { name: 'shell: cd .isdlc && sqlite3 loop.db with a delete', state: onDisk(), payload: bashCall(P, 'cd .isdlc && sqlite3 loop.db "delete from loops"'), expect: 'deny', reasonIncludes: ['loop store'] },
+    { name: 'shell: a cd into a fixture that may fail before ;', state: onDisk(), files: { [FIXTURE_STATE]: onDisk() }, payload: bashCall(P, `cd test/fixtures/old-project; echo '{}' > ${STATE}`), expect: 'deny' },
+    { name: 'shell: a cd in a pipeline does not move the shell', state: onDisk(), files: { [FIXTURE_STATE]: onDisk() }, payload: bashCall(P, `cd test/fixtures/old-project | true && echo '{}' > ${STATE}`), expect: 'deny' },
+    { name: 'shell: a cd in a subshell does not move the line', state: onDisk(), files: { [FIXTURE_STATE]: onDisk() }, payload: bashCall(P, `(cd test/fixtures/old-project && true) && echo '{}' > ${STATE}`), expect: 'deny' },
+    { name: 'shell: a cd into a fixture and back out again', state: onDisk(), files: { [FIXTURE_STATE]: onDisk() }, payload: bashCall(P, `cd test/fixtures/old-project && cd ../../.. && echo '{}' > ${STATE}`), expect: 'deny' },
+    { name: 'shell: a cd, then bash -c climbing back', state: onDisk(), files: { [FIXTURE_STATE]: onDisk() }, payload: bashCall(P, `cd test && bash -c "cd .. && echo '{}' > ${STATE}"`), expect: 'deny' },
+    { name: 'shell: a cd by eval', state: onDisk(), files: { [FIXTURE_STATE]: onDisk() }, payload: bashCall(P, `eval "cd test/fixtures/old-project" && echo '{}' > ${STATE}`), expect: 'deny' },
+    { name: "shell: ../<this project>/.isdlc/state.json resolves to this project", state: onDisk(), payload: (project) => bashCall(project, `echo '{}' > ../${project.split('/').pop()}/.isdlc/state.json`), expect: 'deny' },
+    { name: 'shell: a link made in the same line into .isdlc', state: onDisk(), payload: bashCall(P, "ln -s .isdlc sd && echo '{}' > sd/state.json"), expect: 'deny' },
+    { name: 'shell: cd into a linked folder that points into .isdlc', state: onDisk(), setup: (project) => symlinkSync('.isdlc', join(project, 'cfg')), payload: bashCall(P, "cd cfg && echo '{}' > state.json"), expect: 'deny' },
+    { name: 'shell: .. through a link into .isdlc/config', state: onDisk(), setup: (project) => { mkdirSync(join(project, '.isdlc/config'), { recursive: true }); symlinkSync('.isdlc/config', join(project, 'conf')); }, payload: bashCall(P, "echo '{}' > conf/../state.json"), expect: 'deny' },
+    {
+      // The text rule follows the `cd`: the script's bare 'state.json' is this project's state. (The journal is
+      // still the wall: unexpected-file-change reports what a rephrased command changed.)
+      name: 'the recorded 2.1.332 forge (`cd .isdlc && python3 -c ...` on a bare state.json) is read from the folder the cd went to',
+      state: onDisk(),
+      payload: (project) => {
+        const { tool_response: _response, duration_ms: _ms, ...call } = recorded332In('post-bash-edit-diff-state.json', project);
+        return { ...call, hook_event_name: 'PreToolUse' };
+      },
+      expect: 'deny', reasonIncludes: ['python3 script'],
+    },
+    { name: 'a python json.dump into state (the dumps fix does not open this)', state: onDisk(), payload: bashCall(P, `python3 -c "import json;s=json.load(open('${STATE}'));json.dump(s, open('${STATE}','w'))"`), expect: 'deny', reasonIncludes: ['python3 script'] },
+    { name: "a python write of state through open(..., 'r+')", state: onDisk(), payload: bashCall(P, `python3 -c "f=open('${STATE}','r+');f.write('{}')"`), expect: 'deny', reasonIncludes: ['python3 script'] },
+    { name: 'a python script that reads state and writes it back through a variable', state: onDisk(), payload: bashCall(P, `python3 -c "import json; p='${STATE}'; d=json.load(open(p)); open('/tmp/log','w'); open(p,'w').write('{}')"`), expect: 'deny', reasonIncludes: ['python3 script'] },
+    { name: 'a node appendFile onto state', state: onDisk(), payload: bashCall(P, `node -e "require('fs').appendFileSync('${STATE}', ' ')"`), expect: 'deny', reasonIncludes: ['node script'] },
+    { name: 'sqlite3: a select followed by a delete', state: onDisk(), payload: bashCall(P, 'sqlite3 .isdlc/loop.db "select 1; delete from loops"'), expect: 'deny', reasonIncludes: ['loop.db (sqlite3)'] },
+    { name: 'sqlite3 -readonly does not cover a CTE that deletes', state: onDisk(), payload: bashCall(P, 'sqlite3 .isdlc/loop.db "WITH x AS (SELECT 1) DELETE FROM loops"'), expect: 'deny' },
+    { name: 'sqlite3 with statements from stdin', state: onDisk(), payload: bashCall(P, 'echo "delete from loops" | sqlite3 -readonly .isdlc/loop.db'), expect: 'deny' },
+    { name: 'sqlite3 .import into the loop store', state: onDisk(), payload: bashCall(P, 'sqlite3 .isdlc/loop.db ".import rows.csv loops"'), expect: 'deny' },
+    { name: 'sqlite3 on another database that attaches the loop store', state: onDisk(), payload: bashCall(P, `sqlite3 /tmp/x.db "ATTACH '.isdlc/loop.db' AS l; DELETE FROM l.loops"`), expect: 'deny', reasonIncludes: ['sqlite3 statement'] },
+    { name: "sqlite3: a select that calls writefile() onto state", state: onDisk(), payload: bashCall(P, `sqlite3 .isdlc/loop.db "select writefile('.isdlc/state.json', '{}')"`), expect: 'deny' },
+    { name: 'sqlite3 -A (archive mode) on the loop store', state: onDisk(), payload: bashCall(P, 'sqlite3 .isdlc/loop.db -Ac notes.txt'), expect: 'deny' },
+    { name: 'perl switching in-place editing on from its code', state: onDisk(), payload: bashCall(P, `perl -pe 'BEGIN { $^I = "" } s/failed/passed/' ${STATE}`), expect: 'deny', reasonIncludes: ['perl -i'] },
+    { name: 'a fixture folder swapped for a link in the same line, then a cd into it', state: onDisk(), files: { 'test/fixtures/old-project/state.json': '{}' }, payload: bashCall(P, "rm -rf test/fixtures/old-project && ln -s ../../.isdlc test/fixtures/old-project && cd test/fixtures/old-project && echo '{}' > state.json"), expect: 'deny' },
+    { name: 'a relative cd with CDPATH set in the line', state: onDisk(), files: { 'fix/.isdlc/state.json': '{}' }, payload: bashCall(P, "export CDPATH=/elsewhere; cd fix && echo '{}' > .isdlc/state.json"), expect: 'deny' },
+    { name: 'perl -Mstrict -i -pe on state (the in-place switch of its own)', state: onDisk(), payload: bashCall(P, `perl -Mstrict -i -pe 's/failed/passed/' ${STATE}`), expect: 'deny', reasonIncludes: ['perl -i'] },
+    { name: 'perl -pi.bak -e on state (in a bundle, with a suffix)', state: onDisk(), payload: bashCall(P, `perl -pi.bak -e 's/failed/passed/' ${STATE}`), expect: 'deny', reasonIncludes: ['perl -i'] },
+    { name: 'perl -ne with -i after the code', state: onDisk(), payload: bashCall(P, `perl -ne 'print' -i ${STATE}`), expect: 'deny', reasonIncludes: ['perl -i'] },
+    { name: 'sed -Ei on state', state: onDisk(), payload: bashCall(P, `sed -Ei 's/failed/passed/' ${STATE}`), expect: 'deny', reasonIncludes: ['sed -i'] },
     {
       name: 'V7: a Write made from a stale read (version 3, disk 5; seed 003 TS-009)',
       state: onDisk(),

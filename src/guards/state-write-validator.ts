@@ -5,9 +5,9 @@
 // A file tool's path is judged as the file system resolves it (protect/tool-target.ts), and only this
 // project's state files count: a `.isdlc/state.json` among the test fixtures is somebody else's.
 import { readTextOrNull, textAfterEdit } from '../detect/file-edits.js';
-import { isLoopStorePath, isStateFilePath, shellStateWrites } from '../detect/state-file-writes.js';
+import { isLoopStorePath, isStateFilePath } from '../detect/state-file-writes.js';
 import { defineGuard } from '../engine/guard.js';
-import { shellPathIsOurs } from '../protect/guarded-writes.js';
+import { shellWritesOurs } from '../protect/guarded-writes.js';
 import { toolTarget } from '../protect/tool-target.js';
 import { reviewStateEdit, type EditFinding } from '../state/hand-edit-review.js';
 import type { IsdlcState } from '../state/schema.js';
@@ -46,9 +46,11 @@ export const stateWriteValidator = defineGuard({
     const tool = event.tool!;
     if (tool.kind === 'shell') {
       const command = typeof tool.input['command'] === 'string' ? tool.input['command'] : '';
-      const cwd = event.cwd ?? location.root;
-      const ours = (path: string): boolean => shellPathIsOurs(path, cwd, location.root, (word) => isStateFilePath(word) || isLoopStorePath(word));
-      const writes = shellStateWrites(command, { powershell: tool.name === 'PowerShell' }).filter((write) => ours(write.target));
+      // Cheap first: a line that never names either file cannot write one (a `cd` leaves the names bare).
+      if (!command.includes('state.json') && !command.includes('loop.db')) return;
+      const looksGuarded = (word: string): boolean => isStateFilePath(word) || isLoopStorePath(word);
+      const place = { cwd: event.cwd ?? location.root, root: location.root, looksGuarded, kinds: ['state', 'loop-store'] as const };
+      const writes = shellWritesOurs(command, place, { powershell: tool.name === 'PowerShell' });
       if (writes.length === 0) return;
       // Inside the sandbox the file system refuses the write whatever the command looks like; a text
       // rule would only add false refusals (a read that looks like a write), so it says its piece and lets go.
@@ -56,7 +58,7 @@ export const stateWriteValidator = defineGuard({
         note(`${PREFIX} this command looks like it writes ${writes.map((w) => w.target).join(', ')}; isdlc's files are read-only in the sandbox, so such a write fails. Change the workflow through the isdlc MCP tools.`);
         return;
       }
-      if (writes.some((write) => isLoopStorePath(write.target))) {
+      if (writes.some((write) => /(?:^|[\\/])loop\.db(?:-\w+)?$/.test(write.target))) {
         deny(loopStoreRefusal(writes.map((w) => `${w.target} (${w.how})`).join(', ')));
         return;
       }

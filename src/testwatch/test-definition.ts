@@ -150,7 +150,7 @@ function addFile(walk: Walk, path: string): void {
 
 /** A tool started by name (after npx, from a script): a runner's config, or the script file it runs. */
 function addTool(walk: Walk, name: string, args: readonly string[], depth: number): void {
-  const command: SimpleCommand = { name: name.split('/').pop()!.toLowerCase(), word: name, args: [...args], redirects: [] };
+  const command: SimpleCommand = { name: name.split('/').pop()!.toLowerCase(), word: name, args: [...args], redirects: [], cd: [] };
   addCommand(walk, command, depth);
 }
 
