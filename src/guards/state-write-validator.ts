@@ -8,6 +8,7 @@ import { readTextOrNull, textAfterEdit } from '../detect/file-edits.js';
 import { isLoopStorePath, isStateFilePath } from '../detect/state-file-writes.js';
 import { defineGuard } from '../engine/guard.js';
 import { shellWritesOurs } from '../protect/guarded-writes.js';
+import { hasJournal } from '../protect/journal.js';
 import { toolTarget } from '../protect/tool-target.js';
 import { reviewStateEdit, type EditFinding } from '../state/hand-edit-review.js';
 import type { IsdlcState } from '../state/schema.js';
@@ -111,7 +112,20 @@ export const stateWriteValidator = defineGuard({
       return;
     }
     const review = reviewStateEdit(disk, incoming);
-    log({ file, refusals: review.refusals.map((r) => `${r.rule} ${r.field}`), notes: review.notes.length });
+    const journaled = hasJournal(location.root);
+    log({ file, refusals: review.refusals.map((r) => `${r.rule} ${r.field}`), notes: review.notes.length, ...(journaled ? { journaled } : {}) });
+    if (journaled) {
+      // The tamper check judges the state file whole: any change isdlc did not make is undone at the next hook
+      // call and counted as an incident. Letting the edit through would only trade a clear answer for that.
+      deny(
+        `${PREFIX} Use isdlc's tools to change state (${STATUS} names the next one) instead of this ${tool.name}; keep notes and descriptions in a file of your own. ` +
+          `${path} is isdlc's record in this project: a change isdlc did not make is undone at the next hook call and counted as an incident (the third closes the phase gate), ` +
+          `so the ${tool.name} is refused before it happens and the file is unchanged.` +
+          (review.refusals.length > 0 ? `\nWhat it would have changed, and the way to do each:\n${describe(review.refusals)}` : '') +
+          ' The same edit will be denied again.',
+      );
+      return;
+    }
     if (review.refusals.length > 0) {
       deny(
         `${PREFIX} Leave the fields below to isdlc: do what each line says instead of this ${tool.name} of ${path} (${STATUS} shows where the workflow stands). ` +
