@@ -7,31 +7,23 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentCall, bashFailed, bashPassed, editCall, runnerOutput, skillCall } from '../helpers/payloads.js';
-import { cli, decisionOf, initedProject, readJson, writeJson, writePlan, type Decision } from '../helpers/project.js';
-import { runRegisteredHook } from '../helpers/registered-hook.js';
+import { send, stateFile, stateOf, type State } from '../helpers/handshake.js';
+import { cli, initedProject, writeJson, writePlan } from '../helpers/project.js';
 import { givePassingSuite } from '../helpers/test-suite.js';
 import { delegated, testRecord, withConstitution, withTests, workflowState } from '../helpers/states.js';
 
-type State = Record<string, any>;
 const IMPL = '06-implementation';
 const TESTING = '07-testing';
 
+/** A project set up by `isdlc init` with `state`, a task plan and a passing test suite. */
 function projectWith(state: State): string {
   const dir = initedProject('isdlc-compat-');
-  writeJson(join(dir, '.isdlc/state.json'), state);
+  writeJson(stateFile(dir), state);
   writePlan(dir);
   givePassingSuite(dir);
   return dir;
 }
 
-function send(dir: string, payload: Record<string, unknown>): Decision {
-  const run = runRegisteredHook(dir, { ...payload, cwd: dir });
-  expect(run.status, run.stderr).toBe(0);
-  return decisionOf(run);
-}
-
-const stateFile = (dir: string): string => join(dir, '.isdlc/state.json');
-const stateOf = (dir: string): State => readJson(stateFile(dir));
 const testsOf = (dir: string, phase = IMPL): State | undefined => stateOf(dir)['phases'][phase].iteration_requirements?.test_iteration;
 const advance = (dir: string) => agentCall(dir, { subagent_type: 'sdlc-orchestrator', prompt: 'The phase is done; advance to the next phase.' });
 const declareComplete = (dir: string) => skillCall(dir, 'isdlc', 'phase complete');
