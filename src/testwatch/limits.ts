@@ -2,7 +2,8 @@
 // row the circuit breaker trips. As in the JavaScript framework: `state.iteration_config` (what the person
 // chose at discovery, counted only once it has `configured_at`) first, then the phase's requirements with
 // the workflow's overrides merged, then 10 and 3. A value that is not a positive whole number is skipped,
-// as the framework's `||` chain skipped 0.
+// as the framework's `||` chain skipped 0; digits in a string count (its discovery agent was told to write
+// `"testing_max": "{value}"`, and the framework's comparisons took "5" as 5).
 import type { PhaseRequirements } from '../config/schemas.js';
 import type { IsdlcState } from '../state/schema.js';
 
@@ -14,7 +15,8 @@ export interface IterationLimits {
 export const DEFAULT_LIMITS: IterationLimits = { max: 10, breaker: 3 };
 
 function positive(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
+  const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
 /** `state.iteration_config`, when the person configured it (it has `configured_at`). */
