@@ -72,6 +72,18 @@ describe('iteration_enforcement.enabled: false stands the enforcement guards dow
     expect(state['active_workflow']['gate_runs'] ?? []).toEqual([]);
   });
 
+  it("isdlc's own integrity checks stay: after the third change made behind isdlc's back, `phase complete` is refused for tamper_review", () => {
+    const dir = projectWith(enforcement(workflowState('feature', IMPL), false));
+    for (let i = 1; i <= 3; i += 1) {
+      writeFileSync(join(dir, '.isdlc/.gitignore'), `changed behind isdlc's back ${i}\n`);
+      send(dir, bashPassed(dir, 'ls', ''));
+    }
+    const complete = cli(['phase', 'complete', '--dir', dir]);
+    expect(complete.status).not.toBe(0);
+    expect(complete.stderr).toContain('tamper_review');
+    expect(stateOf(dir)['phases'][IMPL].status).toBe('in_progress');
+  });
+
   it('the agent cannot switch it off: an Edit is refused, a shell rewrite is undone before the run is judged', () => {
     const dir = projectWith(enforcement(workflowState('feature', IMPL), true));
     const edit = send(dir, editCall(dir, stateFile(dir), '"enabled": true', '"enabled": false'));
