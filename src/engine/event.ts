@@ -36,7 +36,10 @@ export interface ToolOutcome {
   failed: boolean;
   /** The text the tool produced (stdout and stderr for shells, the error text on failure). */
   text: string;
-  /** Known only when the host reports it (a failed shell command's `Exit code N`). */
+  /**
+   * Known only when the host reports it: a failed shell command's `Exit code N`, 0 for Claude Code's own
+   * shell result on PostToolUse, a code the response names. Absent means unknown, never 0.
+   */
   exitCode?: number;
   interrupted: boolean;
   /** The tool was launched in the background and has not finished yet. */

@@ -11,12 +11,15 @@ import type { PhaseRequirements } from '../config/schemas.js';
 import { phaseAgent } from '../detect/agents.js';
 import { delegationCheckOf } from './delegation-check.js';
 import { activeWorkflowOf } from '../state/current-phase.js';
+import { ENFORCEMENT_OFF_DETAIL, iterationEnforcementOff } from '../state/enforcement.js';
 import { constitutionalOf, elicitationOf, testIterationOf } from '../state/phase-records.js';
+import { constitutionCompliant, testsPassed } from '../state/requirement-records.js';
 import type { IsdlcState } from '../state/schema.js';
 import { tamperGate } from '../protect/tamper-gate.js';
 import type { GateRun } from '../verify/gate-run.js';
 import { verifiedRunCheck } from '../verify/gate-evidence.js';
 import { verifiesAtGate } from '../verify/verify-at-gate.js';
+import { iterationLimits } from '../testwatch/limits.js';
 import { ACCEPT_TESTS_COMMAND, compareTestDefinition, definitionUnaccepted } from '../workflow/test-definition.js';
 import { reviewArticles, workerOf } from './article-recorders.js';
 import { ACKNOWLEDGE_COMMAND, acknowledgedViolations, describeViolation, openViolations } from '../workflow/branch-violations.js';
@@ -30,7 +33,9 @@ export type GateRequirement =
   | 'verified_test_run'
   | 'branch_integrity'
   | 'tamper_review'
-  | 'test_definition';
+  | 'test_definition'
+  /** Present only when the person switched iteration enforcement off: says so, always met. */
+  | 'iteration_enforcement';
 
 export interface GateCheck {
   requirement: GateRequirement;
@@ -62,7 +67,7 @@ export interface GateInput {
 }
 
 /** The requirements a project's config can switch off; branch integrity and tamper review are not among them (the test definition goes with the tests). */
-const RULE_FOR: Record<Exclude<GateRequirement, 'branch_integrity' | 'tamper_review' | 'test_definition'>, string> = {
+const RULE_FOR: Record<Exclude<GateRequirement, 'branch_integrity' | 'tamper_review' | 'test_definition' | 'iteration_enforcement'>, string> = {
   test_iteration: 'block_on_incomplete_test_iteration',
   verified_test_run: 'block_on_incomplete_test_iteration',
   constitutional_validation: 'block_on_incomplete_constitutional',
@@ -78,8 +83,9 @@ function approveCommand(phase: string): string {
 function testCheck(input: GateInput, requirements: PhaseRequirements): GateCheck {
   const { phase } = input;
   const record = testIterationOf(input.state, phase);
-  const max = record?.max_iterations ?? requirements.test_iteration?.max_iterations ?? 10;
-  if (!record || (record.current_iteration ?? 0) === 0) {
+  const max = record?.max_iterations ?? iterationLimits(input.state, requirements).max;
+  // A passed or escalated record without an iteration count is the JavaScript framework's; it is judged as in its gate.
+  if (!record || ((record.current_iteration ?? 0) === 0 && !testsPassed(record) && record.status !== 'escalated')) {
     return {
       requirement: 'test_iteration',
       met: false,
@@ -87,13 +93,13 @@ function testCheck(input: GateInput, requirements: PhaseRequirements): GateCheck
       action: 'run the test suite in the foreground (for example `npm test`); isdlc records the result',
     };
   }
-  const where = `iteration ${record.current_iteration}/${max}, \`${record.last_test_command ?? '?'}\``;
+  const where = record.current_iteration !== undefined ? `iteration ${record.current_iteration}/${max}, \`${record.last_test_command ?? '?'}\`` : 'recorded without an iteration count';
   if (record.status === 'escalated') {
     return record.escalation_approved === true
       ? { requirement: 'test_iteration', met: true, detail: `escalated (${record.escalation_reason ?? '?'}) and approved by a person` }
       : { requirement: 'test_iteration', met: false, detail: `escalated to a human (${record.escalation_reason ?? '?'}, ${where})`, action: `stop retrying; explain the failure to the user; ${approveCommand(phase)} to go on` };
   }
-  if (record.completed === true && record.last_test_result === 'passed') {
+  if (testsPassed(record)) {
     const threshold = coverageThreshold(requirements, input.state);
     const coverage = typeof record['coverage_percent'] === 'number' ? (record['coverage_percent'] as number) : undefined;
     if (threshold !== undefined && coverage !== undefined && coverage < threshold) {
@@ -118,7 +124,8 @@ function constitutionalCheck(input: GateInput, requirements: PhaseRequirements):
   const wanted = requirements.constitutional_validation?.articles ?? [];
   const record = constitutionalOf(input.state, phase);
   const recordCommand = '`isdlc constitution record --article ID --result compliant|violation --note "why"`';
-  if (!record || !record.started_at) {
+  // A completed record without `started_at` is the JavaScript framework's; it is judged like isdlc's.
+  if (!record || (!record.started_at && record.completed !== true)) {
     return {
       requirement: 'constitutional_validation',
       met: false,
@@ -135,7 +142,7 @@ function constitutionalCheck(input: GateInput, requirements: PhaseRequirements):
   const worker = workerOf(input.state, phase, phaseAgent(config.manifest, phase));
   const review = reviewArticles(record['article_results'], record.articles_required ?? wanted, worker, requirements.constitutional_validation?.independent_review === true);
   const recorded = review.recorders.length > 0 ? `; recorded by ${review.recorders.join('; ')}` : '';
-  if (record.completed === true && record.status === 'compliant') {
+  if (constitutionCompliant(record)) {
     if (review.notIndependent.length === 0) return { requirement: 'constitutional_validation', met: true, detail: `all ${wanted.length} articles compliant${recorded}` };
     return {
       requirement: 'constitutional_validation',
@@ -246,9 +253,13 @@ export function evaluateGate(input: GateInput): GateEvaluation {
   const workflowType = activeWorkflowOf(input.state)?.type;
   const requirements = effectivePhaseRequirements(input.config.iterationRequirements, input.phase, workflowType) ?? {};
   const rules = (input.config.iterationRequirements['gate_blocking_rules'] ?? {}) as Record<string, unknown>;
-  const enforced = (requirement: keyof typeof RULE_FOR, enabled: boolean | undefined): boolean => enabled === true && rules[RULE_FOR[requirement]] !== false;
 
   const checks: GateCheck[] = [];
+  // Switched off by the person: the requirements the project configures stand down (the gate does not run
+  // the tests either); branch integrity and tamper review below are isdlc's own and stay.
+  const off = iterationEnforcementOff(input.state);
+  if (off) checks.push({ requirement: 'iteration_enforcement', met: true, detail: ENFORCEMENT_OFF_DETAIL });
+  const enforced = (requirement: keyof typeof RULE_FOR, enabled: boolean | undefined): boolean => !off && enabled === true && rules[RULE_FOR[requirement]] !== false;
   if (enforced('test_iteration', requirements.test_iteration?.enabled)) {
     checks.push(testCheck(input, requirements));
     const definition = testDefinitionCheck(input);

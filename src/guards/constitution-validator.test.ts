@@ -10,6 +10,8 @@ const completion = agentCall(P, { subagent_type: 'sdlc-orchestrator', prompt: 'R
 guardTable('constitution-validator', {
   valid: [
     { name: 'the validation is complete', state: withConstitution(workflowState('feature', '01-requirements'), '01-requirements', compliant(REQ_ARTICLES)), payload: completion, expect: 'allow' },
+    { name: "the original framework's compliant record (completed, status compliant, no started_at)", state: withConstitution(workflowState('feature', '01-requirements'), '01-requirements', { completed: true, status: 'compliant' }), payload: completion, expect: 'allow' },
+    { name: 'iteration enforcement switched off by the person (as in the original)', state: { ...workflowState('feature', '01-requirements'), iteration_enforcement: { enabled: false } }, payload: completion, expect: 'allow', then: ({ state }) => expect(state['phases']['01-requirements'].constitutional_validation).toBeUndefined() },
     { name: 'not a completion attempt', state: workflowState('feature', '01-requirements'), payload: agentCall(P, { subagent_type: 'sdlc-orchestrator', prompt: 'Summarise progress so far' }), expect: 'allow' },
     { name: 'a completion claim by an ordinary subagent is its own business', state: workflowState('feature', '01-requirements'), payload: agentCall(P, { subagent_type: 'general-purpose', prompt: 'Tell me when the implementation is complete' }), expect: 'allow' },
     { name: 'the phase does not require it (00-quick-scan)', state: workflowState('feature', '00-quick-scan'), payload: completion, expect: 'allow' },

@@ -6,7 +6,9 @@ import { effectivePhaseRequirements } from '../config/requirements.js';
 import { COMPLETION_PHRASES, orchestratorCall, workflowSkillCall } from '../detect/advance.js';
 import { defineGuard } from '../engine/guard.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
+import { iterationEnforcementOff } from '../state/enforcement.js';
 import { constitutionalOf, ensureConstitutionalTracking } from '../state/phase-records.js';
+import { constitutionCompliant } from '../state/requirement-records.js';
 import { RECORD_ARTICLE } from '../workflow/agent-operations.js';
 
 export const constitutionValidator = defineGuard({
@@ -15,13 +17,13 @@ export const constitutionValidator = defineGuard({
   on: { PreToolUse: ['agent', 'skill'] },
   check({ event, state, config, now, deny, update }) {
     const phase = currentPhaseOf(state);
-    if (!state || !phase || !activeWorkflowOf(state)) return;
+    if (!state || !phase || !activeWorkflowOf(state) || iterationEnforcementOff(state)) return;
     const wanted = effectivePhaseRequirements(config.iterationRequirements, phase, activeWorkflowOf(state)?.type)?.constitutional_validation;
     if (!wanted?.enabled) return;
     if (workflowSkillCall(event, COMPLETION_PHRASES) === null && orchestratorCall(event, config.manifest, COMPLETION_PHRASES) === null) return;
 
     const record = constitutionalOf(state, phase);
-    if (record?.completed === true && record.status === 'compliant') return;
+    if (constitutionCompliant(record)) return;
     if (record?.status === 'escalated' && record.escalation_approved === true) return;
     const articles = record?.articles_required ?? wanted.articles ?? [];
     const max = record?.max_iterations ?? wanted.max_iterations ?? 5;

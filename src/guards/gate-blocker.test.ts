@@ -26,6 +26,24 @@ guardTable('gate-blocker', {
     { name: 'not a gate attempt: gate check asks where the gate stands, with the tests failing', state: withTests(workflowState('feature', '06-implementation'), '06-implementation', testRecord('failed', 2)), payload: skillCall(P, 'isdlc', 'gate check'), expect: 'allow' },
     { name: 'not a gate attempt: a setup command', state: workflowState('feature', '06-implementation'), payload: skillCall(P, 'isdlc', 'status'), expect: 'allow' },
     {
+      name: 'iteration enforcement switched off by the person: the gate is not judged here, nothing is recorded (as in the original)',
+      state: { ...workflowState('feature', '06-implementation'), iteration_enforcement: { enabled: false } },
+      payload: advance,
+      expect: 'allow',
+      then: ({ state }) => expect(state['phases']['06-implementation'].gate_validation).toBeUndefined(),
+    },
+    {
+      name: "the original framework's completed records (no current_iteration, no started_at) count as they did there",
+      state: delegated(
+        withConstitution(withTests(workflowState('test-generate', '07-testing'), '07-testing', { completed: true, status: 'success', last_test_result: 'passed' }), '07-testing', { completed: true, status: 'compliant' }),
+        'integration-tester',
+        '07-testing',
+      ),
+      files: passingSuiteFiles(),
+      payload: advance,
+      expect: 'allow',
+    },
+    {
       name: 'escalated tests approved by a person count as met (AC-IE-017)',
       state: delegated(withConstitution(withTests(workflowState('feature', '06-implementation'), '06-implementation', testRecord('failed', 3, { status: 'escalated', completed: true, escalation_reason: 'circuit_breaker', escalation_approved: true })), '06-implementation', compliant(IMPL_ARTICLES)), 'software-developer', '06-implementation'),
       files: passingSuiteFiles(),

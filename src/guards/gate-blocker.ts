@@ -8,6 +8,7 @@ import { defineGuard } from '../engine/guard.js';
 import { loadGate } from '../gates/load-gate.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
 import { addEscalation } from '../state/escalations.js';
+import { iterationEnforcementOff } from '../state/enforcement.js';
 import { ensureConstitutionalTracking, phaseDraft } from '../state/phase-records.js';
 import { forAgent, toolRef } from '../workflow/agent-operations.js';
 
@@ -19,6 +20,9 @@ export const gateBlocker = defineGuard({
     const phase = currentPhaseOf(state);
     const workflow = activeWorkflowOf(state);
     if (!state || !phase || !workflow) return;
+    // Switched off by the person: the gate is not judged here (nor was it in the JavaScript framework).
+    // `isdlc phase complete` still refuses on isdlc's own integrity checks (gates/evaluate.ts).
+    if (iterationEnforcementOff(state)) return;
     const attempt = workflowSkillCall(event, GATE_KEYWORDS) ?? orchestratorCall(event, config.manifest, GATE_KEYWORDS);
     if (attempt === null) return;
 

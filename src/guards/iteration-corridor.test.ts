@@ -20,9 +20,24 @@ guardTable('iteration-corridor', {
     { name: 'TEST_CORRIDOR: gate check of a named phase', state: failing(), payload: skillCall(P, 'isdlc', 'gate check 06-implementation'), expect: 'allow' },
     { name: 'no corridor: tests passed and the constitution is compliant', state: withConstitution(passing(), '06-implementation', compliant(['I', 'II'])), payload: agentCall(P, { subagent_type: 'sdlc-orchestrator', prompt: 'Advance to the next phase' }), expect: 'allow' },
     { name: 'no corridor: tests escalated (a human decides; the gate holds)', state: withTests(workflowState('feature', '06-implementation'), '06-implementation', testRecord('failed', 3, { status: 'escalated', completed: true })), payload: agentCall(P, { subagent_type: 'sdlc-orchestrator', prompt: 'advance' }), expect: 'allow' },
+    { name: 'iteration enforcement switched off by the person: no corridor (as in the original)', state: { ...failing(), iteration_enforcement: { enabled: false } }, payload: skillCall(P, 'isdlc', 'advance'), expect: 'allow' },
     { name: 'no active workflow', state: { state_version: 1, active_workflow: null }, payload: agentCall(P, { subagent_type: 'sdlc-orchestrator', prompt: 'advance' }), expect: 'allow' },
   ],
   invalid: [
+    {
+      name: "CONST_CORRIDOR after the original framework's passed record (completed, status success, no last_test_result)",
+      state: withTests(workflowState('feature', '06-implementation'), '06-implementation', { completed: true, status: 'success' }),
+      payload: skillCall(P, 'isdlc', 'advance'),
+      expect: 'deny',
+      reasonIncludes: ['CONST_CORRIDOR'],
+    },
+    {
+      name: 'TEST_CORRIDOR counts to the iteration_config the person set, where the record has no maximum',
+      state: { ...withTests(workflowState('feature', '06-implementation'), '06-implementation', { last_test_result: 'failed', completed: false, current_iteration: 1 }), iteration_config: { testing_max: 4, configured_at: '2026-11-25T09:00:00.000Z' } },
+      payload: skillCall(P, 'isdlc', 'advance'),
+      expect: 'deny',
+      reasonIncludes: ['Iteration 1 of 4'],
+    },
     {
       name: 'TEST_CORRIDOR: asking the orchestrator to advance, with iteration, max, last error and command (AC-IE-008)',
       state: failing(),

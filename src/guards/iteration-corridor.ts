@@ -9,8 +9,11 @@ import { detectAdvanceAttempt, type AdvanceAttempt } from '../detect/advance.js'
 import { phaseAgent } from '../detect/agents.js';
 import { defineGuard } from '../engine/guard.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
+import { iterationEnforcementOff } from '../state/enforcement.js';
 import { constitutionalOf, ensureConstitutionalTracking, testIterationOf } from '../state/phase-records.js';
+import { testsPassed } from '../state/requirement-records.js';
 import type { IsdlcState } from '../state/schema.js';
+import { iterationLimits } from '../testwatch/limits.js';
 import { RECORD_ARTICLE } from '../workflow/agent-operations.js';
 
 export type Corridor = 'TEST_CORRIDOR' | 'CONST_CORRIDOR' | 'NONE';
@@ -21,7 +24,7 @@ export function corridorOf(state: IsdlcState, config: ProjectConfig, phase: stri
   const tests = testIterationOf(state, phase);
   const testsEnabled = requirements?.test_iteration?.enabled === true;
   if (testsEnabled && tests?.last_test_result === 'failed' && tests.completed !== true && tests.status !== 'escalated') return 'TEST_CORRIDOR';
-  const testsSatisfied = !testsEnabled || (tests?.completed === true && tests.last_test_result === 'passed');
+  const testsSatisfied = !testsEnabled || testsPassed(tests);
   const constitution = constitutionalOf(state, phase);
   if (
     testsSatisfied &&
@@ -46,7 +49,7 @@ export const iterationCorridor = defineGuard({
   on: { PreToolUse: ['agent', 'skill'] },
   check({ event, state, config, now, deny, update, log }) {
     const phase = currentPhaseOf(state);
-    if (!state || !phase || !activeWorkflowOf(state)) return;
+    if (!state || !phase || !activeWorkflowOf(state) || iterationEnforcementOff(state)) return;
     const corridor = corridorOf(state, config, phase);
     if (corridor === 'NONE') return;
     const attempt = detectAdvanceAttempt(event, { manifest: config.manifest, knownPhases: () => knownPhaseKeys(config), currentPhase: phase });
@@ -62,7 +65,7 @@ export const iterationCorridor = defineGuard({
         `isdlc iteration-corridor: Fix the failing tests of phase ${phase} and run them again before moving the workflow on ` +
           `(editing, reading and running tests are all allowed${ownAgent ? `, and so is delegating the fix to ${ownAgent}` : ''}). ` +
           `TEST_CORRIDOR: while the phase's tests fail the workflow cannot move on, and this call ${attemptText(attempt)}. ` +
-          `Iteration ${tests.current_iteration ?? 0} of ${tests.max_iterations ?? requirements?.test_iteration?.max_iterations ?? 10}; ` +
+          `Iteration ${tests.current_iteration ?? 0} of ${tests.max_iterations ?? iterationLimits(state, requirements).max}; ` +
           `last command \`${tests.last_test_command ?? '?'}\`${error ? `; last error: ${error}` : ''}. ` +
           'This call will be denied again until the tests pass.',
       );

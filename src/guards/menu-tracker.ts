@@ -6,6 +6,7 @@ import { completedStepsIn, menuChoiceIn, presentsMenu, type MenuChoice } from '.
 import type { HookEvent } from '../engine/event.js';
 import { defineGuard } from '../engine/guard.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
+import { iterationEnforcementOff } from '../state/enforcement.js';
 import { elicitationDraft, elicitationOf, phaseStatusOf, type ElicitationState } from '../state/phase-records.js';
 import { normaliseFailure } from '../testwatch/text.js';
 
@@ -44,7 +45,8 @@ export const menuTracker = defineGuard({
   check({ event, state, config, now, note, tellUser, update }) {
     const phase = currentPhaseOf(state);
     // A completed phase's elicitation is the evidence its gate passed on; it is not added to afterwards.
-    if (!state || !phase || !activeWorkflowOf(state) || phaseStatusOf(state, phase) === 'completed') return;
+    // Nor is anything recorded while the person has switched iteration enforcement off (as in the JavaScript framework).
+    if (!state || !phase || !activeWorkflowOf(state) || phaseStatusOf(state, phase) === 'completed' || iterationEnforcementOff(state)) return;
     const wanted = effectivePhaseRequirements(config.iterationRequirements, phase, activeWorkflowOf(state)?.type)?.interactive_elicitation;
     if (!wanted?.enabled) return;
     const timestamp = now.toISOString();

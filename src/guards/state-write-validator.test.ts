@@ -283,6 +283,7 @@ guardTable('state-write-validator', {
     { name: 'a script that opens the loop store', state: onDisk(), payload: bashCall(P, `python3 -c "import sqlite3; sqlite3.connect('.isdlc/loop.db').execute('DELETE FROM loops')"`), expect: 'deny', reasonIncludes: ['python3 script'] },
     { name: 'overwriting the loop store with the Write tool', state: onDisk(), payload: writeCall(P, '.isdlc/loop.db', ''), expect: 'deny', reasonIncludes: ['isdlc state-write-validator: Leave the loop store to isdlc', "the iteration loops' store"] },
     { name: 'writing a gate result by hand', state: onDisk(), payload: writeCall(P, STATE, changed((s) => (s['phases']['06-implementation'].gate_validation = { status: 'passed' }))), expect: 'deny', reasonIncludes: ['gate_validation', 'mcp__isdlc__phase_complete'] },
+    { name: 'setting the iteration limits', state: onDisk(), payload: editCall(P, STATE, '"enabled": true', '"enabled": true }, "iteration_config": { "testing_max": 99, "configured_at": "now"'), expect: 'deny', reasonIncludes: ['iteration_config'] },
     { name: 'switching enforcement off', state: onDisk(), payload: editCall(P, STATE, '"enabled": true', '"enabled": false'), expect: 'deny', reasonIncludes: ['iteration_enforcement'] },
     {
       name: 'a delegation written into the log by hand (the gate reads it as evidence)',

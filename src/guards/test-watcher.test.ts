@@ -7,6 +7,12 @@ const P = '/project';
 const impl = () => workflowState('feature', '06-implementation');
 const tests = (state: Record<string, any>) => state['phases']['06-implementation'].iteration_requirements?.test_iteration;
 
+/** The PostToolUse the JavaScript framework read: the legacy `tool_result`, here a string, in place of `tool_response`. */
+function legacyResult(command: string, text: string): Record<string, unknown> {
+  const { tool_response: _response, ...payload } = bashPassed(P, command, '');
+  return { ...payload, tool_result: text };
+}
+
 guardTable('test-watcher', {
   valid: [
     {
@@ -46,6 +52,40 @@ guardTable('test-watcher', {
         expect(tests(state)).toMatchObject({ status: 'escalated', escalation_reason: 'max_iterations', completed: true, current_iteration: 10 });
         expect(decision.systemMessage).toContain('escalated (max_iterations)');
       },
+    },
+    {
+      name: 'iteration enforcement switched off by the person: no run is judged or recorded (as in the original)',
+      state: { ...impl(), iteration_enforcement: { enabled: false } },
+      payload: bashFailed(P, 'npm test', 1, runnerOutput('jest', 'failing')),
+      expect: 'allow',
+      then: ({ state, decision }) => {
+        expect(tests(state)).toBeUndefined();
+        expect(decision.context ?? '').not.toContain('test-watcher');
+      },
+    },
+    {
+      name: 'a legacy tool_result string has no exit status: "npm ERR!" in it is a failure, not a pass',
+      state: impl(),
+      payload: legacyResult('npm test', 'npm ERR! Test failed.  See above for more details.'),
+      expect: 'allow',
+      contextIncludes: ['the tests failed (the output reports failures)'],
+      then: ({ state }) => expect(tests(state)).toMatchObject({ last_test_result: 'failed', current_iteration: 1 }),
+    },
+    {
+      name: 'a legacy tool_result string with nothing to judge by is inconclusive, never a pass',
+      state: impl(),
+      payload: legacyResult('npm test', 'done'),
+      expect: 'allow',
+      contextIncludes: ['the host did not report an exit status'],
+      then: ({ state }) => expect(tests(state)).toMatchObject({ last_test_result: 'inconclusive' }),
+    },
+    {
+      name: "the person's iteration_config (configured_at set) sets the limits before the phase's requirements",
+      state: { ...impl(), iteration_config: { testing_max: 4, circuit_breaker_threshold: 2, configured_at: '2026-11-25T09:00:00.000Z' } },
+      payload: bashFailed(P, 'npm test', 1, runnerOutput('jest', 'failing')),
+      expect: 'allow',
+      contextIncludes: ['iteration 1 of 4 in phase 06-implementation', 'at 2 the loop stops for a human'],
+      then: ({ state }) => expect(tests(state)).toMatchObject({ max_iterations: 4, circuit_breaker_threshold: 2 }),
     },
     {
       name: 'a failure hidden behind a pipe is still a failure (exit 0, the summary says failed)',

@@ -7,9 +7,11 @@ import { coverageThreshold, effectivePhaseRequirements } from '../config/require
 import { defineGuard } from '../engine/guard.js';
 import type { HookEvent } from '../engine/event.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
+import { iterationEnforcementOff } from '../state/enforcement.js';
 import { phaseDraft, phaseStatusOf, testIterationDraft, testIterationOf } from '../state/phase-records.js';
 import type { IsdlcState } from '../state/schema.js';
 import { classifyRun, type Classification } from '../testwatch/classify.js';
+import { iterationLimits, type IterationLimits } from '../testwatch/limits.js';
 import { recordTestRun, type TestRunOutcome } from '../testwatch/record.js';
 import { readReporterFile } from '../testwatch/reporter-files.js';
 import { findTestCommand } from '../testwatch/test-commands.js';
@@ -22,17 +24,12 @@ function reporterSummary(event: HookEvent, root: string, file: unknown, now: Dat
   return readReporterFile(isAbsolute(file) ? file : join(root, file), since);
 }
 
-interface Limits {
-  max: number;
-  breaker: number;
-}
-
 function runMessage(
   phase: string,
   command: string,
   run: Classification,
   outcome: TestRunOutcome,
-  limits: Limits,
+  limits: IterationLimits,
   coverage: { value: number | undefined; threshold: number | undefined; verifiedAtGate: boolean },
 ): string {
   const at = `iteration ${outcome.iteration} of ${limits.max} in phase ${phase}`;
@@ -87,6 +84,8 @@ export const testWatcher = defineGuard({
   check({ event, state, config, location, now, note, tellUser, update, log }) {
     const phase = currentPhaseOf(state);
     if (!state || !phase || !activeWorkflowOf(state) || !event.outcome) return;
+    // Switched off by the person: no run is judged or recorded (the JavaScript framework's test watcher did the same).
+    if (iterationEnforcementOff(state)) return;
     const { requirements, test } = testConfig(config, state, phase);
     if (!test?.enabled) return;
     const line = typeof event.tool?.input['command'] === 'string' ? (event.tool.input['command'] as string) : '';
@@ -106,7 +105,7 @@ export const testWatcher = defineGuard({
       ...(match.distrust ? { distrust: match.distrust } : {}),
       reporter: reporterSummary(event, location.root, test['reporter_file'], now),
     });
-    const limits = { max: test.max_iterations ?? 10, breaker: test.circuit_breaker_threshold ?? 3 };
+    const limits = iterationLimits(state, requirements);
     const timestamp = now.toISOString();
     const input = { classification: run, command: match.segment, now: timestamp, maxIterations: limits.max, circuitBreakerThreshold: limits.breaker };
     // Predict on a copy of what was read, for the message; the same rule runs on the newest state below.

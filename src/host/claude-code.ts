@@ -159,8 +159,45 @@ function successOutcome(p: Payload): ToolOutcome {
   if (kind === 'shell') {
     const changes = fileChangesOf(record?.['bashEditDiff']);
     if (changes) outcome.fileChanges = changes;
+    const exitCode = p.tool_response !== undefined ? shellExitCode(record, outcome.text) : legacyExitCode(record, outcome.text);
+    if (exitCode !== undefined) outcome.exitCode = exitCode;
   }
   return outcome;
+}
+
+/** An exit status a response names itself (the JavaScript framework's `{output, exitCode}` and the like). */
+function namedExitCode(record: Record<string, unknown> | undefined): number | undefined {
+  for (const key of ['exitCode', 'exit_code', 'code']) {
+    const value = record?.[key];
+    if (typeof value === 'number' && Number.isInteger(value)) return value;
+  }
+  return undefined;
+}
+
+/**
+ * A shell command's exit status on PostToolUse. Claude Code's own shell result (`stdout` and `interrupted`,
+ * no exit code) arrives only for a command that exited 0: a failing one fires PostToolUseFailure instead.
+ * Any other shape says its status itself, or it is unknown.
+ */
+function shellExitCode(record: Record<string, unknown> | undefined, text: string): number | undefined {
+  const named = namedExitCode(record);
+  if (named !== undefined) return named;
+  if (typeof record?.['stdout'] === 'string' && typeof record['interrupted'] === 'boolean') return 0;
+  return legacyExitCode(undefined, text);
+}
+
+const LEGACY_FAILED_EXIT = /^Exit code (-?\d+)\s*$|\bexited with code ([1-9]\d*)\b/im;
+
+/**
+ * The legacy `tool_result` (what the JavaScript framework read) carries no exit status: only one it names,
+ * or a failing one its text states. Never 0 by default: a pass must then come from the output itself.
+ */
+function legacyExitCode(record: Record<string, unknown> | undefined, text: string): number | undefined {
+  const named = namedExitCode(record);
+  if (named !== undefined) return named;
+  const match = LEGACY_FAILED_EXIT.exec(text);
+  const code = match ? Number(match[1] ?? match[2]) : undefined;
+  return code !== undefined && code !== 0 ? code : undefined;
 }
 
 /**

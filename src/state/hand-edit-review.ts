@@ -45,6 +45,8 @@ const PROTECTED_IN_PHASE: { path: string[]; instead: string }[] = [
 
 const PROTECTED_TOP: { field: string; instead: string }[] = [
   { field: 'iteration_enforcement', instead: 'the user changes enforcement settings themselves' },
+  // The test loop's limits (testwatch/limits.ts); the JavaScript framework listed them as protected too.
+  { field: 'iteration_config', instead: 'the user changes the iteration limits themselves' },
   { field: 'skill_enforcement', instead: 'the user changes enforcement settings themselves' },
   { field: 'code_review', instead: 'the user changes the review setting themselves' },
   { field: 'recovery_action', instead: `a redo at a supervised review (${toolRef('phase_review')}, decision "redo")` },

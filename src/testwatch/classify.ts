@@ -1,6 +1,7 @@
 // Did a test run pass? From what the host reported: the exit status (a failed shell command arrives as
 // PostToolUseFailure with `Exit code N`), the runner's own summary or reporter file, then the seed's
-// generic patterns. When none of it can be trusted the run is inconclusive, never guessed.
+// generic patterns. When none of it can be trusted the run is inconclusive, never guessed. An exit status
+// the host did not give (the legacy `tool_result`) is unknown, never taken for 0.
 import type { ToolOutcome } from '../engine/event.js';
 import { parseCoverage } from './coverage.js';
 import { parseRunnerSummary, type RunSummary } from './runners.js';
@@ -49,6 +50,9 @@ function genericVerdict(text: string): TestResult | null {
   return null;
 }
 
+/** Signs that the command as a whole failed though its runner counted passes (npm, pnpm, yarn, make). */
+const COMMAND_FAILED = /npm ERR!|^npm error\b|\bELIFECYCLE\b|\bERR_PNPM_|^error Command failed|^make(?:\[\d+\])?: \*\*\*/m;
+
 /** Signs that a failed command never got to run its tests. */
 const COULD_NOT_RUN: readonly [RegExp, string][] = [
   [/^\s*(?:Error: )?No tests? (?:found|files found|executed)/im, 'no tests found'],
@@ -96,7 +100,8 @@ function judgeRun(input: ClassifyInput): Classification {
   const text = cleanOutput(tailOf(outcome.text));
   if (/Command timed out after/.test(text)) return { result: 'inconclusive', basis: 'the command timed out before finishing' };
 
-  const exitCode = outcome.failed ? outcome.exitCode : 0;
+  // Known when the host said it (adapter): Claude Code's PostToolUse of a shell means 0.
+  const exitCode = outcome.exitCode;
   const summary = input.reporter ?? parseRunnerSummary(text, input.command) ?? undefined;
   const coverage = parseCoverage(text);
   const withCoverage = <T extends Classification>(c: T): T => (coverage !== undefined ? { ...c, coverage } : c);
@@ -122,21 +127,25 @@ function judgeRun(input: ClassifyInput): Classification {
     if (exitCode !== undefined && exitCode !== 0 && exitStatus === 'own') {
       return failed(`${describe(summary)}, but the command exited ${exitCode} (a coverage threshold or another check failed)`);
     }
+    if (exitCode === undefined && COMMAND_FAILED.test(text)) return failed(`${describe(summary)}, but the output says the command failed`);
     return withCoverage({ result: 'passed', basis: describe(summary), summary });
   }
 
-  if (outcome.failed && exitCode !== undefined && exitCode !== 0) {
+  if (exitCode !== undefined && exitCode !== 0) {
     const reason = couldNotRunReason(text);
     if (reason) return failed(`the tests could not run (${reason}); the command exited ${exitCode}`, reason);
   }
   if (outcome.failed && exitCode === undefined) {
     return { result: 'inconclusive', basis: 'the command failed without an exit code (it may not have started)' };
   }
-  if (exitStatus === 'own' || (exitStatus === 'zero-means-passed' && exitCode === 0)) {
+  if (exitCode !== undefined && (exitStatus === 'own' || (exitStatus === 'zero-means-passed' && exitCode === 0))) {
     return exitCode === 0 ? withCoverage({ result: 'passed', basis: 'the command exited 0' }) : failed(`the command exited ${exitCode}`);
   }
   const generic = genericVerdict(text);
   if (generic === 'passed') return withCoverage({ result: 'passed', basis: 'the output reports success' });
   if (generic === 'failed') return failed('the output reports failures');
-  return { result: 'inconclusive', basis: 'the output has no test summary and the exit status belongs to another command' };
+  return {
+    result: 'inconclusive',
+    basis: exitCode === undefined ? 'the output has no test summary and the host did not report an exit status' : 'the output has no test summary and the exit status belongs to another command',
+  };
 }

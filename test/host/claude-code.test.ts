@@ -37,17 +37,32 @@ describe('parsing recorded payloads', () => {
     expect(e.cwd).toBe('d:\\workspaces\\PantonicApp');
   });
 
-  it('reads a successful Bash run from tool_response: stdout, no exit code', () => {
+  it('reads a successful Bash run from tool_response: stdout, and exit 0 (a failing command fires PostToolUseFailure instead)', () => {
     const e = parsed('post-bash.json');
-    expect(e.outcome).toEqual({ failed: false, text: 'hello', interrupted: false, backgrounded: false, durationMs: 49 });
+    expect(e.outcome).toEqual({ failed: false, text: 'hello', interrupted: false, backgrounded: false, durationMs: 49, exitCode: 0 });
+    expect(parsed('post-bash-legacy.json').outcome?.exitCode).toBe(0);
   });
 
-  it('accepts the legacy tool_result field as an alias of tool_response', () => {
+  it('accepts the legacy tool_result field as an alias of tool_response, without taking its exit status for 0', () => {
     const payload = fixture('post-bash.json');
     payload['tool_result'] = payload['tool_response'];
     delete payload['tool_response'];
     const result = parseClaudeCodePayload(payload);
     expect(result.ok && result.event.outcome?.text).toBe('hello');
+    expect(result.ok && result.event.outcome).not.toHaveProperty('exitCode');
+  });
+
+  it.each([
+    ['a legacy tool_result string', { tool_result: 'FAIL src/x.test.ts\n Tests: 1 failed, 3 passed' }, undefined],
+    ['a legacy string that states a failing exit', { tool_result: 'Process exited with code 1' }, 1],
+    ['a legacy string that states exit 0 (not taken: a pass must come from the output)', { tool_result: 'Process exited with code 0' }, undefined],
+    ['the legacy {output, exitCode} object', { tool_result: { output: '3 passing', exitCode: 2 } }, 2],
+    ['a tool_response object with no exit code and not the shell shape', { tool_response: { output: 'Error: boom' } }, undefined],
+    ['a tool_response object naming its exit code', { tool_response: { stdout: 'x', interrupted: false, exit_code: 4 } }, 4],
+  ])('a shell PostToolUse with %s has exit status %s', (_name, fields, exitCode) => {
+    const { tool_response: _r, ...payload } = fixture('post-bash.json');
+    const result = parseClaudeCodePayload({ ...payload, ...fields });
+    expect(result.ok && result.event.outcome?.exitCode).toBe(exitCode);
   });
 
   it('takes the exit code of a failed Bash run from the first line of error', () => {
