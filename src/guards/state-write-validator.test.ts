@@ -131,6 +131,28 @@ guardTable('state-write-validator', {
       expect: 'allow',
     },
     {
+      name: "setting back a phase the original's retry script recorded in active_workflow.recovery_action (the V8 exception)",
+      state: { ...onDisk(), active_workflow: { ...onDisk()['active_workflow'], recovery_action: { type: 'retry', phase: '05-test-strategy' } } },
+      payload: writeCall(P, STATE, JSON.stringify((() => {
+        const s = onDisk();
+        s['active_workflow'].recovery_action = { type: 'retry', phase: '05-test-strategy' };
+        s['active_workflow'].phase_status['05-test-strategy'] = 'in_progress';
+        s['phases']['05-test-strategy'].status = 'in_progress';
+        return s;
+      })())),
+      expect: 'allow',
+    },
+    {
+      name: 'setting active_workflow.recovery_action and going back in the same write',
+      state: onDisk(),
+      payload: writeCall(P, STATE, changed((s) => {
+        s['active_workflow'].recovery_action = { type: 'rollback', phase: '05-test-strategy' };
+        s['active_workflow'].phase_status['05-test-strategy'] = 'in_progress';
+      })),
+      expect: 'deny',
+      reasonIncludes: ['active_workflow.recovery_action would let phases be set back', 'V8: active_workflow.phase_status["05-test-strategy"] goes back'],
+    },
+    {
       name: 'records that do not add up are reported, not refused (V3, V9)',
       state: (() => {
         const s = onDisk();

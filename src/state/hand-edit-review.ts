@@ -66,8 +66,10 @@ function at(record: Json, path: string[]): Json {
 /** Phases a recorded redo or rollback lets be set back by hand (the V8 exception). */
 function recoveringPhases(disk: IsdlcState): Set<string> {
   const phases = new Set<string>();
-  const recovery = obj(disk['recovery_action']);
-  if ((recovery['type'] === 'rollback' || recovery['type'] === 'retry') && typeof recovery['phase'] === 'string') phases.add(normalizePhaseKey(recovery['phase']));
+  // The original framework's retry and rollback scripts keep it in active_workflow; isdlc reads either place.
+  for (const recovery of [obj(disk['recovery_action']), obj(obj(disk.active_workflow)['recovery_action'])]) {
+    if ((recovery['type'] === 'rollback' || recovery['type'] === 'retry') && typeof recovery['phase'] === 'string') phases.add(normalizePhaseKey(recovery['phase']));
+  }
   const review = obj(obj(disk.active_workflow)['supervised_review']);
   if (review['status'] === 'redo' && typeof review['phase'] === 'string') phases.add(normalizePhaseKey(review['phase']));
   return phases;
@@ -96,6 +98,9 @@ function protectedChanges(disk: IsdlcState, incoming: IsdlcState): EditFinding[]
   const found: EditFinding[] = [];
   for (const { field, instead } of PROTECTED_TOP) {
     if (!same(disk[field], incoming[field])) found.push({ rule: 'protected', field, detail: 'is isdlc\'s to record', instead });
+  }
+  if (!same(obj(disk.active_workflow)['recovery_action'], obj(incoming.active_workflow)['recovery_action'])) {
+    found.push({ rule: 'protected', field: 'active_workflow.recovery_action', detail: 'would let phases be set back', instead: `a redo at a supervised review (${toolRef('phase_review')}, decision "redo")` });
   }
   // Its baseline moves only with a person's `isdlc tests accept`.
   if (!same(obj(disk.active_workflow)['test_definition'], obj(incoming.active_workflow)['test_definition'])) {

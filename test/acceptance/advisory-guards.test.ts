@@ -82,6 +82,19 @@ describe('seed 002 FR-01..FR-07 through the registered hook', () => {
     expect(readFileSync(join(dir, '.isdlc/state.json'), 'utf8')).toBe(before);
   });
 
+  it('FR-05 where isdlc keeps a journal: an edit of a field it does not record is refused too, since the tamper check would undo it', () => {
+    const dir = projectOnBranch();
+    const before = readFileSync(join(dir, '.isdlc/state.json'), 'utf8');
+    expect(before).toContain('"state_version"');
+    const edit = editCall(dir, join(dir, '.isdlc/state.json'), '"state_version"', '"notes": "CSV export, see README",\n  "state_version"');
+    const denied = send(dir, edit);
+    expect(denied.kind).toBe('deny');
+    expect(denied.reason).toContain("isdlc state-write-validator: Use isdlc's tools to change state");
+    expect(denied.reason).toContain('undone at the next hook call and counted as an incident');
+    expect(denied.reason).not.toContain('What it would have changed');
+    expect(readFileSync(join(dir, '.isdlc/state.json'), 'utf8')).toBe(before);
+  });
+
   it('FR-06 and FR-07: discovery without the walkthrough, and an old discover menu, are told to the model and the user', () => {
     const dir = initedProject('isdlc-discover-');
     const state = stateOf(dir);

@@ -79,7 +79,8 @@ describe('Write, Edit and MultiEdit of the state file under another name, throug
     for (const [tool, payload] of forgeries(dir, cwd, named.replace(/^P\//, `${dir}/`))) {
       const decision = send(dir, payload);
       expect(decision.kind, `${tool} ${named}`).toBe('deny');
-      expect(decision.reason, `${tool} ${named}`).toContain(`isdlc state-write-validator: Leave the fields below to isdlc: do what each line says instead of this ${tool}`);
+      expect(decision.reason, `${tool} ${named}`).toContain(`isdlc state-write-validator: Use isdlc's tools to change state`);
+      expect(decision.reason, `${tool} ${named}`).toContain(`instead of this ${tool}`);
       expect(decision.reason).toContain('test_iteration');
     }
     expect(readFileSync(join(dir, '.isdlc/state.json'), 'utf8')).toBe(before);
