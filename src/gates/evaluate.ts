@@ -3,7 +3,7 @@
 // what it saw and what to do. Used by the gate-blocker guard, `isdlc gate check` and `isdlc status`.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifactTemplatesFor, resolveArtifactPath, scopeToProject } from '../config/artifacts.js';
+import { artifactVariantGroups, describeVariants, requiredArtifactTemplates, resolveArtifactPath, scopeToProject } from '../config/artifacts.js';
 import { describeArticle } from '../config/constitution.js';
 import type { ProjectConfig } from '../config/project-config.js';
 import { coverageThreshold, effectivePhaseRequirements } from '../config/requirements.js';
@@ -191,17 +191,18 @@ function delegationCheck(input: GateInput): GateCheck {
 }
 
 function artifactCheck(input: GateInput, requirements: PhaseRequirements): GateCheck {
-  const templates = [...artifactTemplatesFor(input.config.artifactPaths, input.phase), ...(requirements.artifact_validation?.paths ?? [])];
   const folder = activeWorkflowOf(input.state)?.artifact_folder;
   const missing: string[] = [];
-  for (const template of [...new Set(templates)]) {
+  const paths: string[] = [];
+  for (const template of new Set(requiredArtifactTemplates(input.config, input.phase, requirements))) {
     const resolved = resolveArtifactPath(template, folder);
-    const path = resolved === null ? null : scopeToProject(resolved, input.docsBase);
-    if (path === null) missing.push(`${template} (the artifact folder ${JSON.stringify(folder ?? null)} cannot be used)`);
-    else if (!existsSync(join(input.root, path))) missing.push(path);
+    if (resolved === null) missing.push(`${template} (the artifact folder ${JSON.stringify(folder ?? null)} cannot be used)`);
+    else paths.push(scopeToProject(resolved, input.docsBase));
   }
+  const groups = artifactVariantGroups(paths);
+  for (const group of groups) if (!group.some((path) => existsSync(join(input.root, path)))) missing.push(describeVariants(group));
   return missing.length === 0
-    ? { requirement: 'artifact_presence', met: true, detail: `${templates.length} artifact${templates.length === 1 ? '' : 's'} present` }
+    ? { requirement: 'artifact_presence', met: true, detail: `${groups.length} artifact${groups.length === 1 ? '' : 's'} present` }
     : { requirement: 'artifact_presence', met: false, detail: `missing: ${missing.join(', ')}`, action: 'write the missing artifacts' };
 }
 

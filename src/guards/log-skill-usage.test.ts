@@ -152,12 +152,33 @@ guardTable('log-skill-usage', {
       expect: 'allow',
       then: ({ state }) => expect(state['skill_usage_log'][0]).toMatchObject({ agent: 'qa-engineer', agent_phase: '08-code-review', status: 'observed', reason: 'cross-phase-usage' }),
     },
+    ...(
+      [
+        ['warn', 'warned'],
+        ['audit', 'audited'],
+        ['strict', 'observed'],
+      ] as const
+    ).map(([mode, status]) => ({
+      name: `a cross-phase delegation in ${mode} mode is ${status}, as the framework logged it`,
+      state: { ...workflowState('feature', '06-implementation'), skill_enforcement: { enabled: true, mode } },
+      payload: agentResult(P, { subagent_type: 'qa-engineer', description: 'Review the export' }, 'Reviewed.'),
+      expect: 'allow' as const,
+      then: ({ state }: { state: Record<string, any> }) =>
+        expect(state['skill_usage_log'][0]).toMatchObject({ agent: 'qa-engineer', status, reason: 'cross-phase-usage', enforcement_mode: mode, description: 'Review the export' }),
+    })),
+    {
+      name: "the phase's own agent is executed whatever the mode",
+      state: { ...workflowState('feature', '06-implementation'), skill_enforcement: { enabled: true, mode: 'audit' } },
+      payload: agentResult(P, { subagent_type: 'software-developer', description: '' }, 'Done.'),
+      expect: 'allow',
+      then: ({ state }) => expect(state['skill_usage_log'][0]).toMatchObject({ status: 'executed', reason: 'authorized-phase-match', description: 'N/A' }),
+    },
     {
       name: 'logs an ordinary subagent without a phase',
       state: workflowState('feature', '06-implementation'),
-      payload: agentResult(P, { subagent_type: 'general-purpose' }, 'Found it.'),
+      payload: agentResult(P, { subagent_type: 'general-purpose', description: undefined }, 'Found it.'),
       expect: 'allow',
-      then: ({ state }) => expect(state['skill_usage_log'][0]).toMatchObject({ agent: 'general-purpose', status: 'executed', reason: 'allowed' }),
+      then: ({ state }) => expect(state['skill_usage_log'][0]).toMatchObject({ agent: 'general-purpose', agent_phase: '', status: 'executed', reason: 'allowed', description: 'N/A' }),
     },
     {
       name: 'logs without a workflow too: the orchestrator that starts one is what delegation-gate looks for',

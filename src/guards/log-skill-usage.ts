@@ -14,12 +14,15 @@ import { runIsOpen, SKILL_USAGE_LOG_LIMIT } from '../state/agent-runs.js';
 import { currentPhaseOf } from '../state/current-phase.js';
 import type { IsdlcState, SkillUsageEntry } from '../state/schema.js';
 
+/** The status of a cross-phase delegation by enforcement mode, as the JavaScript framework wrote it; `strict` and unknown modes observe. */
+const CROSS_PHASE_STATUS: Record<string, string> = { warn: 'warned', audit: 'audited' };
+
 /** The JavaScript framework's status and reason values, so existing readers of the log understand it. */
-function usageVerdict(agentPhase: string | null, current: string | null): { status: 'executed' | 'observed'; reason: string } {
+function usageVerdict(agentPhase: string | null, current: string | null, mode: string): { status: string; reason: string } {
   if (agentPhase === null) return { status: 'executed', reason: 'allowed' };
   if (PHASELESS_MARKERS.has(agentPhase)) return { status: 'executed', reason: 'authorized-orchestrator' };
   if (agentPhase === current) return { status: 'executed', reason: 'authorized-phase-match' };
-  return { status: 'observed', reason: 'cross-phase-usage' };
+  return { status: CROSS_PHASE_STATUS[mode] ?? 'observed', reason: 'cross-phase-usage' };
 }
 
 /** An entry still waiting for the end of the subagent `agentId`. */
@@ -103,14 +106,17 @@ export const logSkillUsage = defineGuard({
     const agent = delegation.agentName ?? (subagentType ? normalizeAgentName(subagentType) : 'general-purpose');
     const agentPhase = delegation.targetPhase ?? homePhaseOf(config.manifest, agent);
     const backgrounded = event.outcome?.backgrounded === true;
+    const mode = typeof state.skill_enforcement?.['mode'] === 'string' ? state.skill_enforcement['mode'] : 'observe';
+    const description = typeof input['description'] === 'string' ? input['description'].slice(0, 200) : '';
     const entry: SkillUsageEntry = {
       timestamp: now.toISOString(),
       agent,
-      agent_phase: agentPhase ?? undefined,
+      // The framework's empty string for an agent no phase owns.
+      agent_phase: agentPhase ?? '',
       current_phase: current ?? undefined,
-      description: typeof input['description'] === 'string' ? input['description'].slice(0, 200) : '',
-      ...usageVerdict(agentPhase, current),
-      enforcement_mode: typeof state.skill_enforcement?.['mode'] === 'string' ? state.skill_enforcement['mode'] : 'observe',
+      description: description.trim() ? description : 'N/A',
+      ...usageVerdict(agentPhase, current, mode),
+      enforcement_mode: mode,
       outcome: backgrounded ? 'launched' : 'completed',
     };
     if (event.outcome?.agentId) entry.agent_id = event.outcome.agentId;

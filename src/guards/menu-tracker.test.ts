@@ -94,6 +94,37 @@ guardTable('menu-tracker', {
       then: ({ state }) => expect(elicitation(state)).toMatchObject({ menu_interactions: 2 }),
     },
     {
+      name: '"Step 1 is now complete" records the step under the framework\'s name',
+      state: workflowState('feature', '01-requirements'),
+      payload: stop(P, 'Step 1 is now complete. Next: who uses the product?'),
+      expect: 'allow',
+      then: ({ state }) =>
+        expect(elicitation(state)).toMatchObject({ steps_completed: ['project_discovery'], last_step_completed: { step: 1, name: 'project_discovery' }, last_step_at: expect.any(String) }),
+    },
+    {
+      name: 'named steps count as the framework named them, in the order reported; numbers stored earlier are renamed',
+      state: awaiting({ steps_completed: ['1'] }),
+      payload: agentResult(P, { subagent_type: 'requirements-analyst' }, 'Persona identification is now complete.\nNon-functional requirements complete, and user stories completed.'),
+      expect: 'allow',
+      then: ({ state }) =>
+        expect(elicitation(state)).toMatchObject({ steps_completed: ['project_discovery', 'user_personas', 'nfr', 'user_stories'], last_step_completed: { step: 5, name: 'user_stories' } }),
+    },
+    {
+      name: 'a step said not to be complete, or outside the seven, is not recorded',
+      state: workflowState('feature', '01-requirements'),
+      payload: stop(P, 'Step 3 is not complete yet. Step 12 complete. Functional requirements: still drafting, the list is done later'),
+      expect: 'allow',
+      then: ({ state }) => expect(elicitation(state)).toBeUndefined(),
+    },
+    {
+      name: 'a choice is kept with its timestamp and as the last selection',
+      state: awaiting(),
+      payload: userPrompt(P, 'a: shorter title'),
+      expect: 'allow',
+      then: ({ state }) =>
+        expect(elicitation(state)).toMatchObject({ last_selection: 'adjust', last_selection_at: expect.any(String), selections: [{ selection: 'adjust', timestamp: expect.any(String) }] }),
+    },
+    {
       name: 'phases without elicitation are left alone',
       state: workflowState('feature', '06-implementation'),
       payload: stop(P, MENU),

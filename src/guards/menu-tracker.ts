@@ -2,7 +2,7 @@
 // the main agent's last message) and takes the user's choice from what the user typed next, where the
 // choice really comes from. Save completes the elicitation.
 import { effectivePhaseRequirements } from '../config/requirements.js';
-import { completedStepsIn, menuChoiceIn, presentsMenu, type MenuChoice } from '../detect/menus.js';
+import { completedStepsIn, menuChoiceIn, presentsMenu, stepNameOf, type CompletedStep, type MenuChoice } from '../detect/menus.js';
 import type { HookEvent } from '../engine/event.js';
 import { defineGuard } from '../engine/guard.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
@@ -24,9 +24,23 @@ function fingerprint(text: string): string {
 
 const TOTAL_STEPS = 7;
 
+/** Steps newly done join `steps_completed` in the order reported, as the JavaScript framework kept them. */
+function addSteps(record: ElicitationState, steps: CompletedStep[], now: string): void {
+  const done = [...new Set((record.steps_completed ?? []).map(stepNameOf))];
+  for (const step of steps) {
+    if (done.includes(step.name)) continue;
+    done.push(step.name);
+    record.last_step_completed = { step: step.step, name: step.name };
+    record.last_step_at = now;
+  }
+  record.steps_completed = done;
+}
+
 function applyChoice(record: ElicitationState, choice: MenuChoice, now: string): boolean {
   record.menu_interactions = (record.menu_interactions ?? 0) + 1;
-  record.selections = [...(record.selections ?? []), { selection: choice, at: now }].slice(-50);
+  record.selections = [...(record.selections ?? []), { selection: choice, timestamp: now }].slice(-50);
+  record.last_selection = choice;
+  record.last_selection_at = now;
   record.awaiting_selection = false;
   const finishes = choice === 'save' || (choice === 'continue' && (record.steps_completed ?? []).length >= TOTAL_STEPS);
   if (finishes && record.completed !== true) {
@@ -80,7 +94,7 @@ export const menuTracker = defineGuard({
       draftRecord.required = true;
       draftRecord.started_at ??= timestamp;
       draftRecord.completed ??= false;
-      if (steps.length > 0) draftRecord.steps_completed = [...new Set([...(draftRecord.steps_completed ?? []), ...steps])].sort();
+      if (steps.length > 0) addSteps(draftRecord, steps, timestamp);
       if (menu) {
         draftRecord.menu_presentations = (draftRecord.menu_presentations ?? 0) + 1;
         draftRecord.awaiting_selection = true;

@@ -37,6 +37,8 @@ guardTable('workflow-completion-enforcer', {
         expect(entry.phase_snapshots.map((s: State) => s['key'])).toEqual(['01-requirements', '02-tracing', '05-test-strategy', '06-implementation', '16-quality-loop', '08-code-review']);
         expect(entry.phase_snapshots[3]).toMatchObject({ key: '06-implementation', status: 'completed', retries: 2, test_iterations: 3, last_test_result: 'passed', wall_clock_minutes: 30 });
         expect(entry.metrics).toMatchObject({ phases_total: 6, phases_completed: 6, total_retries: 2, test_iterations_total: 3, phase_minutes_total: 180 });
+        // The JavaScript framework's keys too; no gate_passed was recorded, so no gate is counted.
+        expect(entry.metrics).toMatchObject({ total_phases: 6, gates_passed_first_try: 0, gates_required_iteration: 0, total_duration_minutes: expect.any(Number) });
         expect(entry.repaired_at).toBeTypeOf('string');
         expect(state['phases']['06-implementation'].iteration_requirements).toBeUndefined();
         expect(state['phases']['06-implementation']._pruned_at).toBeTypeOf('string');

@@ -11,8 +11,14 @@ export type ElicitationState = {
   menu_interactions?: number;
   awaiting_selection?: boolean;
   last_menu_at?: string;
-  selections?: { selection: string; at: string }[];
+  /** `timestamp` as the JavaScript framework wrote it (isdlc wrote `at` before). */
+  selections?: { selection: string; timestamp?: string; at?: string }[];
+  last_selection?: string;
+  last_selection_at?: string;
+  /** The framework's step names (`project_discovery`, `user_personas`, ...). */
   steps_completed?: string[];
+  last_step_completed?: { step: number; name: string };
+  last_step_at?: string;
   completed?: boolean;
   final_selection?: string;
   completed_at?: string;

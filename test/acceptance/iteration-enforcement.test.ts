@@ -170,7 +170,7 @@ describe('seed 000: iteration enforcement, through the registered hook', () => {
     send(dir, stop(dir, `Adjusted.\n${menu.replace('Step 1', 'Step 2')}`));
     send(dir, userPrompt(dir, 'c'));
     const record = stateOf(dir)['phases']['01-requirements'].iteration_requirements.interactive_elicitation;
-    expect(record).toMatchObject({ menu_presentations: 2, menu_interactions: 2, steps_completed: ['1', '2'], completed: false });
+    expect(record).toMatchObject({ menu_presentations: 2, menu_interactions: 2, steps_completed: ['project_discovery', 'user_personas'], completed: false });
     expect(record.selections.map((s: State) => s['selection'])).toEqual(['adjust', 'continue']);
   });
 

@@ -71,14 +71,19 @@ export function useWorkflows(dir: string, phases: Record<string, string[]>): voi
   writeJson(join(dir, '.isdlc/config/workflows.json'), workflows);
 }
 
-/** Project config in which no phase requires anything: for tests about the trackers, not the gates. */
-export function useNoRequirements(dir: string): void {
+/** The bundled requirements with every check switched off, to switch single checks back on. */
+export function noRequirements(): State {
   const requirements = structuredClone(bundledRequirements) as State;
   for (const phase of Object.values(requirements['phase_requirements']) as State[]) {
     for (const value of Object.values(phase)) if (value && typeof value === 'object' && 'enabled' in value) value['enabled'] = false;
   }
   requirements['workflow_overrides'] = {};
-  writeJson(join(dir, '.isdlc/config/iteration-requirements.json'), requirements);
+  return requirements;
+}
+
+/** Project config in which no phase requires anything: for tests about the trackers, not the gates. */
+export function useNoRequirements(dir: string): void {
+  writeJson(join(dir, '.isdlc/config/iteration-requirements.json'), noRequirements());
 }
 
 /** Every tracker agrees (seed 003 IR-001, AC-001e, Risk-001). */
@@ -163,7 +168,8 @@ export function satisfyGate(dir: string, phase: string, options: { type: string;
           send(dir, userPrompt(dir, answer));
         }
       } else if (check.requirement === 'artifact_presence') {
-        for (const path of check.detail.replace(/^missing: /, '').split(', ')) writeFile(join(dir, path), `# ${phase}\n`);
+        // A group of variants ("a.yaml (or a.md)") is satisfied by its first.
+        for (const path of check.detail.replace(/^missing: /, '').split(', ')) writeFile(join(dir, path.split(' (or ')[0]!), `# ${phase}\n`);
       }
     }
   }
