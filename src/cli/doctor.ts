@@ -14,6 +14,7 @@ import {
   bashEditDiffFinding,
   hostSettingsSources,
   hooksSwitchedOffFindings,
+  originalHooksFindings,
   execFormFindings,
   minimumVersionFinding,
   readProjectSettingsFiles,
@@ -165,6 +166,7 @@ function checkSettings(root: string, claude: VersionCheck, findings: Finding[]):
   }
   const host = hostSettingsSources();
   findings.push(...hooksSwitchedOffFindings(files, host));
+  findings.push(...originalHooksFindings(files));
   // Below the minimum, re-registering cannot help (init refuses): the minimum's finding says to upgrade.
   if (capabilities.supported) {
     findings.push(...execFormFindings(settings, claude.version, claude.reinit));

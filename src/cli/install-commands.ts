@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { isVersion } from '../host/claude-code-versions.js';
 import { assumedVersionWarning, describePlan, resolveTarget } from '../install/hook-plan.js';
-import { bashEditDiffFinding, hooksSwitchedOffFindings, hostSettingsSources, readProjectSettingsFiles, userPromptExpansionFindings } from '../install/host-checks.js';
+import { bashEditDiffFinding, hooksSwitchedOffFindings, hostSettingsSources, originalHooksFindings, readProjectSettingsFiles, userPromptExpansionFindings } from '../install/host-checks.js';
 import { initProject, uninstallProject, type ChangeLine, type InitResult } from '../install/install.js';
 import type { HookForm } from '../install/settings.js';
 import { claudeSandboxSupport } from '../protect/claude-sandbox-support.js';
@@ -35,6 +35,7 @@ function initNotices(root: string, result: InitResult): string[] {
   ];
   const host = hostSettingsSources();
   warnings.push(...hooksSwitchedOffFindings(files, host).map((f) => `${f.what}.\n    fix: ${f.fix ?? ''}`));
+  warnings.push(...originalHooksFindings(files).map((f) => `${f.what}.\n    fix: ${f.fix ?? ''}`));
   const bashEditDiff = bashEditDiffFinding(files, host, plan.target.version);
   if (bashEditDiff.severity !== 'ok') warnings.push(`${bashEditDiff.what}.\n    fix: ${bashEditDiff.fix ?? ''}`);
   return [describePlan(plan), sandboxNotice(result), ...warnings.filter((w): w is string => w !== undefined).map((w) => `! ${w}`)];

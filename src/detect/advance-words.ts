@@ -15,8 +15,12 @@ const INLINE_ACTIONS = /^\s*(?:--?[\w-]+\s+)*(?:add|analyze)(?=\s|$)/i;
 /** What a shell or a chained request would read as a second request: `;`, `&&`, `||`, a new line. */
 const CHAINED = /[;\n]|&&|\|\|/;
 const QUOTED = /"[^"]*"|'[^']*'|\u201c[^\u201d]*\u201d/g;
-/** `gate check`, with flags or a phase key only: asking where the gate stands. */
-const GATE_QUESTION = /^\s*gate[\s-]+check(?:\s+(?:--?[a-z][\w-]*(?:=\S+)?|\d{2}-[a-z][\w-]*))*\s*$/i;
+/** `gate check`, with `gate check`'s own options or a phase key only: asking where the gate stands. */
+const GATE_QUESTION = /^[ \t]*gate[ \t-]+check(?:[ \t]+(?:--json|--verbose|-h|--help|(?:--phase|--project|-p)(?:[ \t]+|=)[\w.-]+|\d{2}-[a-z][\w-]*))*[ \t]*$/i;
+/** A line break of any kind: what follows it is read as a request of its own, quoted or not. */
+const LINE_BREAK = /[\n\r\u0085\u2028\u2029]/;
+/** Flags before `add`/`analyze` that ask for more than the item (`--advance add "x"`). */
+const ASKING_FLAG = /pass|complete|skip|force|finali[sz]e|approve/i;
 
 /**
  * Whether the workflow skill's arguments ask for something that never moves the workflow on, whatever words
@@ -25,10 +29,13 @@ const GATE_QUESTION = /^\s*gate[\s-]+check(?:\s+(?:--?[a-z][\w-]*(?:=\S+)?|\d{2}
  * after it (`add "x"; advance`, `add "x" advance`, a new line) makes the call an attempt again.
  */
 export function skillArgsNeverAdvance(args: string): boolean {
+  if (LINE_BREAK.test(args)) return false;
   // A flag of the question may not ask for more (`gate check --then-advance`).
   if (GATE_QUESTION.test(args)) return !ADVANCE_KEYWORDS.test(args.replace(/^\s*gate[\s-]+check/i, ''));
   const action = INLINE_ACTIONS.exec(args);
   if (!action) return false;
+  const flags = action[0].replace(/(?:add|analyze)$/i, '');
+  if (ADVANCE_KEYWORDS.test(flags) || ASKING_FLAG.test(flags)) return false;
   const rest = args.slice(action[0].length);
   const unquoted = rest.replace(QUOTED, ' ');
   if (CHAINED.test(unquoted)) return false;

@@ -51,15 +51,35 @@ export function editsInPlace(program: string, args: readonly string[]): boolean 
 const SQLITE_VALUE_OPTIONS = new Set(['-cmd', '-init', '-separator', '-newline', '-nullvalue', '-vfs', '-maxsize', '-mmap', '-pagecache', '-lookaside', '-heap', '-escape', '-key', '-hexkey']);
 /** Dot-commands that only show something (and write no file). */
 const SQLITE_READ_DOT = /^\.(?:tables|table|schema|fullschema|indexes|indices|headers?|mode|width|help|dbinfo|show|databases|stats|timer|eqp|nullvalue|separator|print|count|lint|changes|version|echo|bail)\b/i;
-/** SQL that only reads: a query, EXPLAIN, or a PRAGMA that sets nothing. */
-const SQL_READ = /^(?:select|with|values|explain|pragma\s+[\w.]+\s*(?:\([^)]*\))?\s*$)/i;
+/** SQL that only reads: a query, EXPLAIN, or a PRAGMA that sets nothing (with an argument, only those that look something up). */
+const SQL_READ = /^(?:select|with|values|explain|pragma\s+(?:\w+\.)?(?:\w+|(?:table_x?info|index_x?info|index_list|foreign_key_list|foreign_key_check|integrity_check|quick_check)\s*\([^)]*\))\s*$)/i;
 /** Inside a query: a CTE's write (`WITH x AS (...) DELETE ...`), or a PRAGMA that acts without an `=`. */
 /** And the shell's own functions that write files or run an editor (`SELECT writefile('x', ...)`). */
 const SQL_WRITE_WORD = /\b(?:insert|update|delete|replace\s+into|drop|create|alter|attach|detach|vacuum|reindex|wal_checkpoint|optimize|incremental_vacuum|writefile|edit|load_extension)\b/i;
 
-/** A statement's text without its string literals (`'delete'` is data, not a statement). */
+/**
+ * A statement's text without its string literals, quoted names and comments (`'delete'` is data, not a
+ * statement), read the way SQLite reads them: a quote inside a comment opens nothing, and a comment mark
+ * inside a literal is data. What is never closed runs to the end, and is kept, to be judged.
+ */
 function withoutLiterals(sql: string): string {
-  return sql.replace(/'(?:[^']|'')*'/g, "''");
+  let out = '';
+  let at = 0;
+  while (at < sql.length) {
+    const char = sql[at]!;
+    const two = sql.slice(at, at + 2);
+    const close = char === "'" ? "'" : char === '"' ? '"' : char === '`' ? '`' : char === '[' ? ']' : two === '/*' ? '*/' : two === '--' ? '\n' : undefined;
+    if (close === undefined) {
+      out += char;
+      at += 1;
+      continue;
+    }
+    const end = sql.indexOf(close, at + (close.length === 2 || two === '--' ? 2 : 1));
+    if (end < 0) return out + sql.slice(at);
+    out += close === "'" ? " '' " : ' ';
+    at = end + close.length;
+  }
+  return out;
 }
 
 /** Whether one argument of SQL or dot-commands only reads. */

@@ -34,26 +34,66 @@ function runsText(commands: SimpleCommand[]): boolean {
   });
 }
 
+/**
+ * Programs that do nothing with an argument but print, search or store it: a mention of isdlc in their
+ * arguments is text. Any other program given such text (`timeout 9 sh -c '…'`, `find -exec`, `python3 -c`,
+ * `git -c alias.x='!…'`, `script -c`, `watch`) may run it, so there the mention counts as a run.
+ */
+const INERT = new Set(['echo', 'printf', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'cat', 'head', 'tail', 'wc', 'sort', 'uniq', 'less', 'more', 'jq', 'tee', 'touch', 'mkdir', 'ls', 'true', ':', 'write-output', 'write-host', 'select-string']);
+/** git subcommands that only store or show text (a commit message, a tag, a search). */
+const INERT_GIT = new Set(['commit', 'log', 'tag', 'notes', 'show', 'grep', 'diff', 'stash', 'status', 'add']);
+
+function isInert(command: SimpleCommand): boolean {
+  if (INERT.has(command.name)) return true;
+  if (command.name !== 'git') return false;
+  // `git -c alias.x='!…' x` runs what its options say; only a plain `git <subcommand>` is inert.
+  return !command.args[0]?.startsWith('-') && INERT_GIT.has(command.args[0] ?? '');
+}
+
+/** Where a word holds `isdlc …` (or `….cjs …`) inside its text: the words from there, as a run would read. */
+const MENTION = /(?:^|[\s/"'`;&|(=!])(?:isdlc(?:\.cjs)?|cli\.cjs)["']?\s+([\s\S]*)$/;
+/** A program word the shell fills in (a variable, a glob): what it runs cannot be read from the text. */
+const UNREADABLE = /[$*?[\]`]/;
+
+/** The runs of isdlc a command may make from text it was given rather than from its own place. */
+function runsFromText(command: SimpleCommand): IsdlcRun[] {
+  if (isInert(command)) return [];
+  const runs: IsdlcRun[] = [];
+  const words = [command.word, ...command.args];
+  for (const word of command.args) {
+    const found = MENTION.exec(word);
+    if (found && !isIsdlcProgram(word)) runs.push({ run: `isdlc ${found[1]!.replace(/["'`)]+\s*$/, '')}`, command: words.join(' ') });
+  }
+  // `node $I phase skip`, `node .isdlc/bin/isdlc.cj? phase skip`: the words after an unreadable program word.
+  words.forEach((word, at) => {
+    if (UNREADABLE.test(word) && at + 1 < words.length) runs.push({ run: `isdlc ${words.slice(at + 1).join(' ')}`, command: words.join(' ') });
+  });
+  return runs;
+}
+
 /** Each isdlc run of the line (`isdlc phase skip --reason x`). */
 export function isdlcRunsIn(line: string, options: { powershell?: boolean } = {}): IsdlcRun[] {
-  if (!/isdlc|cli\.cjs/i.test(line)) return [];
+  // Cheap first: a line naming neither isdlc nor any of its command words runs none of them.
+  if (!/isdlc|cli\.cjs|\b(?:phase|escalations?|loop|changes|branch|tests|workflow|gate)\b/i.test(line)) return [];
   const commands = simpleCommands(line, options);
   // A line the parser cannot read, or one that runs text it was given, is taken as written, a part at a time.
   if (commands.length === 0 || runsText(commands)) {
-    const started = /(?:^|[\s/"'])(?:isdlc(?:\.cjs)?|cli\.cjs)["']?\s+/;
+    // A glob in the name (`isdlc.cj?`) is what made the parser give up: it still names the program.
+    const started = /(?:^|[\s/"'])(?:isdlc(?:\.[\w?*[\]]+)?|cli\.cjs)["']?\s+/;
     return splitCommandLine(line)
       .map((part) => part.text)
       .filter((text) => started.test(text))
       .map((text) => ({ run: `isdlc ${text.split(started).slice(1).join(' ')}`, command: text }));
   }
-  const runs: IsdlcRun[] = [];
+  const runs: IsdlcRun[] = commands.flatMap(runsFromText);
   const fedByXargs = /\b(?:xargs|parallel)\b/.test(line);
   commands.forEach((command, index) => {
     const words = [command.word, ...command.args];
     const at = words.findIndex(isIsdlcProgram);
     if (at < 0) return;
     // `echo phase skip | xargs isdlc`: xargs (read as a prefix) adds the words of what is piped in.
-    const fed = fedByXargs && index > 0 ? commands[index - 1]!.args : [];
+    // printf's and echo -e's escapes become the separators xargs splits on.
+    const fed = fedByXargs && index > 0 ? commands[index - 1]!.args.map((word) => word.replace(/\\[ntr]/g, ' ')) : [];
     const strip = (text: string): string => text.replace(/^[`(]+|[`)]+$/g, '');
     runs.push({ run: strip(['isdlc', ...words.slice(at + 1), ...fed].join(' ')), command: strip(words.join(' ')) });
   });

@@ -41,6 +41,8 @@ function simpleCommand(segment: ParseEntry[], cd: string[] | null): SimpleComman
   for (let i = 0; i < segment.length; i += 1) {
     const entry = segment[i];
     if (typeof entry === 'string') words.push(entry);
+    // A word with a glob (`isdlc.cj?`) comes as its pattern: kept as written, for rules that must not miss it.
+    else if (entry && typeof entry === 'object' && 'op' in entry && entry.op === 'glob' && 'pattern' in entry) words.push(String(entry.pattern));
     else if (entry && typeof entry === 'object' && 'op' in entry && REDIRECTS.has(entry.op)) {
       const target = segment[i + 1];
       if (typeof target === 'string') redirects.push({ op: entry.op, target });

@@ -93,7 +93,9 @@ function writesOf(command: SimpleCommand, isTarget: ShellTarget): ShellStateWrit
   const files = args.filter((word) => !word.startsWith('-'));
   if (name === 'sqlite3') {
     if (sqliteReadsOnly(args)) return [];
-    for (const word of files) if (isProtected(word)) found.push({ target: word, how: name });
+    // A URI filename (`file:.isdlc/loop.db?mode=rw`) names the same file.
+    const plain = (word: string): string => word.replace(/^file:(?:\/\/localhost(?=\/))?/, '').replace(/\?.*$/, '');
+    for (const word of files) if (isProtected(plain(word))) found.push({ target: plain(word), how: name });
     // ATTACH or `.open` of the file inside the statements
     for (const word of files) {
       const path = LOOP_STORE_IN_TEXT.exec(word) ?? STATE_FILE_IN_TEXT.exec(word);

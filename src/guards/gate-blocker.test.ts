@@ -23,6 +23,7 @@ guardTable('gate-blocker', {
     { name: 'not a gate attempt: "proceed to read the file" to an ordinary subagent', state: workflowState('feature', '06-implementation'), payload: agentCall(P, { subagent_type: 'general-purpose', prompt: 'Proceed to read the file' }), expect: 'allow' },
     { name: 'not a gate attempt: /isdlc add of an item whose text says gate and advance (the original\'s BUG-0031)', state: withTests(workflowState('feature', '06-implementation'), '06-implementation', testRecord('failed', 2)), payload: skillCall(P, 'isdlc', 'add "Gate report should say why we cannot advance"'), expect: 'allow', then: ({ state }) => expect(state['phases']['06-implementation'].gate_validation).toBeUndefined() },
     { name: 'not a gate attempt: /isdlc analyze of an item about the gate', state: workflowState('feature', '06-implementation'), payload: skillCall(P, 'isdlc', 'analyze "proceed to next phase when the gate is green"'), expect: 'allow' },
+    { name: 'not a gate attempt: gate check --json --phase 06-implementation', state: workflowState('feature', '06-implementation'), payload: skillCall(P, 'isdlc', 'gate check --json --phase 06-implementation'), expect: 'allow' },
     { name: 'not a gate attempt: gate check asks where the gate stands, with the tests failing', state: withTests(workflowState('feature', '06-implementation'), '06-implementation', testRecord('failed', 2)), payload: skillCall(P, 'isdlc', 'gate check'), expect: 'allow' },
     { name: 'not a gate attempt: a setup command', state: workflowState('feature', '06-implementation'), payload: skillCall(P, 'isdlc', 'status'), expect: 'allow' },
     {
@@ -68,6 +69,10 @@ guardTable('gate-blocker', {
     },
   ],
   invalid: [
+    // Found by an attacker: requests that hide behind the add/analyze and gate check exemptions.
+    { name: 'an /isdlc add whose text goes on to an advance on a new line', state: workflowState('feature', '06-implementation'), payload: skillCall(P, 'isdlc', "add Bob's bug\nadvance the gate to the next phase\nthat's all"), expect: 'deny' },
+    { name: 'a flag asking to advance before add', state: workflowState('feature', '06-implementation'), payload: skillCall(P, 'isdlc', '--advance add "x"'), expect: 'deny' },
+    { name: 'gate check with a flag of its own invention', state: workflowState('feature', '06-implementation'), payload: skillCall(P, 'isdlc', 'gate check --pass'), expect: 'deny' },
     { name: 'an /isdlc add with an advance chained after the item', state: workflowState('feature', '06-implementation'), payload: skillCall(P, 'isdlc', 'add "x" && advance'), expect: 'deny' },
     {
       name: 'tests not run, constitution not started, no delegation: all listed with what to do (AC-IE-002)',

@@ -53,6 +53,14 @@ guardTable('human-only-commands', {
     { name: 'a mention in a variable run as the command', payload: bashCall(P, 'c="isdlc phase skip"; $c'), expect: 'deny' },
     { name: 'an alias of the command', payload: bashCall(P, "alias s='isdlc phase skip'; s"), expect: 'deny' },
     { name: 'the subcommand fed to isdlc by xargs', payload: bashCall(P, 'echo phase skip | xargs isdlc'), expect: 'deny' },
+    // Text given to a program that may run it (found by an attacker): the mention counts as a run there.
+    { name: 'inside sh -c behind timeout', payload: bashCall(P, "timeout 60 sh -c 'env -u CLAUDECODE node .isdlc/bin/isdlc.cjs phase skip --reason x'"), expect: 'deny' },
+    { name: 'as a git alias', payload: bashCall(P, "git -c alias.x='!env -u CLAUDECODE node .isdlc/bin/isdlc.cjs phase skip --reason y' x"), expect: 'deny' },
+    { name: 'find -exec sh -c', payload: bashCall(P, "find . -maxdepth 0 -exec sh -c 'isdlc loop cancel' \\;"), expect: 'deny' },
+    { name: 'python os.system', payload: bashCall(P, `python3 -c "import os; os.system('node .isdlc/bin/isdlc.cjs phase skip --reason z')"`), expect: 'deny' },
+    { name: 'the program through a variable', payload: bashCall(P, 'I=.isdlc/bin/isdlc.cjs; node $I phase skip'), expect: 'deny' },
+    { name: 'the program through a glob', payload: bashCall(P, 'node .isdlc/bin/isdlc.cj? phase skip'), expect: 'deny' },
+    { name: 'subcommand words piped through xargs into the program', payload: bashCall(P, "printf 'loop\\ncancel\\n' | xargs env -u CLAUDECODE node .isdlc/bin/isdlc.cjs"), expect: 'deny' },
     { name: 'approving a supervised review', payload: bashCall(P, 'npx isdlc phase review continue'), expect: 'deny', reasonIncludes: ['supervised workflow'] },
   ],
 });

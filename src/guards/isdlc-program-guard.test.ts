@@ -25,6 +25,8 @@ guardTable('isdlc-program-guard', {
     { name: 'ln -sf over the executable', payload: at('ln -sf /bin/true .isdlc/bin/isdlc.cjs'), expect: 'deny' },
     { name: 'cp over the executable', payload: at('cp /tmp/x.cjs .isdlc/bin/isdlc.cjs'), expect: 'deny' },
     { name: 'the absolute path', payload: (project) => bashCall(project, `rm -r ${project}/.isdlc`), expect: 'deny' },
+    { name: 'a cd made to do nothing (function cd), then the removal', payload: at('function cd { :; }; cd src && rm -rf .isdlc/bin'), expect: 'deny', reasonIncludes: ['.isdlc/bin'] },
+    { name: 'a cd undone by a DEBUG trap, then the removal', payload: at("cd test/fixtures/p && trap 'cd ../../..' DEBUG && rm -rf .isdlc/bin"), expect: 'deny' },
     { name: 'after a cd into .isdlc, the relative name', cwd: '.isdlc', payload: (project) => bashCall(`${project}/.isdlc`, 'rm -rf bin'), expect: 'deny' },
   ],
 });

@@ -53,8 +53,13 @@ export const isdlcProgramGuard = defineGuard({
       return;
     }
     const vital = vitalPaths(location.root);
-    // Each command from the folder its `cd`s moved it to (where that is unknown, from where the line began).
-    const found = [...new Set(commands.flatMap((command) => hits(command, resolve(cwd, ...(command.cd ?? [])), vital)))];
+    // Each command from the folder its `cd`s moved it to, and from where the line began: a `cd` can be made to
+    // do nothing (a function or alias named cd, a DEBUG trap), and this removal is the one nothing undoes.
+    const found = [
+      ...new Set(
+        commands.flatMap((command) => [...hits(command, resolve(cwd, ...(command.cd ?? [])), vital), ...(command.cd?.length ? hits(command, cwd, vital) : [])]),
+      ),
+    ];
     if (found.length === 0) return;
     const what = `\`${found.join('`, `')}\``;
     if (shellSandboxed()) {

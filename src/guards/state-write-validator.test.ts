@@ -230,6 +230,11 @@ guardTable('state-write-validator', {
     { name: 'sqlite3 .import into the loop store', state: onDisk(), payload: bashCall(P, 'sqlite3 .isdlc/loop.db ".import rows.csv loops"'), expect: 'deny' },
     { name: 'sqlite3 on another database that attaches the loop store', state: onDisk(), payload: bashCall(P, `sqlite3 /tmp/x.db "ATTACH '.isdlc/loop.db' AS l; DELETE FROM l.loops"`), expect: 'deny', reasonIncludes: ['sqlite3 statement'] },
     { name: "sqlite3: a select that calls writefile() onto state", state: onDisk(), payload: bashCall(P, `sqlite3 .isdlc/loop.db "select writefile('.isdlc/state.json', '{}')"`), expect: 'deny' },
+    // Found by an attacker: writes hidden from the read-only reading of sqlite3's statements.
+    { name: 'sqlite3: a quote inside a comment hiding a CREATE TRIGGER', state: onDisk(), payload: bashCall(P, `sqlite3 .isdlc/loop.db "SELECT 1 /* ' */; CREATE TRIGGER atk AFTER UPDATE ON loops BEGIN UPDATE loops SET status='cancelled'; END; -- '"`), expect: 'deny' },
+    { name: 'sqlite3: a quoted name hiding an UPDATE', state: onDisk(), payload: bashCall(P, `sqlite3 .isdlc/loop.db 'SELECT "'"'"'"; UPDATE loops SET iteration=1; SELECT "'"'"'"'`), expect: 'deny' },
+    { name: 'sqlite3: a PRAGMA that sets a value in parentheses', state: onDisk(), payload: bashCall(P, "sqlite3 .isdlc/loop.db 'PRAGMA user_version(42)'"), expect: 'deny' },
+    { name: 'sqlite3: the loop store as a URI filename', state: onDisk(), payload: bashCall(P, `sqlite3 'file:.isdlc/loop.db?mode=rw' "UPDATE loops SET status='cancelled'"`), expect: 'deny' },
     { name: 'sqlite3 -A (archive mode) on the loop store', state: onDisk(), payload: bashCall(P, 'sqlite3 .isdlc/loop.db -Ac notes.txt'), expect: 'deny' },
     { name: 'perl switching in-place editing on from its code', state: onDisk(), payload: bashCall(P, `perl -pe 'BEGIN { $^I = "" } s/failed/passed/' ${STATE}`), expect: 'deny', reasonIncludes: ['perl -i'] },
     { name: 'a fixture folder swapped for a link in the same line, then a cd into it', state: onDisk(), files: { 'test/fixtures/old-project/state.json': '{}' }, payload: bashCall(P, "rm -rf test/fixtures/old-project && ln -s ../../.isdlc test/fixtures/old-project && cd test/fixtures/old-project && echo '{}' > state.json"), expect: 'deny' },

@@ -181,3 +181,36 @@ export function minimumVersionFinding(version: string, root: string): Finding | 
     fix: `upgrade Claude Code with ${UPGRADE_COMMANDS}, then ${run(`isdlc init ${root}`)}`,
   };
 }
+
+/** A hook command of the JavaScript iSDLC framework: its hooks live in `.claude/hooks/*.cjs`. */
+const ORIGINAL_HOOK = /\.claude[\\/]hooks[\\/][\w.-]+\.cjs\b/;
+
+/**
+ * The original framework's hooks left registered beside isdlc's. init merges with the person's settings and
+ * removes only its own entries, so these stay; both would then run on every call, and each state write the
+ * original's hooks make is a change isdlc did not make, which the tamper check undoes and counts.
+ */
+export function originalHooksFindings(files: readonly SettingsFileRead[]): Finding[] {
+  const findings: Finding[] = [];
+  for (const { rel, settings } of files) {
+    const commands = new Set<string>();
+    for (const entries of Object.values(recordOrUndefined(settings?.hooks) ?? {})) {
+      if (!Array.isArray(entries)) continue;
+      for (const entry of entries as MatcherEntry[]) {
+        for (const hook of Array.isArray(entry?.hooks) ? entry.hooks : []) {
+          const text = [hook?.command, ...(Array.isArray(hook?.args) ? hook.args : [])].filter((part) => typeof part === 'string').join(' ');
+          const found = ORIGINAL_HOOK.exec(text);
+          if (found) commands.add(found[0]);
+        }
+      }
+    }
+    if (commands.size === 0) continue;
+    const names = [...commands];
+    findings.push({
+      severity: 'warn',
+      what: `${rel} still registers ${names.length} hook(s) of the JavaScript iSDLC framework (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}): they run beside isdlc's on every call, their blocks stop the agent, and their writes to .isdlc/state.json are undone by isdlc and counted`,
+      fix: `remove from ${rel} every hook whose command names .claude/hooks/ (docs/compatibility.md, entry 2)`,
+    });
+  }
+  return findings;
+}

@@ -22,7 +22,8 @@ function nativeBinding(): string | undefined {
 
 export class LoopDbError extends Error {}
 
-export function openLoopDb(file: string, options: { readonly?: boolean } = {}): Db {
+/** `asIs`: leave the schema as the file has it (the journal's check reads and puts back a store as it is). */
+export function openLoopDb(file: string, options: { readonly?: boolean; asIs?: boolean } = {}): Db {
   if (!options.readonly && file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   let db: Db;
   try {
@@ -46,7 +47,7 @@ export function openLoopDb(file: string, options: { readonly?: boolean } = {}): 
     if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    migrate(db);
+    if (!options.asIs) migrate(db);
   } catch (error) {
     db.close();
     const code = (error as { code?: unknown }).code;

@@ -57,6 +57,21 @@ describe('isdlc init', () => {
     expect(state).toMatchObject({ state_version: 1, active_workflow: null, phases: {}, skill_usage_log: [], pending_escalations: [] });
   });
 
+  it("says when the original iSDLC framework's hooks are still registered, keeps them (they are the person's), and doctor says it too", () => {
+    const dir = userProject();
+    const original = { hooks: { PreToolUse: [{ matcher: 'Task', hooks: [{ type: 'command', command: 'node "$CLAUDE_PROJECT_DIR"/.claude/hooks/pre-task-dispatcher.cjs', timeout: 10 }] }] } };
+    writeJson(join(dir, '.claude/settings.json'), { ...USER_SETTINGS, hooks: { ...USER_SETTINGS.hooks, ...original.hooks, PreToolUse: [...USER_SETTINGS.hooks.PreToolUse, ...original.hooks.PreToolUse] } });
+    const run = cli(['init', dir]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout + run.stderr).toMatch(/still registers 1 hook\(s\) of the JavaScript iSDLC framework \(\.claude\/hooks\/pre-task-dispatcher\.cjs\)/);
+    expect(JSON.stringify(readJson(join(dir, '.claude/settings.json')))).toContain('pre-task-dispatcher.cjs');
+    const doctor = cli(['doctor', dir]);
+    expect(doctor.stdout + doctor.stderr).toMatch(/JavaScript iSDLC framework/);
+    // Without them, neither says a word of it.
+    const clean = userProject();
+    expect(cli(['init', clean]).stdout).not.toMatch(/JavaScript iSDLC framework/);
+  });
+
   it('changes nothing the second time, not even a modification time', () => {
     const dir = userProject();
     expect(cli(['init', dir]).status).toBe(0);

@@ -46,6 +46,10 @@ const OWN_ROUTES: { id: string; command: string }[] = [
   { id: 'X21', command: `printf '{"env":{"ISDLC_DRY_RUN":"1"}}' > .claude/settings.local.json` },
   { id: 'X22', command: `node -e "const fs=require('fs');const p='.claude/settings.json';const s=JSON.parse(fs.readFileSync(p));s.hooks.Stop=[{hooks:[{type:'command',command:'true'}]}];fs.writeFileSync(p,JSON.stringify(s))"` },
   { id: 'X23', command: `mkdir -p x && cp .isdlc/config/* x/ && printf '{}' > x/workflows.json && mv .isdlc/config .isdlc/config-old && ln -s "$PWD/x" .isdlc/config` },
+  // A trigger rewrites the loop rows inside isdlc's own next write, which the rows alone would take as isdlc's.
+  { id: 'X24', command: `sqlite3 .isdlc/loop.db "CREATE TRIGGER planted AFTER UPDATE ON loops WHEN NEW.status = 'active' BEGIN UPDATE loops SET status = 'cancelled' WHERE id = NEW.id; END;"` },
+  { id: 'X25', command: `sqlite3 .isdlc/loop.db "PRAGMA user_version = 1"` },
+  { id: 'X26', command: `sqlite3 .isdlc/loop.db "CREATE VIEW v AS SELECT 1; CREATE INDEX planted_ix ON loops(status)"` },
   { id: 'X20', command: `d=.isdlc; for f in "$d"/bin/hook-*.cjs; do printf 'process.exit(0)' > "$f"; done` },
 ];
 
