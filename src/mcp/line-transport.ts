@@ -52,7 +52,7 @@ export class LineTransport implements Transport {
   private readonly maxLineBytes: number;
   private parts: Buffer[] = [];
   private size = 0;
-  /** Set while a line is over the bound: its first bytes, and its last ones so far. */
+  /** Set while a line is over the bound: copies of its first bytes and its last ones so far (the rest is dropped). */
   private oversized: { head: Buffer; tail: Buffer } | undefined;
   private started = false;
 
@@ -96,7 +96,7 @@ export class LineTransport implements Transport {
     if (this.size <= this.maxLineBytes) return;
     // Over the bound: keep only the edges (to find the id) and drop the rest as it arrives.
     const whole = Buffer.concat(this.parts);
-    this.oversized = { head: whole.subarray(0, EDGE_BYTES), tail: Buffer.from(whole.subarray(-EDGE_BYTES)) };
+    this.oversized = { head: Buffer.from(whole.subarray(0, EDGE_BYTES)), tail: Buffer.from(whole.subarray(-EDGE_BYTES)) };
     this.parts = [];
   }
 
