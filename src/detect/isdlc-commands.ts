@@ -73,8 +73,8 @@ function runsFromText(command: SimpleCommand): IsdlcRun[] {
 
 /** Each isdlc run of the line (`isdlc phase skip --reason x`). */
 export function isdlcRunsIn(line: string, options: { powershell?: boolean } = {}): IsdlcRun[] {
-  // Cheap first: a line naming neither isdlc nor any of its command words runs none of them.
-  if (!/isdlc|cli\.cjs|\b(?:phase|escalations?|loop|changes|branch|tests|workflow|gate)\b/i.test(line)) return [];
+  // Cheap first: a line naming neither isdlc nor one of the subcommands the rules look for runs none of them.
+  if (!/isdlc|cli\.cjs|\b(?:phase\s+(?:skip|review|complete|activate)|escalations?\s+approve|loop\s+(?:cancel|approve)|changes\s+(?:accept|reject)|branch\s+acknowledge|tests\s+accept|workflow\s+finalize)\b/i.test(line)) return [];
   const commands = simpleCommands(line, options);
   // A line the parser cannot read, or one that runs text it was given, is taken as written, a part at a time.
   if (commands.length === 0 || runsText(commands)) {
