@@ -2,16 +2,13 @@
 // .isdlc/bin/loop.cjs), run through V8's code cache like the hook bundles (about 3 ms less at a Stop);
 // from the sources (the tests of modules) it is the API itself. So SQLite and the MCP tools cost nothing
 // to events that never touch a loop.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { runWithCodeCache } from '../entry/code-cache.js';
+import { loadSiblingBundle } from '../entry/sibling-bundle.js';
 import type * as LoopApi from './api.js';
 
 let api: typeof LoopApi | undefined;
 
 export function loadLoop(): typeof LoopApi {
   if (api) return api;
-  const bundle = typeof __dirname === 'string' ? join(__dirname, 'loop.cjs') : '';
-  api = (bundle && existsSync(bundle) ? runWithCodeCache(bundle, require) : require('./api.js')) as typeof LoopApi;
+  api = loadSiblingBundle<typeof LoopApi>('loop.cjs', () => require('./api.js'));
   return api;
 }
