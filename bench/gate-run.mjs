@@ -26,7 +26,7 @@ const work = mkdtempSync(join(tmpdir(), 'isdlc-bench-gate-'));
 const bundle = join(work, 'gate.cjs');
 buildSync({
   stdin: {
-    contents: "export { completeAt } from './src/workflow/operations.ts'; export { StateStore } from './src/state/store.ts'; export { locateState } from './src/state/locate.ts'; export { probeOsSandbox } from './src/protect/os-sandbox.ts';",
+    contents: "export { completeAt } from './src/workflow/operations.ts'; export { StateStore } from './src/state/store.ts'; export { locateState } from './src/state/locate.ts'; export { probeOsSandbox } from './src/sandbox/os-sandbox.ts';",
     resolveDir: repo,
     loader: 'ts',
   },

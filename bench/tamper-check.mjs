@@ -1,6 +1,6 @@
 // `npm run bench` (part): what the tamper check costs inside one hook call, measured in-process on a
 // project `isdlc init` set up, with a workflow in 06-implementation and a state of about 60 KB. The check
-// runs as the hook runs it (src/protect/tamper-on-hook.ts); `node -e ''` is not the yardstick here, the
+// runs as the hook runs it (src/integrity/tamper-on-hook.ts); `node -e ''` is not the yardstick here, the
 // whole-process figures are in hook-latency.mjs ((h) is the same project through the registered hook).
 //
 //   node bench/tamper-check.mjs [--runs N] [--json]
@@ -21,7 +21,7 @@ const isdlc = (...a) => execFileSync(process.execPath, [bin, ...a], { encoding: 
 const work = mkdtempSync(join(tmpdir(), 'isdlc-bench-tamper-'));
 const bundle = join(work, 'check.cjs');
 buildSync({
-  stdin: { contents: "export { tamperCheckForHook } from './src/protect/tamper-on-hook.ts'; export { StateStore } from './src/state/store.ts';", resolveDir: repo, loader: 'ts' },
+  stdin: { contents: "export { tamperCheckForHook } from './src/integrity/tamper-on-hook.ts'; export { StateStore } from './src/state/store.ts';", resolveDir: repo, loader: 'ts' },
   bundle: true,
   platform: 'node',
   format: 'cjs',

@@ -2,9 +2,9 @@
 import type { Command } from 'commander';
 import { userInfo } from 'node:os';
 import { loadLoop } from '../loop/load.js';
-import { GUARDED_KIND_LABELS } from '../protect/guarded-set.js';
-import type { Incident } from '../protect/journal.js';
-import { acceptChanges, rejectChanges, ReviewError, waitingForReview, type ReviewResult, type Waiting } from '../protect/review.js';
+import { GUARDED_KIND_LABELS } from '../integrity/guarded-set.js';
+import type { Incident } from '../integrity/journal.js';
+import { acceptChanges, rejectChanges, ReviewError, waitingForReview, type ReviewResult, type Waiting } from '../integrity/review.js';
 import { dirOption, io, json, projectLocation, refuseInsideAgent, UsageError, type LocationOptions } from './shared.js';
 
 type Options = LocationOptions & { json?: boolean };

@@ -7,9 +7,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configProblems } from '../config/consistency.js';
 import { CONFIG_NAMES, ProjectConfig, loadConfig } from '../config/project-config.js';
-import { capabilitiesOf, CLAUDE_CODE, detectClaudeVersion, isVersion } from '../host/claude-code-versions.js';
-import { projectTrust } from '../install/claude-trust.js';
-import { sourceText } from '../install/hook-plan.js';
+import { capabilitiesOf, CLAUDE_CODE, detectClaudeVersion, isVersion } from '../hosts/claude-code/versions.js';
+import { projectTrust } from '../hosts/claude-code/trust.js';
+import { sourceText } from '../hosts/claude-code/hook-plan.js';
 import {
   bashEditDiffFinding,
   hostSettingsSources,
@@ -21,17 +21,17 @@ import {
   userPromptExpansionFindings,
   type Finding,
   type Severity,
-} from '../install/host-checks.js';
+} from '../hosts/claude-code/host-checks.js';
 import { INSTALL_RECORD, readRecord, SETTINGS_FILE } from '../install/install.js';
-import { isOurMcpServer, MCP_FILE, MCP_SERVER_NAME } from '../install/mcp-json.js';
-import { PERMISSION_RULES, findOurHooks, registrationsFor, type HookCommand, type Settings } from '../install/settings.js';
+import { isOurMcpServer, MCP_FILE, MCP_SERVER_NAME } from '../hosts/claude-code/mcp-json.js';
+import { PERMISSION_RULES, findOurHooks, registrationsFor, type HookCommand, type Settings } from '../hosts/claude-code/settings.js';
 import { activeWorkflowOf, workflowPhasesOf } from '../state/current-phase.js';
 import { ISDLC_DIR, locateState, readMonorepoConfig } from '../state/locate.js';
 import type { IsdlcState } from '../state/schema.js';
 import { knownPhaseKeys } from '../config/phases.js';
-import { claudeSandboxSupport } from '../protect/claude-sandbox-support.js';
-import { protectionFindings } from '../protect/protection-level.js';
-import { journalFindings } from '../protect/journal-doctor.js';
+import { claudeSandboxSupport } from '../hosts/claude-code/sandbox-support.js';
+import { protectionFindings } from '../hosts/claude-code/protection-level.js';
+import { journalFindings } from '../integrity/journal-doctor.js';
 
 export type { Finding, Severity };
 

@@ -1,13 +1,13 @@
 // init, uninstall, doctor: putting isdlc into a project, taking it out, checking it.
 import { Option, type Command } from 'commander';
 import { resolve } from 'node:path';
-import { isVersion } from '../host/claude-code-versions.js';
-import { assumedVersionWarning, describePlan, resolveTarget } from '../install/hook-plan.js';
-import { bashEditDiffFinding, hooksSwitchedOffFindings, hostSettingsSources, originalHooksFindings, readProjectSettingsFiles, userPromptExpansionFindings } from '../install/host-checks.js';
+import { isVersion } from '../hosts/claude-code/versions.js';
+import { assumedVersionWarning, describePlan, resolveTarget } from '../hosts/claude-code/hook-plan.js';
+import { bashEditDiffFinding, hooksSwitchedOffFindings, hostSettingsSources, originalHooksFindings, readProjectSettingsFiles, userPromptExpansionFindings } from '../hosts/claude-code/host-checks.js';
 import { initProject, uninstallProject, type ChangeLine, type InitResult } from '../install/install.js';
-import type { HookForm } from '../install/settings.js';
-import { claudeSandboxSupport } from '../protect/claude-sandbox-support.js';
-import { sandboxGap } from '../protect/protection-level.js';
+import type { HookForm } from '../hosts/claude-code/settings.js';
+import { claudeSandboxSupport } from '../hosts/claude-code/sandbox-support.js';
+import { sandboxGap } from '../hosts/claude-code/protection-level.js';
 import { formatFindings, runDoctor } from './doctor.js';
 import { io, json, UsageError } from './shared.js';
 

@@ -1,7 +1,7 @@
 // `isdlc status`: where the workflow stands, and what the current phase's gate asks for and has seen.
 import type { ProjectConfig } from '../config/project-config.js';
 import { evaluateGate, type GateEvaluation } from '../gates/evaluate.js';
-import { phaseAgent } from '../detect/agents.js';
+import { phaseAgent } from '../config/agents.js';
 import { activeWorkflowOf, currentPhaseOf, workflowPhasesOf } from '../state/current-phase.js';
 import type { StateLocation } from '../state/locate.js';
 import type { Escalation } from '../state/escalations.js';
@@ -10,7 +10,7 @@ import type { ActiveWorkflow, IsdlcState } from '../state/schema.js';
 import { supervisedReviewOf } from '../workflow/review.js';
 import type { StateSnapshot } from '../state/store.js';
 import { finiteNumber as num } from '../util/json.js';
-import { projectSandboxState, protectionLine, sandboxGap } from '../protect/protection-level.js';
+import { projectSandboxState, protectionLine, sandboxGap } from '../hosts/claude-code/protection-level.js';
 import { readRecord } from '../install/install.js';
 
 function protectionOf(root: string): StatusReport['protection'] {

@@ -4,7 +4,7 @@
 // can unset it. What does prove something is the sandbox: where the project's settings keep the agent's
 // shell from writing isdlc's files, a command that wrote state did not run in that shell.
 import { userInfo } from 'node:os';
-import { projectSandboxState } from '../protect/protection-level.js';
+import { projectSandboxState } from '../hosts/claude-code/protection-level.js';
 import type { TerminalClaim } from '../workflow/constitution.js';
 
 export function terminalClaim(root: string, env: NodeJS.ProcessEnv = process.env): TerminalClaim {

@@ -7,7 +7,7 @@ import { StateStore } from '../state/store.js';
 import { partLabel } from '../testwatch/test-definition.js';
 import { NO_ACTIVE_WORKFLOW } from '../workflow/operations.js';
 import { acceptPendingTests, pendingTestAcceptances } from '../workflow/test-acceptances.js';
-import { ACCEPT_TESTS_COMMAND, compareTestDefinition, sinceWhen, type DefinitionComparison } from '../workflow/test-definition.js';
+import { ACCEPT_TESTS_COMMAND, compareTestDefinition, sinceWhen, type DefinitionComparison } from '../verify/test-definition.js';
 import { dirOption, io, json, projectLocation, projectOption, refuseInsideAgent, type LocationOptions } from './shared.js';
 
 type Options = LocationOptions & { json?: boolean };

@@ -6,7 +6,7 @@ import { userInfo } from 'node:os';
 import { normalizePhaseKey } from '../config/phase-keys.js';
 import type { StateLocation } from '../state/locate.js';
 import { StateStore } from '../state/store.js';
-import { acknowledgeViolations, describeViolation } from '../workflow/branch-violations.js';
+import { acknowledgeViolations, describeViolation } from '../verify/branch-violations.js';
 import { approveEscalation } from '../workflow/escalation.js';
 import type { ArchivedWorkflow } from '../workflow/finalize.js';
 import { cancelAt, configFor, finalizeAt, gateAt, NO_ACTIVE_WORKFLOW, phaseFor as phaseOf, recordArticleAt, startAt, type Outcome } from '../workflow/operations.js';

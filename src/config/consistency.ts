@@ -2,7 +2,7 @@
 // every article a phase requires is in the constitution, every phase has an agent. The earlier
 // framework's files drifted apart silently (overrides keyed by phases that no longer existed); here
 // `doctor` and a test say so.
-import { PHASELESS_MARKERS, agentPhases, phaseAgent } from '../detect/agents.js';
+import { PHASELESS_MARKERS, agentPhases, phaseAgent } from './agents.js';
 import type { Constitution } from './constitution.js';
 import { normalizePhaseKey } from './phase-keys.js';
 import { phaseKeysOf, phaseRequirementsOf } from './phases.js';

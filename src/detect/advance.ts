@@ -3,9 +3,9 @@
 // Only the orchestrator and the isdlc skill can move a workflow, so words like "proceed" in an ordinary
 // subagent's prompt are work, not an attempt; and a delegation to the current phase's own agent is work.
 import type { SkillsManifest } from '../config/schemas.js';
-import type { HookEvent } from '../engine/event.js';
+import type { HookEvent } from '../events/hook-event.js';
 import { ADVANCE_KEYWORDS, isWorkflowSkill, skillArgsNeverAdvance } from './advance-words.js';
-import { agentPhases, normalizeAgentName } from './agents.js';
+import { agentPhases, normalizeAgentName } from '../config/agents.js';
 import { detectPhaseDelegation, type DelegationContext } from './phase-delegation.js';
 import { isSetupCommand } from './setup-commands.js';
 

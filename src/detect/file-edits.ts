@@ -2,7 +2,7 @@
 // text now. Claude Code's Edit replaces `old_string` once (all with `replace_all`); MultiEdit applies a
 // list of such edits in order.
 import { readFileSync } from 'node:fs';
-import type { HookEvent } from '../engine/event.js';
+import type { HookEvent } from '../events/hook-event.js';
 
 /** A file's text, or null when it cannot be read (absent, a folder, no permission). */
 export function readTextOrNull(file: string): string | null {

@@ -4,10 +4,10 @@ import { normalizePhaseKey } from '../config/phase-keys.js';
 import { knownPhaseKeys } from '../config/phases.js';
 import type { ProjectConfig } from '../config/project-config.js';
 import type { SkillsManifest } from '../config/schemas.js';
-import type { HookEvent } from '../engine/event.js';
+import type { HookEvent } from '../events/hook-event.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
 import type { ActiveWorkflow, IsdlcState } from '../state/schema.js';
-import { agentPhases, normalizeAgentName, PHASELESS_MARKERS } from './agents.js';
+import { agentPhases, normalizeAgentName, PHASELESS_MARKERS } from '../config/agents.js';
 import { isSetupCommand } from './setup-commands.js';
 
 export interface PhaseDelegation {

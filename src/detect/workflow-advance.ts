@@ -4,7 +4,7 @@
 // the attempt properly (its install is broken) and so refuses it outright.
 import { knownPhaseKeys } from '../config/phases.js';
 import type { ProjectConfig } from '../config/project-config.js';
-import type { HookEvent } from '../engine/event.js';
+import type { HookEvent } from '../events/hook-event.js';
 import { detectAdvanceAttempt } from './advance.js';
 import { ADVANCE_KEYWORDS, ADVANCING_COMMAND, ADVANCING_TOOLS } from './advance-words.js';
 import { isdlcRunsIn } from './isdlc-commands.js';

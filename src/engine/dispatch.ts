@@ -5,11 +5,11 @@ import type { StateLocation } from '../state/locate.js';
 import type { IsdlcState } from '../state/schema.js';
 import type { LockTakeover } from '../state/lock.js';
 import { StateStore, type CorruptStateReport, type StateSnapshot } from '../state/store.js';
-import type { HookEvent } from './event.js';
+import type { HookEvent } from '../events/hook-event.js';
 import { guardReactsTo, type Guard, type GuardContext } from './guard.js';
 import { refusalAfterFailure } from './guard-failure.js';
 import { emptyVerdict, type Verdict } from './verdict.js';
-import { sandboxState, settingsByPrecedence } from '../protect/sandbox-status.js';
+import { sandboxState, settingsByPrecedence } from '../hosts/claude-code/sandbox-status.js';
 
 export interface DispatchInput {
   event: HookEvent;

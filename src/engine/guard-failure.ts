@@ -2,9 +2,9 @@
 // exception is a call about to write one of isdlc's own files: there the guard is what stands between
 // the agent and the workflow's record, and skipping it would let exactly the write it exists to judge
 // through unchecked. Such a call is refused instead, and both the model and the person are told why.
-import { GUARDED_KIND_LABELS } from '../protect/guarded-set.js';
-import { guardedWriteOf, type GuardedWrite } from '../protect/guarded-writes.js';
-import type { HookEvent } from './event.js';
+import { GUARDED_KIND_LABELS } from '../integrity/guarded-set.js';
+import { guardedWriteOf, type GuardedWrite } from '../integrity/guarded-writes.js';
+import type { HookEvent } from '../events/hook-event.js';
 
 export interface FailureRefusal {
   /** For the model: the deny's reason. */

@@ -4,7 +4,7 @@
 import type { ProjectConfig } from '../config/project-config.js';
 import type { StateLocation } from '../state/locate.js';
 import type { IsdlcState } from '../state/schema.js';
-import { HOOK_EVENT_NAMES, TOOL_KINDS, type HookEvent, type HookEventName, type ToolKind } from './event.js';
+import { HOOK_EVENT_NAMES, TOOL_KINDS, type HookEvent, type HookEventName, type ToolKind } from '../events/hook-event.js';
 
 export type GuardTriggers = Partial<Record<HookEventName, readonly ToolKind[] | true>>;
 

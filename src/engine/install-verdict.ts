@@ -3,11 +3,11 @@
 // ahead with a note for the model and a line for the person, both naming the repair.
 import type { ProjectConfig } from '../config/project-config.js';
 import { workflowAdvanceIn } from '../detect/workflow-advance.js';
-import { installProblems, type InstallProblem } from '../protect/install-integrity.js';
+import { installProblems, type InstallProblem } from '../integrity/install-integrity.js';
 import { currentPhaseOf } from '../state/current-phase.js';
 import type { StateLocation } from '../state/locate.js';
 import { StateStore } from '../state/store.js';
-import type { HookEvent } from './event.js';
+import type { HookEvent } from '../events/hook-event.js';
 import type { Verdict } from './verdict.js';
 
 export const INSTALL_GUARD_ID = 'install-integrity';

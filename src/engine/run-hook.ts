@@ -4,12 +4,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProjectConfig } from '../config/project-config.js';
-import { claudeCodeDecision, parseClaudeCodePayload, renderClaudeCodeVerdict } from '../host/claude-code.js';
+import { claudeCodeDecision, parseClaudeCodePayload, renderClaudeCodeVerdict } from '../hosts/claude-code/wire.js';
 import { findProjectRoot, ISDLC_DIR, locateState, type StateLocation } from '../state/locate.js';
-import { tamperCheckForHook, type TamperReport } from '../protect/tamper-on-hook.js';
+import { tamperCheckForHook, type TamperReport } from '../integrity/tamper-on-hook.js';
 import { appendActivity } from './activity-log.js';
 import { dispatch } from './dispatch.js';
-import type { HookEvent } from './event.js';
+import type { HookEvent } from '../events/hook-event.js';
 import { guardDefinitionProblems, type Guard } from './guard.js';
 import { checkInstall } from './install-verdict.js';
 import { cutDeeperThan, MAX_JSON_DEPTH } from '../util/json-depth.js';

@@ -4,7 +4,7 @@
 // broken install and refuses advances), else the executable's own last-resort answer.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { runWithCodeCache } from './code-cache.js';
+import { runWithCodeCache } from '../util/code-cache.js';
 import { bundleFile, FAMILIES, MISSING_BUNDLES, type EventFamily } from './event-family.js';
 import type { HookInput } from './stdio.js';
 import { answerWithoutBundles } from './without-bundles.js';

@@ -4,7 +4,7 @@
 // only when asked for. A bundle that is missing or will not run is stood in for (runHookBundle).
 import { join } from 'node:path';
 import { runHookBundle } from './bundle-fallback.js';
-import { runWithCodeCache } from './code-cache.js';
+import { runWithCodeCache } from '../util/code-cache.js';
 import { bundleFile, FAMILIES, familyOf, peekEventName } from './event-family.js';
 import { readHookInput } from './stdio.js';
 

@@ -4,7 +4,7 @@
 // the installed file back and reports it. Only the executable itself has no such fallback.
 import { lstatSync, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { copyPath, handOverRead, readJournal, sameStamp, stampOf } from '../protect/journal.js';
+import { copyPath, handOverRead, readJournal, sameStamp, stampOf } from '../integrity/journal.js';
 
 export function verifiedBundle(file: string): string {
   const bin = dirname(file);

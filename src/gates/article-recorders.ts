@@ -4,7 +4,7 @@
 // is not the phase's worker, or when a person recorded it where the agent's shell could not have.
 // The main session does not count either: it runs the phase, may write code itself (nothing ties an
 // edit to the worker), and is the one that wants the gate open.
-import { normalizeAgentName } from '../detect/agents.js';
+import { normalizeAgentName } from '../config/agents.js';
 import type { IsdlcState } from '../state/schema.js';
 import { asRecord, isRecord, type JsonRecord } from '../util/json.js';
 

@@ -8,21 +8,21 @@ import { describeArticle } from '../config/constitution.js';
 import type { ProjectConfig } from '../config/project-config.js';
 import { coverageThreshold, effectivePhaseRequirements } from '../config/requirements.js';
 import type { PhaseRequirements } from '../config/schemas.js';
-import { phaseAgent } from '../detect/agents.js';
+import { phaseAgent } from '../config/agents.js';
 import { delegationCheckOf } from './delegation-check.js';
 import { activeWorkflowOf } from '../state/current-phase.js';
 import { ENFORCEMENT_OFF_DETAIL, iterationEnforcementOff } from '../state/enforcement.js';
 import { constitutionalOf, elicitationOf, testIterationOf } from '../state/phase-records.js';
 import { constitutionCompliant, testsPassed } from '../state/requirement-records.js';
 import type { IsdlcState } from '../state/schema.js';
-import { tamperGate } from '../protect/tamper-gate.js';
+import { tamperGate } from '../integrity/tamper-gate.js';
 import type { GateRun } from '../verify/gate-run.js';
 import { verifiedRunCheck } from '../verify/gate-evidence.js';
 import { verifiesAtGate } from '../verify/verify-at-gate.js';
 import { iterationLimits } from '../testwatch/limits.js';
-import { ACCEPT_TESTS_COMMAND, compareTestDefinition, definitionUnaccepted } from '../workflow/test-definition.js';
+import { ACCEPT_TESTS_COMMAND, compareTestDefinition, definitionUnaccepted } from '../verify/test-definition.js';
 import { reviewArticles, workerOf } from './article-recorders.js';
-import { ACKNOWLEDGE_COMMAND, acknowledgedViolations, describeViolation, openViolations } from '../workflow/branch-violations.js';
+import { ACKNOWLEDGE_COMMAND, acknowledgedViolations, describeViolation, openViolations } from '../verify/branch-violations.js';
 
 export type GateRequirement =
   | 'test_iteration'

@@ -2,7 +2,7 @@
 // evaluation and what it reads (test runs, the test definition, who checked the constitution) are about a
 // quarter of the tool-call bundle, and parsing them cost every PreToolUse about 3 ms. In a build it is its
 // own file beside the caller (dist/gate.cjs, .isdlc/bin/gate.cjs); from the sources it is the module itself.
-import { loadSiblingBundle } from '../entry/sibling-bundle.js';
+import { loadSiblingBundle } from '../util/sibling-bundle.js';
 import type * as Gate from './evaluate.js';
 
 let gate: typeof Gate | undefined;

@@ -3,7 +3,7 @@
 // src/state/agent-runs.ts). Only the first is recorded, so a subagent's every later call costs no write.
 // A run whose launch is not logged yet (a synchronous run logs at its end; a background one can be
 // faster than its launch's hook) gets its entry here, `running`, which its launch then fills in.
-import { homePhaseOf, normalizeAgentName } from '../detect/agents.js';
+import { homePhaseOf, normalizeAgentName } from '../config/agents.js';
 import { defineGuard } from '../engine/guard.js';
 import { runIsOpen, SKILL_USAGE_LOG_LIMIT } from '../state/agent-runs.js';
 import { currentPhaseOf } from '../state/current-phase.js';

@@ -8,10 +8,10 @@ import type { GuardContext } from '../engine/guard.js';
 import { defineGuard } from '../engine/guard.js';
 import { commitsGained } from '../detect/git-history.js';
 import { checkedOutBranch, findGitDirs, readBranchHeads, type GitDirs } from '../detect/git-refs.js';
-import { findSnapshot, rotateIfLong, saveSnapshot, setWatchedBranches, watchedBranches } from '../protect/branch-heads.js';
+import { findSnapshot, rotateIfLong, saveSnapshot, setWatchedBranches, watchedBranches } from '../state/branch-heads.js';
 import { addEscalation } from '../state/escalations.js';
-import { branchRuleOf, MAIN_BRANCHES, type BranchRule } from '../workflow/branch-rule.js';
-import { ACKNOWLEDGE_COMMAND, describeViolation, recordViolation, shortSha, type BranchViolation } from '../workflow/branch-violations.js';
+import { branchRuleOf, MAIN_BRANCHES, type BranchRule } from '../verify/branch-rule.js';
+import { ACKNOWLEDGE_COMMAND, describeViolation, recordViolation, shortSha, type BranchViolation } from '../verify/branch-violations.js';
 
 const PREFIX = 'isdlc branch-evidence:';
 const COMMAND_KEPT = 300;

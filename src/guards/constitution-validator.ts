@@ -9,7 +9,7 @@ import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
 import { iterationEnforcementOff } from '../state/enforcement.js';
 import { constitutionalOf, ensureConstitutionalTracking } from '../state/phase-records.js';
 import { constitutionCompliant } from '../state/requirement-records.js';
-import { RECORD_ARTICLE } from '../workflow/agent-operations.js';
+import { RECORD_ARTICLE } from '../config/agent-operations.js';
 
 export const constitutionValidator = defineGuard({
   id: 'constitution-validator',

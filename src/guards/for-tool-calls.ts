@@ -7,7 +7,7 @@ import { branchGuard } from './branch-guard.js';
 import { constitutionValidator } from './constitution-validator.js';
 import { gateBlocker } from './gate-blocker.js';
 import { gateRequirementsInjector } from './gate-requirements-injector.js';
-import { hookSettingsGuard } from './hook-settings-guard.js';
+import { hookSettingsGuard } from '../hosts/claude-code/hook-settings-guard.js';
 import { humanOnlyCommands } from './human-only-commands.js';
 import { isdlcProgramGuard } from './isdlc-program-guard.js';
 import { iterationCorridor } from './iteration-corridor.js';

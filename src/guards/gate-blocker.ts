@@ -10,7 +10,7 @@ import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
 import { addEscalation } from '../state/escalations.js';
 import { iterationEnforcementOff } from '../state/enforcement.js';
 import { ensureConstitutionalTracking, phaseDraft } from '../state/phase-records.js';
-import { forAgent, toolRef } from '../workflow/agent-operations.js';
+import { forAgent, toolRef } from '../config/agent-operations.js';
 
 export const gateBlocker = defineGuard({
   id: 'gate-blocker',

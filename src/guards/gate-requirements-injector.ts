@@ -6,7 +6,7 @@ import { defineGuard } from '../engine/guard.js';
 import { injectionEnabled } from '../gates/injection-settings.js';
 import { BLOCK_TITLE, blockForWorkflow } from '../gates/requirements-block.js';
 import { phaseStatusOf } from '../state/phase-records.js';
-import { toolRef } from '../workflow/agent-operations.js';
+import { toolRef } from '../config/agent-operations.js';
 
 export const gateRequirementsInjector = defineGuard({
   id: 'gate-requirements-injector',

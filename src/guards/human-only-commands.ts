@@ -3,7 +3,7 @@
 // denied and told that a person must run it.
 import { defineGuard } from '../engine/guard.js';
 import { isdlcRunsIn } from '../detect/isdlc-commands.js';
-import { toolRef } from '../workflow/agent-operations.js';
+import { toolRef } from '../config/agent-operations.js';
 
 /** An isdlc run as isdlc-commands gives it (`isdlc` and its words), however it was started; flags may come first. */
 const ISDLC = String.raw`^isdlc\s+(?:--?[\w-]+(?:=\S+)?\s+(?:[^\s-]\S*\s+)?)*`;

@@ -6,7 +6,7 @@ import { knownPhaseKeys } from '../config/phases.js';
 import type { ProjectConfig } from '../config/project-config.js';
 import { effectivePhaseRequirements } from '../config/requirements.js';
 import { detectAdvanceAttempt, type AdvanceAttempt } from '../detect/advance.js';
-import { phaseAgent } from '../detect/agents.js';
+import { phaseAgent } from '../config/agents.js';
 import { defineGuard } from '../engine/guard.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
 import { iterationEnforcementOff } from '../state/enforcement.js';
@@ -14,7 +14,7 @@ import { constitutionalOf, ensureConstitutionalTracking, testIterationOf } from 
 import { testsPassed } from '../state/requirement-records.js';
 import type { IsdlcState } from '../state/schema.js';
 import { iterationLimits } from '../testwatch/limits.js';
-import { RECORD_ARTICLE } from '../workflow/agent-operations.js';
+import { RECORD_ARTICLE } from '../config/agent-operations.js';
 
 export type Corridor = 'TEST_CORRIDOR' | 'CONST_CORRIDOR' | 'NONE';
 

@@ -6,10 +6,10 @@
 // that subagent's SubagentStop, or at the <task-notification> the host submits when it ended. A
 // synchronous result is the run's end, with the host's count of its tool calls. agent-run-tracker marks
 // the run's first tool call; a run it saw working before its launch was logged is completed here.
-import { homePhaseOf, normalizeAgentName, PHASELESS_MARKERS } from '../detect/agents.js';
+import { homePhaseOf, normalizeAgentName, PHASELESS_MARKERS } from '../config/agents.js';
 import { delegationFor } from '../detect/phase-delegation.js';
 import { defineGuard } from '../engine/guard.js';
-import type { HookEvent } from '../engine/event.js';
+import type { HookEvent } from '../events/hook-event.js';
 import { runIsOpen, SKILL_USAGE_LOG_LIMIT } from '../state/agent-runs.js';
 import { currentPhaseOf } from '../state/current-phase.js';
 import type { IsdlcState, SkillUsageEntry } from '../state/schema.js';

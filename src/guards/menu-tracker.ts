@@ -3,7 +3,7 @@
 // choice really comes from. Save completes the elicitation.
 import { effectivePhaseRequirements } from '../config/requirements.js';
 import { completedStepsIn, menuChoiceIn, presentsMenu, stepNameOf, type CompletedStep, type MenuChoice } from '../detect/menus.js';
-import type { HookEvent } from '../engine/event.js';
+import type { HookEvent } from '../events/hook-event.js';
 import { defineGuard } from '../engine/guard.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
 import { iterationEnforcementOff } from '../state/enforcement.js';

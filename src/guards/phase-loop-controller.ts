@@ -7,7 +7,7 @@ import { defineGuard } from '../engine/guard.js';
 import { workflowPhasesOf } from '../state/current-phase.js';
 import { phaseStatusOf } from '../state/phase-records.js';
 import { reviewBlocking } from '../workflow/review.js';
-import { forAgent, toolRef } from '../workflow/agent-operations.js';
+import { forAgent, toolRef } from '../config/agent-operations.js';
 
 const PREFIX = 'isdlc phase-loop-controller:';
 const ACTIVATE = toolRef('phase_activate');

@@ -1,9 +1,9 @@
 // Seed 002 FR-03: a phase agent may be delegated to only while its phase is the current one.
-import { phaseAgent } from '../detect/agents.js';
+import { phaseAgent } from '../config/agents.js';
 import { workflowDelegationOf } from '../detect/phase-delegation.js';
 import { defineGuard } from '../engine/guard.js';
 import { workflowPhasesOf } from '../state/current-phase.js';
-import { toolRef } from '../workflow/agent-operations.js';
+import { toolRef } from '../config/agent-operations.js';
 
 export const phaseSequenceGuard = defineGuard({
   id: 'phase-sequence-guard',

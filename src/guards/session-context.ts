@@ -4,7 +4,7 @@
 // in config), and any live loop of the project. A fresh start in an idle project hears nothing.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HookEvent } from '../engine/event.js';
+import type { HookEvent } from '../events/hook-event.js';
 import { defineGuard } from '../engine/guard.js';
 import type { ProjectConfig } from '../config/project-config.js';
 import { injectionEnabled } from '../gates/injection-settings.js';
@@ -14,7 +14,7 @@ import { loadLoop } from '../loop/load.js';
 import { activeWorkflowOf, currentPhaseOf, workflowPhasesOf } from '../state/current-phase.js';
 import { phaseStatusOf } from '../state/phase-records.js';
 import type { IsdlcState } from '../state/schema.js';
-import { toolRef } from '../workflow/agent-operations.js';
+import { toolRef } from '../config/agent-operations.js';
 
 /** Sessions that carry on from before, and so have lost or may have lost isdlc's context. */
 const CONTINUATIONS = new Set(['resume', 'compact', 'clear']);

@@ -1,6 +1,6 @@
 // Which agent ran for which phase, seen before it runs: a delegation to an agent of another phase is
 // logged (skill observability). It never blocks; phase-sequence-guard owns the order of phases.
-import { agentPhases, normalizeAgentName, PHASELESS_MARKERS } from '../detect/agents.js';
+import { agentPhases, normalizeAgentName, PHASELESS_MARKERS } from '../config/agents.js';
 import { defineGuard } from '../engine/guard.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
 

@@ -2,17 +2,17 @@
 // state file is judged on the file it would leave behind, and refused when it is stale (V7), regresses
 // a phase (V8), or changes what isdlc's commands and watchers own. A shell command that writes a state
 // file cannot be judged that way and is refused outright. The file on disk is never touched here.
-// A file tool's path is judged as the file system resolves it (protect/tool-target.ts), and only this
+// A file tool's path is judged as the file system resolves it (integrity/tool-target.ts), and only this
 // project's state files count: a `.isdlc/state.json` among the test fixtures is somebody else's.
 import { readTextOrNull, textAfterEdit } from '../detect/file-edits.js';
 import { isLoopStorePath, isStateFilePath } from '../detect/state-file-writes.js';
 import { defineGuard } from '../engine/guard.js';
-import { shellWritesOurs } from '../protect/guarded-writes.js';
-import { hasJournal } from '../protect/journal.js';
-import { toolTarget } from '../protect/tool-target.js';
+import { shellWritesOurs } from '../integrity/guarded-writes.js';
+import { hasJournal } from '../integrity/journal.js';
+import { toolTarget } from '../integrity/tool-target.js';
 import { reviewStateEdit, type EditFinding } from '../state/hand-edit-review.js';
 import type { IsdlcState } from '../state/schema.js';
-import { toolRef, TRANSITION_TOOLS } from '../workflow/agent-operations.js';
+import { toolRef, TRANSITION_TOOLS } from '../config/agent-operations.js';
 
 const PREFIX = 'isdlc state-write-validator:';
 const STATUS = toolRef('status');

@@ -5,7 +5,7 @@ import { isAbsolute, join } from 'node:path';
 import type { ProjectConfig } from '../config/project-config.js';
 import { coverageThreshold, effectivePhaseRequirements } from '../config/requirements.js';
 import { defineGuard } from '../engine/guard.js';
-import type { HookEvent } from '../engine/event.js';
+import type { HookEvent } from '../events/hook-event.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
 import { iterationEnforcementOff } from '../state/enforcement.js';
 import { phaseDraft, phaseStatusOf, testIterationDraft, testIterationOf } from '../state/phase-records.js';
@@ -16,7 +16,7 @@ import { recordTestRun, type TestRunOutcome } from '../testwatch/record.js';
 import { readReporterFile } from '../testwatch/reporter-files.js';
 import { findTestCommand } from '../testwatch/test-commands.js';
 import { verifiesAtGate } from '../verify/verify-at-gate.js';
-import { toolRef } from '../workflow/agent-operations.js';
+import { toolRef } from '../config/agent-operations.js';
 
 function reporterSummary(event: HookEvent, root: string, file: unknown, now: Date) {
   if (typeof file !== 'string' || file === '') return null;

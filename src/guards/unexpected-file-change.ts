@@ -1,22 +1,22 @@
-// A shell command changed one of isdlc's guarded files (src/protect/guarded-set.ts), by a route no text
+// A shell command changed one of isdlc's guarded files (src/integrity/guarded-set.ts), by a route no text
 // rule saw (`cd .isdlc && python3 ...`, a script the agent wrote). Claude Code's bashEditDiff says which
 // files a command changed; when a guarded one is among them the model hears which, that isdlc did not make
 // the change and what to use instead, the person hears it too, and the activity log records it.
 //
 // A courtesy signal for projects without a journal of isdlc's writes (set up by an older isdlc): there the
-// tamper check (src/protect/tamper-check.ts), which runs before every guard, has already found, undone
+// tamper check (src/integrity/tamper-check.ts), which runs before every guard, has already found, undone
 // and reported such a change, whatever route made it; bashEditDiff is blind to files git ignores and to
 // failed commands.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ACTIVITY_LOG } from '../engine/activity-log.js';
 import { ISDLC_DIR } from '../state/locate.js';
-import type { FileChange } from '../engine/event.js';
+import type { FileChange } from '../events/hook-event.js';
 import { defineGuard } from '../engine/guard.js';
 import { simpleCommands, type SimpleCommand } from '../detect/shell-words.js';
-import { GUARDED_KIND_LABELS, guardedFileKindOnDisk, relativeToRoot, type GuardedKind } from '../protect/guarded-set.js';
-import { INSTEAD } from '../protect/instead.js';
-import { hasJournal } from '../protect/journal.js';
+import { GUARDED_KIND_LABELS, guardedFileKindOnDisk, relativeToRoot, type GuardedKind } from '../integrity/guarded-set.js';
+import { INSTEAD } from '../integrity/instead.js';
+import { hasJournal } from '../integrity/journal.js';
 
 /** Shell words that only print: harmless beside an isdlc command. */
 const NEUTRAL_COMMANDS = new Set(['echo', 'printf', 'true']);

@@ -1,6 +1,6 @@
 // Seed 002 FR-06: when discovery finishes without the constitution walkthrough the user was meant to go
 // through, the model and the user hear of it. It never blocks: the walkthrough is the user's time.
-import { normalizeAgentName } from '../detect/agents.js';
+import { normalizeAgentName } from '../config/agents.js';
 import { defineGuard } from '../engine/guard.js';
 
 export const walkthroughTracker = defineGuard({

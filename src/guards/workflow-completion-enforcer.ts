@@ -1,10 +1,10 @@
 // Seed 003 IR-010 AC-010e: after an agent archives a workflow by editing state itself, the archived
 // entry gets the phase snapshots and metrics `isdlc workflow finalize` would have written.
 import { defineGuard } from '../engine/guard.js';
-import { relativeToRoot } from '../protect/guarded-set.js';
-import { toolTarget } from '../protect/tool-target.js';
+import { relativeToRoot } from '../integrity/guarded-set.js';
+import { toolTarget } from '../integrity/tool-target.js';
 import { archiveNeedingRepair, repairArchivedWorkflow } from '../workflow/repair-history.js';
-import { toolRef } from '../workflow/agent-operations.js';
+import { toolRef } from '../config/agent-operations.js';
 
 export const workflowCompletionEnforcer = defineGuard({
   id: 'workflow-completion-enforcer',

@@ -6,26 +6,26 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { bundledConstitutionText, ProjectConfig } from '../config/project-config.js';
-import { initialTestingConfig, TESTING_PATH } from '../verify/testing-config.js';
-import { AGENT_DIR, agentFiles, COMMAND_FILE } from './agent-files.js';
+import { initialTestingConfig, TESTING_PATH } from '../config/testing-config.js';
+import { AGENT_DIR, agentFiles, COMMAND_FILE } from '../hosts/claude-code/agent-files.js';
 import { ISDLC_DIR, readMonorepoConfig } from '../state/locate.js';
 import { StateStore } from '../state/store.js';
-import { adoptAll } from '../protect/journal-adopt.js';
-import { hasJournal, JOURNAL_DIR, journalPath, updateJournal } from '../protect/journal.js';
-import { checkGuardedFiles, noteLogFloor } from '../protect/tamper-check.js';
+import { adoptAll } from '../integrity/journal-adopt.js';
+import { hasJournal, JOURNAL_DIR, journalPath, updateJournal } from '../integrity/journal.js';
+import { checkGuardedFiles, noteLogFloor } from '../integrity/tamper-check.js';
 import { loadLoop } from '../loop/load.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
-import { MCP_FILE, mergeOurMcpServer, removeOurMcpServer } from './mcp-json.js';
+import { MCP_FILE, mergeOurMcpServer, removeOurMcpServer } from '../hosts/claude-code/mcp-json.js';
 import { readTextIfPresent } from '../util/read-text.js';
 import { initialState } from '../state/initial-state.js';
-import { mergeOurSettings, removeOurSettings, type HookForm, type Settings } from './settings.js';
-import { CLAUDE_CODE, UPGRADE_COMMANDS } from '../host/claude-code-versions.js';
-import { planHooks, type ClaudeTarget, type HookPlan, type VersionSource } from './hook-plan.js';
-import { applyOwned, OwnedSettingsShapeError, removeOwned, type OwnedRecord } from './owned-settings.js';
-import { monorepoProjectIds, protectedPaths, sandboxEdits } from '../protect/sandbox-settings.js';
-import type { SandboxSupport } from '../protect/claude-sandbox-support.js';
-import { missingPlaceholders, updateGitExclude } from '../protect/git-exclude.js';
-import { BIN_FILES } from './bin-files.js';
+import { mergeOurSettings, removeOurSettings, type HookForm, type Settings } from '../hosts/claude-code/settings.js';
+import { CLAUDE_CODE, UPGRADE_COMMANDS } from '../hosts/claude-code/versions.js';
+import { planHooks, type ClaudeTarget, type HookPlan, type VersionSource } from '../hosts/claude-code/hook-plan.js';
+import { applyOwned, OwnedSettingsShapeError, removeOwned, type OwnedRecord } from '../hosts/claude-code/owned-settings.js';
+import { monorepoProjectIds, protectedPaths, sandboxEdits } from '../hosts/claude-code/sandbox-settings.js';
+import type { SandboxSupport } from '../hosts/claude-code/sandbox-support.js';
+import { missingPlaceholders, updateGitExclude } from '../hosts/claude-code/git-exclude.js';
+import { BIN_FILES } from '../integrity/bin-files.js';
 
 export { BIN_FILES };
 export const SETTINGS_FILE = '.claude/settings.json';
@@ -81,7 +81,7 @@ export interface InstallRecord {
   settings_owned?: OwnedRecord;
   /** Whether init turned Claude Code's sandbox on, and why not. */
   sandbox?: { on: boolean; why?: string };
-  /** init made a journal of isdlc's writes (src/protect/journal.ts): without one, a check cannot tell forged files. */
+  /** init made a journal of isdlc's writes (src/integrity/journal.ts): without one, a check cannot tell forged files. */
   journal?: boolean;
 }
 

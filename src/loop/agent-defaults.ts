@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { ProjectConfig } from '../config/project-config.js';
 import { effectivePhaseRequirements } from '../config/requirements.js';
 import { parseYaml } from '../config/yaml.js';
-import { agentPhases, normalizeAgentName, PHASELESS_MARKERS } from '../detect/agents.js';
+import { agentPhases, normalizeAgentName, PHASELESS_MARKERS } from '../config/agents.js';
 
 export interface AgentIterationDefaults {
   /** Where the defaults were found, for the person: the agent file, or the config and phase. */

@@ -8,7 +8,7 @@ export { LoopConfigError, parseIterationConfig, DEFAULT_CIRCUIT_BREAKER, DEFAULT
 export { LoopDbError, LOOP_DB } from './db.js';
 export { validate, validateLoop } from './validate.js';
 export { approvalNote, awaitingApproval, commandRuleList, commandRulesStatus } from './approval.js';
-export { ruleSandbox } from '../protect/os-sandbox.js';
+export { ruleSandbox } from '../sandbox/os-sandbox.js';
 export { detectPromise, promiseTexts } from './promise.js';
 export { completeTag, continueReason, endMessage, failingLines, progressMessage } from './messages.js';
 export { loopRows } from './journal-rows.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OsSandboxSupport } from '../protect/os-sandbox.js';
+import type { OsSandboxSupport } from '../sandbox/os-sandbox.js';
 import { approvalNote, awaitingApproval, commandRuleList, commandRulesStatus, ruleContext, waitingForAgentMessage, waitingForPersonMessage } from './approval.js';
 import { parseIterationConfig } from './loop-config.js';
 

@@ -7,7 +7,7 @@
 // each Stop as a failed iteration would trip the circuit breaker, and end the loop, in the minute before
 // anyone could approve. So a Stop lets the turn end and tells the person, and iteration_validate refuses
 // and says what to ask for.
-import type { OsSandboxSupport } from '../protect/os-sandbox.js';
+import type { OsSandboxSupport } from '../sandbox/os-sandbox.js';
 import { describeCommand } from './describe.js';
 import { approvalNeeded } from './rules/command-sandbox.js';
 import type { Loop } from './store.js';

@@ -2,7 +2,7 @@
 // `iteration_start` print a marker with the loop's id; the PostToolUse hook of that very call carries the
 // session id (and the subagent's id inside one), and ties the loop to them. A loop nobody claimed holds
 // no session's turn.
-import { ruleSandbox } from '../protect/os-sandbox.js';
+import { ruleSandbox } from '../sandbox/os-sandbox.js';
 import { approvalNote, unvouched } from './approval.js';
 import { LoopStore, type Loop } from './store.js';
 

@@ -1,11 +1,11 @@
-// The loop store in isdlc's journal (src/protect/journal.ts). What decides whether an agent may stop is the
+// The loop store in isdlc's journal (src/integrity/journal.ts). What decides whether an agent may stop is the
 // loops table (status, iteration, limits, who set the rules): after each write transaction isdlc records
 // those rows, and a check that finds them changed by someone else puts them back. The other tables
 // (iterations, checkpoints, activity) are history: a change there is not undone (docs/tamper-evidence.md).
 import { basename, dirname } from 'node:path';
-import { fileStamp, hasJournal, updateJournal, writeCopy } from '../protect/journal.js';
+import { fileStamp, hasJournal, updateJournal, writeCopy } from '../integrity/journal.js';
 import { ISDLC_DIR } from '../state/locate.js';
-import type { LoopRows } from '../protect/tamper-check.js';
+import type { LoopRows } from '../integrity/tamper-check.js';
 import { LOOP_DB, openLoopDb, schemaVersion, type Db } from './db.js';
 import { MIGRATIONS } from './migrations.js';
 

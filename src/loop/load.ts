@@ -2,7 +2,7 @@
 // .isdlc/bin/loop.cjs), run through V8's code cache like the hook bundles (about 3 ms less at a Stop);
 // from the sources (the tests of modules) it is the API itself. So SQLite and the MCP tools cost nothing
 // to events that never touch a loop.
-import { loadSiblingBundle } from '../entry/sibling-bundle.js';
+import { loadSiblingBundle } from '../util/sibling-bundle.js';
 import type * as LoopApi from './api.js';
 
 let api: typeof LoopApi | undefined;

@@ -1,6 +1,6 @@
 // One validation: the enabled rules, one after another, each turned into a result however it ends; then
 // the counts and the score.
-import { ruleSandbox } from '../protect/os-sandbox.js';
+import { ruleSandbox } from '../sandbox/os-sandbox.js';
 import { awaitingApproval, ruleContext, unvouched, waitingForAgentMessage } from './approval.js';
 import { runCommandRule } from './rules/command.js';
 import { runContentPatternRule } from './rules/content-pattern.js';

@@ -7,7 +7,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { join, resolve } from 'node:path';
 import { loadLoop } from '../loop/load.js';
 import type { LoopStore } from '../loop/store.js';
-import { MCP_SERVER } from '../workflow/agent-operations.js';
+import { MCP_SERVER } from '../config/agent-operations.js';
 import { compactCatalogue } from './catalogue.js';
 import { LineTransport } from './line-transport.js';
 import { registerTools, type ToolContext } from './tools.js';

@@ -6,12 +6,12 @@
 // recorded and add who called (guards/tool-caller.ts).
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
-import { phaseAgent } from '../detect/agents.js';
+import { phaseAgent } from '../config/agents.js';
 import { buildStatus } from '../cli/status.js';
 import { locateState, readMonorepoConfig, type StateLocation } from '../state/locate.js';
 import { LockTimeoutError } from '../state/lock.js';
 import { StateConflictError, StateStore } from '../state/store.js';
-import { forAgent } from '../workflow/agent-operations.js';
+import { forAgent } from '../config/agent-operations.js';
 import {
   activateAt,
   cancelAt,
@@ -86,7 +86,7 @@ export function registerWorkflowTools(server: McpServer, root: string): void {
     return found;
   };
 
-  // Reads: init pre-approves these (install/settings.ts PERMISSION_RULES).
+  // Reads: init pre-approves these (hosts/claude-code/settings.ts PERMISSION_RULES).
   server.registerTool(
     'status',
     { description: 'Where the workflow stands: its phases, the current gate, escalations and the next step.', inputSchema: { project: project() } },

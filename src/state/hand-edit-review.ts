@@ -5,7 +5,7 @@
 import { normalizePhaseKey } from '../config/phase-keys.js';
 import { asRecord as obj } from '../util/json.js';
 import type { IsdlcState, PhaseState } from './schema.js';
-import { RECORD_ARTICLE, toolRef } from '../workflow/agent-operations.js';
+import { RECORD_ARTICLE, toolRef } from '../config/agent-operations.js';
 
 export interface EditFinding {
   rule: 'V7' | 'V8' | 'protected' | 'transition';

@@ -1,7 +1,7 @@
 // `pending_delegation`: loading the /isdlc or /discover command promises a delegation to its
 // orchestrator. The marker records that promise until the delegation is seen in `skill_usage_log`; the
 // Stop hook holds the turn open meanwhile, a bounded number of times.
-import { normalizeAgentName } from '../detect/agents.js';
+import { normalizeAgentName } from '../config/agents.js';
 import type { IsdlcState } from './schema.js';
 
 export const DELEGATION_MAP: Readonly<Record<string, string>> = Object.freeze({ isdlc: 'sdlc-orchestrator', discover: 'discover-orchestrator' });

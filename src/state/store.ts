@@ -3,8 +3,8 @@
 // and commands never lose an update and a crash never leaves a torn file.
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
-import { hasJournal, journaledWrite } from '../protect/journal.js';
-import { verifyBeforeWrite, workflowKeyFromCopy } from '../protect/tamper-check.js';
+import { hasJournal, journaledWrite } from '../integrity/journal.js';
+import { verifyBeforeWrite, workflowKeyFromCopy } from '../integrity/tamper-check.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { ISDLC_DIR } from './locate.js';
 import { withLock, type LockOptions } from './lock.js';
@@ -135,7 +135,7 @@ export class StateStore {
     return withLock(
       this.file,
       () => {
-        // A state someone else wrote is put back before anything is built on it (src/protect/tamper-check.ts).
+        // A state someone else wrote is put back before anything is built on it (src/integrity/tamper-check.ts).
         const journal = journalOf(this.file);
         if (journal) verifyBeforeWrite(journal.root, journal.rel, { foundBy: 'a state write', workflow: () => workflowKeyFromCopy(journal.root, journal.rel) });
         const current = this.unchangedSince(options.basedOn) ?? this.readLocked();

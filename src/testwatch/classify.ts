@@ -2,7 +2,7 @@
 // PostToolUseFailure with `Exit code N`), the runner's own summary or reporter file, then the seed's
 // generic patterns. When none of it can be trusted the run is inconclusive, never guessed. An exit status
 // the host did not give (the legacy `tool_result`) is unknown, never taken for 0.
-import type { ToolOutcome } from '../engine/event.js';
+import type { ToolOutcome } from '../events/hook-event.js';
 import { parseCoverage } from './coverage.js';
 import { parseRunnerSummary, type RunSummary } from './runners.js';
 import type { ExitStatusMeaning } from './test-commands.js';

@@ -1,7 +1,7 @@
 // The project's test command and the files that define it, as the test-definition record needs them: read
-// from the testing config (`.isdlc/config/testing.json`, verify/testing-config.ts), the same command the
+// from the testing config (`.isdlc/config/testing.json`, config/testing-config.ts), the same command the
 // gate runs itself.
-import { loadTestingConfig } from '../verify/testing-config.js';
+import { loadTestingConfig } from '../config/testing-config.js';
 
 export interface TestCommandConfig {
   command: string;

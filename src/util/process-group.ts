@@ -5,7 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import type { Invocation } from '../protect/bubblewrap.js';
+import type { Invocation } from '../sandbox/bubblewrap.js';
 import { OutputTail } from './output-tail.js';
 
 /** Loaded on first use (about 2 ms): a Stop hook with no loop of its session never runs a rule. */

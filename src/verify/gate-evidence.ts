@@ -8,8 +8,8 @@ import { activeWorkflowOf } from '../state/current-phase.js';
 import { testIterationOf } from '../state/phase-records.js';
 import { asRecord, isRecord } from '../util/json.js';
 import type { GateRun } from './gate-run.js';
-import { ACCEPT_TESTS_COMMAND } from '../workflow/test-definition.js';
-import { loadTestingConfig, TESTING_PATH, type LoadedTesting } from './testing-config.js';
+import { ACCEPT_TESTS_COMMAND } from './test-definition.js';
+import { loadTestingConfig, TESTING_PATH, type LoadedTesting } from '../config/testing-config.js';
 
 /** State is read on every hook call: older runs keep their numbers, only the newest few their output excerpt. */
 const GATE_RUNS_KEPT = 20;

@@ -7,13 +7,13 @@ import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { parseCoverageReport, USUAL_REPORTS } from '../loop/rules/coverage.js';
 import { sandboxFailure } from '../loop/rules/command-sandbox.js';
-import { probeOsSandbox, sandboxInvocation, type OsSandboxSupport } from '../protect/os-sandbox.js';
+import { probeOsSandbox, sandboxInvocation, type OsSandboxSupport } from '../sandbox/os-sandbox.js';
 import { classifyRun, type TestResult } from '../testwatch/classify.js';
 import { readReporterFile } from '../testwatch/reporter-files.js';
 import { runnersIn } from '../testwatch/runners.js';
 import { invocation, runGroup } from '../util/process-group.js';
 import { gateEnvironment, shadowedProgram } from './gate-environment.js';
-import type { TestingConfig } from './testing-config.js';
+import type { TestingConfig } from '../config/testing-config.js';
 
 /** Coverage reports the gate also looks for: Go's profile, under the names people give it. */
 const GATE_REPORTS: readonly string[] = [...USUAL_REPORTS, 'coverage.out', 'cover.out'];

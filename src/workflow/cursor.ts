@@ -2,7 +2,7 @@
 // of the phase that runs next or now, and the trackers that must agree (seed 003 IR-001).
 import { normalizePhaseKey } from '../config/phase-keys.js';
 import type { ProjectConfig } from '../config/project-config.js';
-import { phaseAgent } from '../detect/agents.js';
+import { phaseAgent } from '../config/agents.js';
 import { activeWorkflowOf } from '../state/current-phase.js';
 import { phaseDraft, phaseOf } from '../state/phase-records.js';
 import type { ActiveWorkflow, IsdlcState, PhaseState, PhaseStatus } from '../state/schema.js';

@@ -5,7 +5,7 @@ import { describeArticle } from '../config/constitution.js';
 import { normalizePhaseKey } from '../config/phase-keys.js';
 import { ProjectConfig } from '../config/project-config.js';
 import { buildDelegationPrompt } from '../gates/delegation-prompt.js';
-import { phaseAgent } from '../detect/agents.js';
+import { phaseAgent } from '../config/agents.js';
 import { describeUnmet, evaluateGate, type GateEvaluation } from '../gates/evaluate.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
 import type { Escalation } from '../state/escalations.js';
@@ -24,7 +24,7 @@ import { phaseStatusOf } from '../state/phase-records.js';
 import { recordGateRun, reporterFileOf } from '../verify/gate-evidence.js';
 import { verifiesAtGate } from '../verify/verify-at-gate.js';
 import { runGateTests, type GateRun } from '../verify/gate-run.js';
-import { loadTestingConfig } from '../verify/testing-config.js';
+import { loadTestingConfig } from '../config/testing-config.js';
 
 /** What a state-changing operation did: its result, the version it wrote, when, and the line to show. */
 export interface Outcome<T> {

@@ -5,10 +5,10 @@ import { normalizePhaseKey } from '../config/phase-keys.js';
 import { knownPhaseKeys } from '../config/phases.js';
 import type { ProjectConfig } from '../config/project-config.js';
 import type { Workflow } from '../config/schemas.js';
-import { phaseAgent } from '../detect/agents.js';
+import { phaseAgent } from '../config/agents.js';
 import { activeWorkflowOf } from '../state/current-phase.js';
 import type { ActiveWorkflow, IsdlcState } from '../state/schema.js';
-import { recordTestDefinition, type TestCommandSource } from './test-definition.js';
+import { recordTestDefinition, type TestCommandSource } from '../verify/test-definition.js';
 
 export class WorkflowError extends Error {}
 

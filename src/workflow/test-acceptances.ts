@@ -6,7 +6,7 @@ import type { IsdlcState } from '../state/schema.js';
 import { addHistory } from './cursor.js';
 import { WorkflowError } from './start.js';
 import { acceptCountDrop, describeCountDrop, pendingCountDrop } from '../verify/gate-evidence.js';
-import { acceptTestDefinition, compareTestDefinition, definitionUnaccepted, type TestCommandSource } from './test-definition.js';
+import { acceptTestDefinition, compareTestDefinition, definitionUnaccepted, type TestCommandSource } from '../verify/test-definition.js';
 
 export interface AcceptanceContext {
   root: string;

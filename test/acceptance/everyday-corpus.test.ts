@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import skillsManifest from '../../src/config/defaults/skills-manifest.json';
 import workflows from '../../src/config/defaults/workflows.json';
-import { phaseAgent } from '../../src/detect/agents.js';
+import { phaseAgent } from '../../src/config/agents.js';
 import type { SkillsManifest } from '../../src/config/schemas.js';
 import { agentResult, bashPassed, userPrompt } from '../helpers/payloads.js';
 import { cli, FIXTURES, git, tempDir, writeFile, writeJson, writePlan, type Run } from '../helpers/project.js';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { guardedSnapshot } from '../helpers/guarded-snapshot.js';
 import { agentStartsLoop, fixedAdd, loops, projectWithTests, SESSION, stopWith } from '../helpers/loops.js';
 import { cli } from '../helpers/project.js';
-import { probeOsSandbox } from '../../src/protect/os-sandbox.js';
+import { probeOsSandbox } from '../../src/sandbox/os-sandbox.js';
 
 /** What a Stop may not change: everything guarded but the loop store and the log, which the Stop writes itself. */
 const FORGEABLE = ['.isdlc/state.json', '.isdlc/config', '.isdlc/bin', '.claude/settings.json', '.claude/settings.local.json', '.mcp.json', 'docs/isdlc/constitution.md', '.git'];

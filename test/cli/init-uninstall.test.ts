@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withClaude, withoutClaude } from '../helpers/claude-code.js';
-import { READ_ONLY_TOOLS } from '../../src/install/settings.js';
+import { READ_ONLY_TOOLS } from '../../src/hosts/claude-code/settings.js';
 import { cli, readJson, REPO, tempDir, writeFile, writeJson } from '../helpers/project.js';
 
 const USER_SETTINGS = {

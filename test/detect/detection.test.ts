@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { bundledConfig } from '../../src/config/project-config.js';
 import { phaseKeysOf } from '../../src/config/phases.js';
 import { normalizePhaseKey } from '../../src/config/phase-keys.js';
-import { agentPhases, normalizeAgentName, phaseAgent } from '../../src/detect/agents.js';
+import { agentPhases, normalizeAgentName, phaseAgent } from '../../src/config/agents.js';
 import { detectPhaseDelegation } from '../../src/detect/phase-delegation.js';
 import { isSetupCommand, SETUP_COMMAND_KEYWORDS } from '../../src/detect/setup-commands.js';
-import type { HookEvent } from '../../src/engine/event.js';
+import type { HookEvent } from '../../src/events/hook-event.js';
 
 const manifest = bundledConfig('skills-manifest');
 const knownPhases = phaseKeysOf(bundledConfig('iteration-requirements'));

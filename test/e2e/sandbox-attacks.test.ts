@@ -29,7 +29,7 @@ test(`from the main agent, ${ROUTES.length} routes leave every guarded file as i
   expect(unrecognised(seen)).toEqual([]);
 }, 200_000);
 
-// Finding of this suite (closed in src/protect/sandbox-settings.ts): without deny rules for these folders
+// Finding of this suite (closed in src/hosts/claude-code/sandbox-settings.ts): without deny rules for these folders
 // the Write tool left such a hook behind, and the next session ran it (sandbox-minimality.test.ts).
 test("the agent cannot write agent, skill or command definitions, whose frontmatter hooks Claude Code would run outside the sandbox", async () => {
   const project = guardedProject();

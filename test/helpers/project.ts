@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
-import { guardedKindOfRelative } from '../../src/protect/guarded-set.js';
-import { journalPath, noteFolders, recordAsIs, updateJournal } from '../../src/protect/journal.js';
-import { unjournaled } from '../../src/protect/watched-files.js';
+import { guardedKindOfRelative } from '../../src/integrity/guarded-set.js';
+import { journalPath, noteFolders, recordAsIs, updateJournal } from '../../src/integrity/journal.js';
+import { unjournaled } from '../../src/integrity/watched-files.js';
 import { ISDLC_DIR } from '../../src/state/locate.js';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');

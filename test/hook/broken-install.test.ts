@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { bashCall, bashPassed, skillCall, stop, writeCall } from '../helpers/payloads.js';
 import { cli, decisionOf, initedProject, lastActivity, tempDir, writeFile, type Decision } from '../helpers/project.js';
 import { runRegisteredHook } from '../helpers/registered-hook.js';
-import { copyPath } from '../../src/protect/journal.js';
+import { copyPath } from '../../src/integrity/journal.js';
 
 function project(): string {
   const dir = initedProject('isdlc-broken-');

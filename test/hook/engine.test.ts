@@ -10,7 +10,7 @@ import { GUARDS } from '../../src/guards/index.js';
 import { TOOL_CALL_GUARDS } from '../../src/guards/for-tool-calls.js';
 import { TOOL_RESULT_GUARDS } from '../../src/guards/for-tool-results.js';
 import { TURN_GUARDS } from '../../src/guards/for-turns.js';
-import type { HookEventName } from '../../src/engine/event.js';
+import type { HookEventName } from '../../src/events/hook-event.js';
 import { cli, decisionOf, hook, initedProject, readJson, REPO } from '../helpers/project.js';
 
 const agentCall = (project: string) =>

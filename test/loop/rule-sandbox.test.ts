@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { guardedSnapshot } from '../helpers/guarded-snapshot.js';
 import { makeLoop } from '../helpers/loops.js';
 import { git, initedProject, REPO, tempDir, writeFile, writeJson } from '../helpers/project.js';
-import { probeOsSandbox } from '../../src/protect/os-sandbox.js';
+import { probeOsSandbox } from '../../src/sandbox/os-sandbox.js';
 import type { RuleResult, ValidationReport } from '../../src/loop/types.js';
 
 const LOOP_BUNDLE = join(REPO, 'dist/loop.cjs');

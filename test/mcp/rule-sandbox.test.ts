@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { guardedSnapshot } from '../helpers/guarded-snapshot.js';
 import { loops } from '../helpers/loops.js';
 import { cleanEnv, cli, initedProject } from '../helpers/project.js';
-import { probeOsSandbox } from '../../src/protect/os-sandbox.js';
+import { probeOsSandbox } from '../../src/sandbox/os-sandbox.js';
 
 const FORGEABLE = ['.isdlc/state.json', '.isdlc/config', '.isdlc/bin', '.claude/settings.json', '.claude/settings.local.json', '.mcp.json', 'docs/isdlc/constitution.md', '.git'];
 

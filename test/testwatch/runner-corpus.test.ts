@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ToolOutcome } from '../../src/engine/event.js';
+import type { ToolOutcome } from '../../src/events/hook-event.js';
 import { classifyRun } from '../../src/testwatch/classify.js';
 import { parseJestJson, parseJunit } from '../../src/testwatch/reporter-files.js';
 import { parseRunnerSummary } from '../../src/testwatch/runners.js';

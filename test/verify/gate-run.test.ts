@@ -4,9 +4,9 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { probeOsSandbox } from '../../src/protect/os-sandbox.js';
+import { probeOsSandbox } from '../../src/sandbox/os-sandbox.js';
 import { runGateTests } from '../../src/verify/gate-run.js';
-import type { TestingConfig } from '../../src/verify/testing-config.js';
+import type { TestingConfig } from '../../src/config/testing-config.js';
 import { initedProject, tempDir } from '../helpers/project.js';
 
 const NO_SANDBOX = { ok: false as const, why: 'not used in this test' };

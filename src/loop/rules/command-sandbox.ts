@@ -2,7 +2,7 @@
 // (the rule text may be the agent's, and the Stop hook and the MCP server that run it have every right
 // isdlc has). And what a result inside the sandbox means, so that a failure there reads right.
 import { constants } from 'node:os';
-import { ruleSandbox, sandboxInvocation, type Invocation, type OsSandboxSupport } from '../../protect/os-sandbox.js';
+import { ruleSandbox, sandboxInvocation, type Invocation, type OsSandboxSupport } from '../../sandbox/os-sandbox.js';
 import type { ValidationContext } from '../types.js';
 
 export type Launch =

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probeOsSandbox, type OsSandboxSupport } from '../../protect/os-sandbox.js';
+import { probeOsSandbox, type OsSandboxSupport } from '../../sandbox/os-sandbox.js';
 import type { CommandRule, ValidationContext } from '../types.js';
 import { runCommandRule } from './command.js';
 import { noneWithArgWithin, pidsWithArg } from '../../../test/helpers/processes.js';

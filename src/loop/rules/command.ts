@@ -3,7 +3,7 @@
 // one of the prior implementation's faults), and whatever it leaves behind is stopped when it exits.
 // It runs in the OS sandbox with isdlc's files read-only (command-sandbox.ts): bubblewrap stays in that
 // process group, and a sandbox whose command has ended takes everything still in it along.
-import type { OsSandboxSupport } from '../../protect/os-sandbox.js';
+import type { OsSandboxSupport } from '../../sandbox/os-sandbox.js';
 import { describeCommand } from '../describe.js';
 import type { CommandRule, RuleResult, ValidationContext } from '../types.js';
 import { launchCommand, readOnlyNote, sandboxFailure, signalOfExitCode } from './command-sandbox.js';

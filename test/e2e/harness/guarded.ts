@@ -46,7 +46,7 @@ export const GUARDED_FILES: readonly Guarded[] = [
 
 /**
  * What isdlc's hooks (outside the sandbox) legitimately write while a session runs: the activity log,
- * the branch heads each shell call starts from (`.isdlc/branch-heads/`, src/protect/branch-heads.ts), the
+ * the branch heads each shell call starts from (`.isdlc/branch-heads/`, src/state/branch-heads.ts), the
  * journal of its own writes (`.isdlc/journal/`, which records them as they happen), and the versions it
  * kept aside after undoing a change (`….rejected-<time>`: the snapshot names the change itself instead),
  * compile caches next to the hook bundles, lock and temporary files, and SQLite's shared-memory index,

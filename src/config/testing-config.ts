@@ -1,0 +1,109 @@
+// The person's word on how the project's tests run: `.isdlc/config/testing.json`. The gate runs this
+// command itself before it opens, so what counts as "the tests" is not the agent's choice. The file is one
+// of isdlc's guarded files: a change the agent makes to it is undone (src/integrity/). While it is missing,
+// or names no command (init found none), the gate uses what detect-tests.ts guesses now, and says so.
+import { join } from 'node:path';
+import * as v from 'valibot';
+import { CONFIG_DIRS } from './project-config.js';
+import { describeIssue } from './schemas.js';
+import { readTextIfPresent } from '../util/read-text.js';
+import { detectTesting } from '../verify/detect-tests.js';
+
+export const TESTING_FILE = 'testing.json';
+export const TESTING_PATH = `.isdlc/config/${TESTING_FILE}`;
+export const DEFAULT_TIMEOUT_MINUTES = 10;
+
+export interface TestingConfig {
+  /** The command that runs the whole suite; null when none is named or detected. */
+  command: string | null;
+  /** Run instead of `command` when a phase requires a coverage figure. */
+  coverage_command?: string;
+  /** Where that run writes its coverage report; the usual places are tried when absent. */
+  coverage_report?: string;
+  timeout_minutes: number;
+  /** A run whose output names no test count is no pass (default); false accepts the exit status alone. */
+  require_counts: boolean;
+  /** The files that define the tests, when detection should not guess them. */
+  definition_files?: string[];
+}
+
+export interface LoadedTesting {
+  config: TestingConfig;
+  /** The file it came from, or `detected`. */
+  from: string;
+  /** The file names no command, and the one in use was detected. */
+  guessed?: boolean;
+  /** Why the file could not be used: the gate cannot verify until a person fixes it. */
+  problem?: string;
+}
+
+function schema() {
+  return v.looseObject({
+    command: v.nullable(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty (use null for none)'))),
+    coverage_command: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
+    coverage_report: v.optional(v.pipe(v.string(), v.minLength(1))),
+    timeout_minutes: v.optional(v.pipe(v.number(), v.minValue(0.01), v.maxValue(24 * 60)), DEFAULT_TIMEOUT_MINUTES),
+    require_counts: v.optional(v.boolean(), true),
+    definition_files: v.optional(v.array(v.string())),
+  });
+}
+
+/** What `isdlc init` writes: the detected commands and the defaults, spelled out so the person sees them. */
+export function initialTestingConfig(root: string): { text: string; basis: string } {
+  const detected = detectTesting(root);
+  const config: Record<string, unknown> = {
+    command: detected.command,
+    ...(detected.coverage_command ? { coverage_command: detected.coverage_command } : {}),
+    timeout_minutes: DEFAULT_TIMEOUT_MINUTES,
+    require_counts: true,
+  };
+  return { text: `${JSON.stringify(config, null, 2)}\n`, basis: detected.basis };
+}
+
+export function loadTestingConfig(root: string): LoadedTesting {
+  for (const dir of CONFIG_DIRS) {
+    const path = join(root, dir, TESTING_FILE);
+    let text: string | undefined;
+    try {
+      text = readTextIfPresent(path);
+    } catch (error) {
+      return { config: fallback(root), from: path, problem: `${path}: ${(error as Error).message}` };
+    }
+    if (text === undefined) continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      return { config: fallback(root), from: path, problem: `${path} does not parse: ${(error as Error).message}` };
+    }
+    const checked = v.safeParse(schema(), parsed);
+    if (!checked.success) return { config: fallback(root), from: path, problem: `${path}: ${describeIssue(checked.issues)}` };
+    const out = checked.output;
+    // No command named (init found none when it ran): what the project shows now, said as a guess.
+    const guess = out.command === null ? detectTesting(root) : undefined;
+    return {
+      ...(guess?.command ? { guessed: true } : {}),
+      config: {
+        command: guess ? guess.command : out.command,
+        ...(guess?.coverage_command && !out.coverage_command ? { coverage_command: guess.coverage_command } : {}),
+        timeout_minutes: out.timeout_minutes,
+        require_counts: out.require_counts,
+        ...(out.coverage_command ? { coverage_command: out.coverage_command } : {}),
+        ...(out.coverage_report ? { coverage_report: out.coverage_report } : {}),
+        ...(out.definition_files ? { definition_files: out.definition_files } : {}),
+      },
+      from: path,
+    };
+  }
+  return { config: fallback(root), from: 'detected' };
+}
+
+function fallback(root: string): TestingConfig {
+  const detected = detectTesting(root);
+  return {
+    command: detected.command,
+    ...(detected.coverage_command ? { coverage_command: detected.coverage_command } : {}),
+    timeout_minutes: DEFAULT_TIMEOUT_MINUTES,
+    require_counts: true,
+  };
+}

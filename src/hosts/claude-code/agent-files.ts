@@ -1,0 +1,124 @@
+// The agent-facing files `isdlc init` installs (seed 001 FR-06, seed 003 STEP 3a-3e, seed 004 §2.3):
+// the /isdlc command that runs the phase loop with isdlc's MCP tools, and one definition per phase agent
+// of the skills manifest. Generated from the project's config so names, phases and limits cannot drift
+// from what the guards enforce.
+import { artifactTemplatesFor } from '../../config/artifacts.js';
+import { knownPhaseKeys } from '../../config/phases.js';
+import type { ProjectConfig } from '../../config/project-config.js';
+import { effectivePhaseRequirements } from '../../config/requirements.js';
+import { phaseAgent } from '../../config/agents.js';
+import { toolRef } from '../../config/agent-operations.js';
+
+/** A tool of isdlc's MCP server, as the model calls it. */
+const T = toolRef;
+
+export const COMMAND_FILE = '.claude/commands/isdlc.md';
+export const AGENT_DIR = '.claude/agents';
+
+/** Once the sandbox is on the shell cannot write `.isdlc/`; said up front, it saves the agent a failed try. */
+const NEVER_BY_HAND =
+  'Never write `.isdlc/` yourself, nor change it by running `isdlc` with the Bash tool: your shell cannot write there, and isdlc refuses hand edits of its state.';
+
+const PHASE_LOOP = `---
+description: Run an isdlc workflow (feature, fix, test-run, test-generate, upgrade) phase by phase, through its gates
+argument-hint: <workflow type> "<what it is for>"
+---
+# /isdlc: the phase loop
+
+Arguments: $ARGUMENTS
+
+You coordinate; the phase agents do the work; isdlc keeps the record. Workflow state changes only through
+the tools of isdlc's MCP server named below (${T('status')} and its siblings).
+${NEVER_BY_HAND}
+Some decisions are the user's alone: the user runs those in their own terminal, never you.
+
+## STEP 1: initialise
+Delegate to the **sdlc-orchestrator** agent first (Agent tool, subagent_type "sdlc-orchestrator") with the
+arguments above. It starts the workflow (${T('workflow_start')}) or reports the one already
+active. Do not do the requested work yourself.
+
+## STEP 2: read where the workflow stands
+${T('status')} shows the phases, the current one, its gate and the next step.
+
+## STEP 3: for each phase, in order
+- **3a.** ${T('status')}. When every phase is completed, go to STEP 4.
+- **3b.** ${T('escalations')}. If any are open, show them to the user and ask them to choose: retry
+  (${T('escalations_clear')}, then go on), skip (the user runs \`isdlc phase skip --reason "..."\` in their
+  own terminal) or cancel (${T('workflow_cancel')} with their reason).
+- **3c.** A supervised workflow may be waiting for the user's review of the last phase: show them the
+  phase summary and ask for continue (the user runs \`isdlc phase review continue\` in their own terminal),
+  review or redo (${T('phase_review')} with decision "review" or "redo" and their note).
+- **3c-prime.** ${T('phase_activate')} — before any delegation. It names the phase's agent.
+- **3c-plan.** From implementation on, isdlc wants the task plan \`docs/isdlc/tasks.md\`: one
+  \`## Phase NN: Name\` section per phase with \`- [ ] T0001 task | traces: FR-01\` lines, and under each
+  implementation task its \`  files:\` and \`  blocked_by: [T....]\` lines. Write it at the end of the test
+  strategy phase if it is missing.
+- **3d.** ${T('delegation_prompt')} gives the prompt for the phase (artifact folder, modifiers, gate
+  requirements) and its agent. Delegate to that agent (Agent tool) with that prompt and the user's request,
+  unchanged. When the prompt has no GATE REQUIREMENTS block (isdlc could not read its config),
+  delegate without it: the guards still check the gate, and isdlc adds the block itself when it can.
+- **3e.** When the agent reports back, ${T('gate_check')}. If the gate is open:
+  ${T('phase_complete')} with a one-line summary of what the phase produced. If it is closed, send the
+  agent back with the unmet requirements; after repeated failures isdlc escalates to the user.
+
+## STEP 4: finish
+${T('workflow_finalize')} archives the workflow with its phase snapshots and metrics. Tell the
+user what was done, phase by phase.
+`;
+
+const ORCHESTRATOR = `---
+name: sdlc-orchestrator
+description: Starts and finishes isdlc workflows; use it first whenever /isdlc is run.
+---
+You start and finish isdlc workflows. You do not do the phases' work.
+
+- To start: check ${T('status')}. With no active workflow, call ${T('workflow_start')} with the
+  type and a description of what the user asked for (and branch, when the work happens on a branch of its
+  own; supervised, when the user wants to review each phase). Report the phases and the first one.
+- To finish: ${T('workflow_finalize')} once every phase is completed; report the metrics it returns.
+- ${NEVER_BY_HAND}
+`;
+
+function list(items: string[]): string {
+  return items.map((item) => `- ${item}`).join('\n');
+}
+
+function phaseAgentFile(config: ProjectConfig, agent: string, phases: string[]): string {
+  const testing = phases
+    .map((phase) => effectivePhaseRequirements(config.iterationRequirements, phase)?.test_iteration)
+    .find((tests) => tests?.enabled === true);
+  const artifacts = phases.flatMap((phase) => artifactTemplatesFor(config.artifactPaths, phase));
+  const constitutional = phases.some((phase) => effectivePhaseRequirements(config.iterationRequirements, phase)?.constitutional_validation?.enabled === true);
+  const work = [
+    'Your delegation prompt names the artifact folder and ends with the GATE REQUIREMENTS of your phase: plan your work to meet every one of them the first time.',
+    ...(artifacts.length > 0 ? [`Write what the gate expects: ${artifacts.map((path) => `\`${path}\``).join(', ')} ({artifact_folder} is in your prompt).`] : []),
+    ...(testing
+      ? [
+          `Hold yourself to an iteration loop before you change code: ${T('loop_start')} with agent "${agent}", rules ["<the command that runs this project's tests>"] and the task as prompt. From then on your turn ends only when its rules pass and your final message declares completion (or you declare BLOCKED); each time it does not, you are told what still fails.`,
+          'Run the tests in the foreground with their output visible; isdlc records each run and tells you where you stand.',
+        ]
+      : []),
+    ...(constitutional ? [`Record each constitutional article you check: ${T('constitution_record')} (article, result compliant or violation, note).`] : []),
+    `Before you report back, call ${T('gate_check')} and say what it shows.`,
+    `${NEVER_BY_HAND} Leave commits to the end of the workflow.`,
+  ];
+  // Only keys Claude Code documents: it warns about others. The loop defaults seed 004 §2.3 kept in an
+  // `iteration:` key come from the agent's phase config instead (loop/agent-defaults.ts).
+  const front = [`name: ${agent}`, `description: isdlc phase agent for ${phases.join(', ')}.`];
+  const promises = testing
+    ? '\n\nWhen the work is done and the tests pass, end with `<promise>COMPLETE</promise>`; when something outside your reach stops you, end with `<promise>BLOCKED</promise>` and the reason.'
+    : '';
+  return `---\n${front.join('\n')}\n---\nYou are the ${agent} of an isdlc workflow, working in phase ${phases.join(' / ')}.\n\n${list(work)}${promises}\n`;
+}
+
+/** Every file to install, by path relative to the project root. */
+export function agentFiles(config: ProjectConfig): Record<string, string> {
+  const files: Record<string, string> = { [COMMAND_FILE]: PHASE_LOOP, [`${AGENT_DIR}/sdlc-orchestrator.md`]: ORCHESTRATOR };
+  const phasesOf = new Map<string, string[]>();
+  for (const phase of knownPhaseKeys(config)) {
+    const agent = phaseAgent(config.manifest, phase);
+    if (agent && /^[a-z0-9-]+$/.test(agent)) phasesOf.set(agent, [...(phasesOf.get(agent) ?? []), phase]);
+  }
+  for (const [agent, phases] of phasesOf) files[`${AGENT_DIR}/${agent}.md`] = phaseAgentFile(config, agent, phases);
+  return files;
+}

@@ -1,0 +1,86 @@
+// The one line `doctor` and `status` give on what keeps the agent from changing isdlc's files:
+// "sandboxed", or "not sandboxed: <why>", so that nobody believes in a guarantee that is not there.
+import type { Finding } from './host-checks.js';
+import { recordOrUndefined } from '../../util/json.js';
+import { capabilitiesOf, CLAUDE_CODE, UPGRADE_COMMANDS } from './versions.js';
+import type { SandboxSupport } from './sandbox-support.js';
+import { readRecord } from '../../install/install.js';
+import { editDenyRules } from './sandbox-settings.js';
+import { sandboxState, settingsByPrecedence, type SandboxState } from './sandbox-status.js';
+
+export function projectSandboxState(root: string): SandboxState {
+  return sandboxState(settingsByPrecedence(root), root);
+}
+
+/** Where the sandbox is on but this Claude Code's sandbox leaves a way around it, what that way is. */
+export function sandboxGap(claudeVersion: string | undefined): string | undefined {
+  if (!claudeVersion || capabilitiesOf(claudeVersion).sandboxHoldsFolders) return undefined;
+  return (
+    `Claude Code ${claudeVersion}'s sandbox lets the agent's shell rename a folder above a protected file (.claude, docs, .git) and put its own in its place, ` +
+    `so the settings that turn the sandbox on, the constitution and git's hooks can be replaced for the next session (${CLAUDE_CODE.sandboxHoldsFoldersSeenIn} refuses it)`
+  );
+}
+
+/** `Protection: sandboxed` or `Protection: not sandboxed: why`, for `status`. */
+export function protectionLine(state: Pick<SandboxState, 'sandboxed' | 'why'> & { gap?: string }): string {
+  if (!state.sandboxed) return `Protection: not sandboxed: ${state.why ?? 'unknown'}`;
+  if (state.gap) return `Protection: sandboxed, with a gap: ${state.gap.split(', so ')[0]} (\`isdlc doctor\` says more)`;
+  return "Protection: sandboxed (the agent's shell cannot write isdlc's files)";
+}
+
+/** What would turn the sandbox on, given why it is off. */
+function turnOnFix(root: string, support: SandboxSupport, claudeVersion: string): string {
+  if (!capabilitiesOf(claudeVersion).sandbox) return `Claude Code ${claudeVersion}'s sandbox cannot run Bash (it works from ${CLAUDE_CODE.sandboxWorksFrom}): upgrade it with ${UPGRADE_COMMANDS}, then run \`isdlc init\``;
+  if (!support.ok) {
+    if (support.never) return `${support.why}: isdlc can only notice changes to its files afterwards`;
+    return `${support.why}: ${support.install ? `install it (${support.install}), then ` : ''}run \`isdlc init\``;
+  }
+  if (readRecord(root)?.sandbox?.why?.includes('--no-sandbox')) return 'it was left off on purpose (`isdlc init --no-sandbox`); `isdlc init` turns it on';
+  return '`isdlc init` turns it on';
+}
+
+/** doctor's findings: the protection level first, then what weakens it. */
+export function protectionFindings(root: string, support: SandboxSupport, claudeVersion: string): Finding[] {
+  const files = settingsByPrecedence(root);
+  const state = sandboxState(files, root);
+  const findings: Finding[] = [];
+  if (state.sandboxed && !capabilitiesOf(claudeVersion).sandbox) {
+    findings.push({
+      severity: 'fail',
+      what: `the sandbox is on, but Claude Code ${claudeVersion}'s sandbox cannot run Bash (it works from ${CLAUDE_CODE.sandboxWorksFrom}): every Bash call fails`,
+      fix: `upgrade Claude Code with ${UPGRADE_COMMANDS}, or run \`isdlc init --claude-version ${claudeVersion}\`, which leaves the sandbox off for it`,
+    });
+  } else if (state.sandboxed && !support.ok) {
+    findings.push({
+      severity: 'fail',
+      what: `sandboxed in the settings, but the sandbox cannot run on this machine: ${support.why}; Claude Code refuses to start here`,
+      fix: support.install ? `install it: ${support.install}` : 'run Claude Code where its sandbox can start, or `isdlc init --no-sandbox` to go without it',
+    });
+  } else if (state.sandboxed && sandboxGap(claudeVersion)) {
+    findings.push({ severity: 'warn', what: `protection: sandboxed, with a gap: ${sandboxGap(claudeVersion)}`, fix: `upgrade Claude Code with ${UPGRADE_COMMANDS}` });
+  } else if (state.sandboxed) {
+    findings.push({ severity: 'ok', what: "protection: sandboxed: the agent's Bash runs in Claude Code's sandbox, where isdlc's files are read-only" });
+  } else {
+    findings.push({ severity: 'warn', what: `protection: not sandboxed: ${state.why ?? 'unknown'}; the agent's shell can write isdlc's files`, fix: turnOnFix(root, support, claudeVersion) });
+  }
+  if (state.excludedCommands.length > 0) {
+    findings.push({
+      severity: 'warn',
+      what: `sandbox.excludedCommands lets these run outside the sandbox, where they can write isdlc's files: ${state.excludedCommands.join(', ')}`,
+      fix: 'take them out of excludedCommands unless you trust every way the agent can call them',
+    });
+  }
+  const denied = new Set(files.flatMap((settings) => {
+    const deny = recordOrUndefined(settings?.['permissions'])?.['deny'];
+    return Array.isArray(deny) ? deny : [];
+  }));
+  const missing = editDenyRules().filter((rule) => !denied.has(rule));
+  if (missing.length > 0) {
+    findings.push({
+      severity: 'warn',
+      what: `Claude Code's file tools may write isdlc's files: no deny rule ${missing.join(', ')}`,
+      fix: '`isdlc init` adds them to .claude/settings.json',
+    });
+  }
+  return findings;
+}

@@ -1,0 +1,97 @@
+// What `isdlc init` puts into `.claude/settings.json` so that the agent cannot change isdlc's files:
+//  - Claude Code's OS sandbox around every Bash call (bubblewrap on Linux, seatbelt on macOS), with no way
+//    out for a command (`allowUnsandboxedCommands: false`) and no silent fallback when it cannot start
+//    (`failIfUnavailable: true`), and isdlc's files in `filesystem.denyWrite`;
+//  - `Edit(...)` deny rules for the same files, because the sandbox does not cover Claude Code's own file
+//    tools (Write, Edit, MultiEdit, NotebookEdit), and deny rules hold in every permission mode;
+//  - the file tools kept inside the project (`blockWritesOutsideWorkingDirectories`), because a settings
+//    file outside it (the user's, the managed one) can undo all of the above. Where Claude Code has no
+//    such setting, deny rules for those settings files instead.
+// The path forms are the ones seen to work with the real Claude Code (docs/sandbox.md): a denyWrite entry
+// relative to the project (`/x` would mean the file system's root, `$CLAUDE_PROJECT_DIR` is not
+// expanded); a permission rule with one leading slash, which means "from the project root".
+import { capabilitiesOf } from './versions.js';
+import type { OwnedEdits } from './owned-settings.js';
+import { readMonorepoConfig } from '../../state/locate.js';
+import { GUARDED_PATHS, RUN_AS_CODE_PATHS } from '../../integrity/guarded-set.js';
+
+/** isdlc's files, relative to the project root, as the sandbox and the deny rules name them. */
+export interface ProtectedPaths {
+  /** Folders protected whole. */
+  folders: string[];
+  /** Single files. */
+  files: string[];
+}
+
+/** The entries of the guarded set that are folders; the others are files. */
+const FOLDERS = new Set(['.isdlc', '.claude/hooks/config', '.git/hooks', '.claude/agents', '.claude/skills', '.claude/commands']);
+/**
+ * Claude Code keeps git's files and its own definitions read-only in its sandbox already, so they need no
+ * denyWrite entry; the file tools need the deny rules. A definition's frontmatter `hooks:` run outside the
+ * sandbox from the next session on: one the agent's Write tool left could rewrite anything (docs/sandbox.md).
+ */
+const denyRuleOnly = (path: string): boolean => RUN_AS_CODE_PATHS.includes(path);
+
+/** The monorepo's project ids (none for a single project). */
+export function monorepoProjectIds(root: string): string[] {
+  return Object.keys(readMonorepoConfig(root)?.projects ?? {});
+}
+
+/**
+ * The guarded set (guarded-set.ts) as denyWrite takes it: relative paths, a `*` (a monorepo project id)
+ * spelled out for each project, since the sandbox's paths are not patterns.
+ */
+export function protectedPaths(projectIds: readonly string[]): ProtectedPaths {
+  const paths = GUARDED_PATHS.filter((path) => !denyRuleOnly(path)).flatMap((path) => (path.includes('*') ? projectIds.map((id) => path.replace('*', id)) : [path]));
+  return { folders: paths.filter((path) => FOLDERS.has(path)), files: paths.filter((path) => !FOLDERS.has(path)) };
+}
+
+/** The `Edit(...)` rules for the guarded set: one leading slash means "from the project root"; `*` is a pattern there. */
+export function editDenyRules(): string[] {
+  return GUARDED_PATHS.map((path) => (FOLDERS.has(path) ? `Edit(/${path}/**)` : `Edit(/${path})`));
+}
+
+export interface SandboxChoice {
+  /** Turn Claude Code's sandbox on (false: `--no-sandbox`, or no sandbox can run here). */
+  sandbox: boolean;
+  /** The Claude Code version registered for: which settings it has. */
+  claudeVersion: string;
+  /** The monorepo's project ids (none for a single project). */
+  projectIds: readonly string[];
+}
+
+export const SANDBOX_KEYS = {
+  enabled: 'sandbox.enabled',
+  failIfUnavailable: 'sandbox.failIfUnavailable',
+  allowUnsandboxedCommands: 'sandbox.allowUnsandboxedCommands',
+  denyWrite: 'sandbox.filesystem.denyWrite',
+} as const;
+export const PERMISSION_DENY = 'permissions.deny';
+export const BLOCK_WRITES_OUTSIDE = 'permissions.blockWritesOutsideWorkingDirectories';
+
+/** Settings files outside the project whose change could lift the sandbox or the deny rules. */
+const OUTSIDE_SETTINGS_RULES = ['Edit(~/.claude/**)', 'Edit(~/.claude.json)', 'Edit(//etc/claude-code/**)', 'Edit(//Library/Application Support/ClaudeCode/**)'];
+
+/** Whether this Claude Code keeps its file tools inside the working directories on request. */
+export function hasBlockWritesOutside(version: string): boolean {
+  return capabilitiesOf(version).blockWritesOutside;
+}
+
+/** The values and entries init owns in `.claude/settings.json`. */
+export function sandboxEdits(choice: SandboxChoice): OwnedEdits {
+  const paths = protectedPaths(choice.projectIds);
+  const blockOutside = hasBlockWritesOutside(choice.claudeVersion);
+  const edits: OwnedEdits = {
+    set: blockOutside ? { [BLOCK_WRITES_OUTSIDE]: true } : {},
+    add: { [PERMISSION_DENY]: [...editDenyRules(), ...(blockOutside ? [] : OUTSIDE_SETTINGS_RULES)] },
+  };
+  if (choice.sandbox) {
+    Object.assign(edits.set, {
+      [SANDBOX_KEYS.enabled]: true,
+      [SANDBOX_KEYS.failIfUnavailable]: true,
+      [SANDBOX_KEYS.allowUnsandboxedCommands]: false,
+    });
+    edits.add[SANDBOX_KEYS.denyWrite] = [...paths.folders, ...paths.files];
+  }
+  return edits;
+}

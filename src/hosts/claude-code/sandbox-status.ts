@@ -1,0 +1,79 @@
+// Whether the agent's shell runs inside Claude Code's sandbox with isdlc's files read-only, judged from
+// the settings as Claude Code merges them: for a single value the managed file wins, then the project's
+// local file, then the project's shared file, then the user's; `denyWrite` lists add up across all.
+// Only the combination that cannot fail open counts as sandboxed: on, no command allowed out, no silent
+// fallback when the sandbox cannot start, and `.isdlc` in the list.
+import { join } from 'node:path';
+import { claudeManagedSettingsFile, claudeUserSettingsFile, readSettingsObject } from './settings-files.js';
+import { recordOrUndefined } from '../../util/json.js';
+
+type Settings = Record<string, unknown>;
+
+/** Settings files from the highest precedence to the lowest: managed, local, project, user. */
+export type SettingsByPrecedence = readonly (Settings | undefined)[];
+
+export interface SandboxState {
+  sandboxed: boolean;
+  /** Why not, in a few words a person can act on. */
+  why?: string;
+  /** Commands the settings let run outside the sandbox. */
+  excludedCommands: string[];
+}
+
+function sandboxOf(settings: Settings | undefined): Settings | undefined {
+  return recordOrUndefined(settings?.['sandbox']);
+}
+
+/** The first value any file sets for `key` of the sandbox section. */
+function effective(files: SettingsByPrecedence, read: (sandbox: Settings) => unknown): unknown {
+  for (const settings of files) {
+    const sandbox = sandboxOf(settings);
+    if (!sandbox) continue;
+    const value = read(sandbox);
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
+/** A denyWrite entry that covers the whole `.isdlc` folder of the project (the forms seen to work). */
+export function coversIsdlc(entry: unknown, root: string): boolean {
+  if (typeof entry !== 'string') return false;
+  const trimmed = entry.replace(/\/\*\*$/, '').replace(/\/+$/, '');
+  return trimmed === '.isdlc' || trimmed === './.isdlc' || trimmed === `${root.replace(/\/+$/, '')}/.isdlc`;
+}
+
+export function sandboxState(files: SettingsByPrecedence, root: string): SandboxState {
+  const excludedCommands = files.flatMap((settings) => {
+    const list = sandboxOf(settings)?.['excludedCommands'];
+    return Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : [];
+  });
+  const state = (why?: string): SandboxState => ({ sandboxed: why === undefined, ...(why ? { why } : {}), excludedCommands });
+  if (effective(files, (s) => s['enabled']) !== true) return state('the sandbox is off (`sandbox.enabled` is not true)');
+  if (effective(files, (s) => s['allowUnsandboxedCommands']) !== false) {
+    return state('a command may ask to run outside the sandbox (`sandbox.allowUnsandboxedCommands` is not false)');
+  }
+  if (effective(files, (s) => s['failIfUnavailable']) !== true) {
+    return state('where the sandbox cannot start, Claude Code runs commands without it (`sandbox.failIfUnavailable` is not true)');
+  }
+  const denied = files.flatMap((settings) => {
+    const list = recordOrUndefined(sandboxOf(settings)?.['filesystem'])?.['denyWrite'];
+    return Array.isArray(list) ? list : [];
+  });
+  // An `Edit(...)` deny rule for the folder makes it read-only inside the sandbox as well.
+  const editDenied = files.some((settings) => {
+    const deny = recordOrUndefined(settings?.['permissions'])?.['deny'];
+    return Array.isArray(deny) && deny.some((rule) => rule === 'Edit(/.isdlc/**)');
+  });
+  if (!editDenied && !denied.some((entry) => coversIsdlc(entry, root))) return state('`.isdlc` is not in `sandbox.filesystem.denyWrite`');
+  return state();
+}
+
+/** The settings files of a project as Claude Code merges them, read from disk (managed, local, project, user). */
+export function settingsByPrecedence(root: string, env: NodeJS.ProcessEnv = process.env): SettingsByPrecedence {
+  return [
+    readSettingsObject(claudeManagedSettingsFile()),
+    readSettingsObject(join(root, '.claude', 'settings.local.json')),
+    readSettingsObject(join(root, '.claude', 'settings.json')),
+    readSettingsObject(claudeUserSettingsFile(env)),
+  ];
+}

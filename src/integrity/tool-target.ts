@@ -1,0 +1,40 @@
+// The file a file tool (Write, Edit, MultiEdit, NotebookEdit) is about to change, as the file system will
+// find it, and whether it is one of this project's guarded files. Guards judge this rather than the text of
+// the path: `.isdlc/./state.json`, `.isdlc//state.json`, `x/../.isdlc/state.json`, a path relative to the
+// agent's working folder, a symlink into `.isdlc/` and a linked folder all reach the state file, and a
+// rule reading the text would miss each of them.
+import type { HookEvent } from '../events/hook-event.js';
+import { toolFilePath } from '../detect/state-file-writes.js';
+import { guardedFileOnDisk, type GuardedKind } from './guarded-set.js';
+
+/** Where the file tools name their file: Write/Edit/MultiEdit `file_path`, NotebookEdit `notebook_path`. */
+const PATH_FIELDS = ['file_path', 'notebook_path', 'path'] as const;
+
+export interface ToolTarget {
+  /** The path as the call names it, for messages. */
+  named: string;
+  /** Absolute, relative paths taken from the payload's cwd (the agent's working folder, not the hook's). */
+  file: string;
+  /** Set when the file is one of this project's guarded files. */
+  guarded?: { kind: GuardedKind; relative: string };
+}
+
+/** The path a file tool call names, or undefined for any other call. */
+export function toolPathOf(event: HookEvent): string | undefined {
+  const tool = event.tool;
+  if (!tool || (tool.kind !== 'write' && tool.kind !== 'edit' && tool.kind !== 'notebook')) return undefined;
+  for (const field of PATH_FIELDS) {
+    const value = tool.input[field];
+    if (typeof value === 'string' && value.trim() !== '') return value;
+  }
+  return undefined;
+}
+
+/** The file a file tool call would change; `root` is the project's root (a monorepo's, with its projects). */
+export function toolTarget(event: HookEvent, root: string): ToolTarget | undefined {
+  const named = toolPathOf(event);
+  if (named === undefined) return undefined;
+  const file = toolFilePath(named, event.cwd ?? root);
+  const guarded = guardedFileOnDisk(root, file);
+  return guarded ? { named, file, guarded } : { named, file };
+}
