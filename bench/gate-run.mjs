@@ -26,7 +26,9 @@ const work = mkdtempSync(join(tmpdir(), 'isdlc-bench-gate-'));
 const bundle = join(work, 'gate.cjs');
 buildSync({
   stdin: {
-    contents: "export { completeAt } from './src/workflow/operations.ts'; export { StateStore } from './src/state/store.ts'; export { locateState } from './src/state/locate.ts'; export { probeOsSandbox } from './src/sandbox/os-sandbox.ts';",
+    contents:
+      "export { completeAt } from './src/workflow/operations.ts'; export { JournaledStateStore as StateStore } from './src/integrity/journaled-state.ts'; export { locateState } from './src/state/locate.ts'; " +
+      "export { probeOsSandbox } from './src/sandbox/os-sandbox.ts'; export { gateIsolation } from './src/hosts/index.ts'; export { CONFIG_DIRS } from './src/hosts/hook-hosts.ts';",
     resolveDir: repo,
     loader: 'ts',
   },
@@ -38,7 +40,7 @@ buildSync({
   loader: { '.md': 'text' },
   external: ['better-sqlite3'],
 });
-const { completeAt, StateStore, locateState, probeOsSandbox } = createRequire(import.meta.url)(bundle);
+const { completeAt, StateStore, locateState, probeOsSandbox, gateIsolation, CONFIG_DIRS } = createRequire(import.meta.url)(bundle);
 
 const COMMAND = 'node --test';
 const FEATURE_PHASES = JSON.parse(readFileSync(join(repo, 'src/config/defaults/workflows.json'), 'utf8')).workflows.feature.phases;
@@ -56,7 +58,7 @@ function project(name, verify) {
   writeFileSync(join(dir, '.isdlc/config/iteration-requirements.json'), JSON.stringify({ phase_requirements: requirements }));
   isdlc('workflow', 'start', 'feature', '--description', 'Bench gate run', '--dir', dir);
   isdlc('changes', 'accept', '--dir', dir);
-  const location = locateState(dir, { env: {}, cwd: dir });
+  const location = locateState(dir, { env: {}, cwd: dir, configDirs: CONFIG_DIRS });
   const store = new StateStore(location.stateFile);
   const base = store.read().state;
   const phases = base.active_workflow.phases;
@@ -83,7 +85,7 @@ async function timeCompletion({ location, reset }) {
   for (let i = 0; i < runs; i += 1) {
     reset();
     const started = process.hrtime.bigint();
-    await completeAt(location, undefined);
+    await completeAt(location, undefined, gateIsolation());
     samples.push(Number(process.hrtime.bigint() - started) / 1e6);
   }
   return median(samples);

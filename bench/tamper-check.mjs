@@ -21,7 +21,11 @@ const isdlc = (...a) => execFileSync(process.execPath, [bin, ...a], { encoding: 
 const work = mkdtempSync(join(tmpdir(), 'isdlc-bench-tamper-'));
 const bundle = join(work, 'check.cjs');
 buildSync({
-  stdin: { contents: "export { tamperCheckForHook } from './src/integrity/tamper-on-hook.ts'; export { StateStore } from './src/state/store.ts';", resolveDir: repo, loader: 'ts' },
+  stdin: {
+    contents: "export { tamperCheckForHook } from './src/integrity/tamper-on-hook.ts'; export { JournaledStateStore } from './src/integrity/journaled-state.ts'; export { GUARDED } from './src/hosts/hook-hosts.ts';",
+    resolveDir: repo,
+    loader: 'ts',
+  },
   bundle: true,
   platform: 'node',
   format: 'cjs',
@@ -29,7 +33,8 @@ buildSync({
   logLevel: 'error',
   external: ['better-sqlite3'],
 });
-const { tamperCheckForHook, StateStore } = createRequire(import.meta.url)(bundle);
+const { tamperCheckForHook, JournaledStateStore, GUARDED } = createRequire(import.meta.url)(bundle);
+const { loopRows } = createRequire(import.meta.url)(join(repo, 'dist/loop.cjs'));
 
 const dir = join(work, 'project');
 execFileSync('mkdir', ['-p', dir]);
@@ -41,7 +46,7 @@ for (let i = 0; JSON.stringify(state, null, 2).length < 60 * 1024; i += 1) state
 writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`);
 isdlc('changes', 'accept', '--dir', dir);
 
-const stateFile = () => file;
+const check = { guarded: GUARDED, stateFile: () => file, foundBy: 'PreToolUse', loopRows: () => loopRows };
 const time = (body, before = () => {}) => {
   const samples = [];
   for (let i = 0; i < runs; i += 1) {
@@ -53,12 +58,12 @@ const time = (body, before = () => {}) => {
   samples.sort((a, b) => a - b);
   return { median: samples[Math.floor(samples.length / 2)], p95: samples[Math.floor(samples.length * 0.95)] };
 };
-for (let i = 0; i < 50; i += 1) tamperCheckForHook(dir, stateFile, 'PreToolUse');
-const clean = time(() => tamperCheckForHook(dir, stateFile, 'PreToolUse'));
+for (let i = 0; i < 50; i += 1) tamperCheckForHook(dir, check);
+const clean = time(() => tamperCheckForHook(dir, check));
 // The call after one in which isdlc wrote the state itself (a test run recorded, say): still only stats.
-const store = new StateStore(file);
+const store = new JournaledStateStore(file);
 const afterWrite = time(
-  () => tamperCheckForHook(dir, stateFile, 'PreToolUse'),
+  () => tamperCheckForHook(dir, check),
   (i) => store.update((draft) => void (draft.bench_counter = i)),
 );
 const result = { stateBytes: statSync(file).size, runs, microseconds: { unchanged: clean, afterIsdlcWrote: afterWrite } };

@@ -1,6 +1,7 @@
 // `isdlc changes`: a person reviews changes to isdlc's files that isdlc did not make (docs/tamper-evidence.md).
 import type { Command } from 'commander';
 import { userInfo } from 'node:os';
+import { GUARDED } from '../hosts/hook-hosts.js';
 import { loadLoop } from '../loop/load.js';
 import { GUARDED_KIND_LABELS } from '../integrity/guarded-set.js';
 import type { Incident } from '../integrity/journal.js';
@@ -62,7 +63,7 @@ export function registerChangesCommands(program: Command): void {
     .addOption(dirOption())
     .option('--json', 'print as JSON')
     .action((options: Options) => {
-      const waiting = waitingForReview(projectLocation(options).root, loopRows);
+      const waiting = waitingForReview(projectLocation(options).root, GUARDED, loopRows);
       io.out(options.json ? json(waiting) : describe(waiting));
     });
 
@@ -80,7 +81,7 @@ export function registerChangesCommands(program: Command): void {
       .action((numbers: string[], options: Options) => {
         refuseInsideAgent(`isdlc changes ${decision}`);
         const root = projectLocation(options).root;
-        const review = { by: userInfo().username, loopRows, ...(ids(numbers) ? { ids: ids(numbers)! } : {}) };
+        const review = { guarded: GUARDED, by: userInfo().username, loopRows, ...(ids(numbers) ? { ids: ids(numbers)! } : {}) };
         try {
           const result = decision === 'accept' ? acceptChanges(root, review) : rejectChanges(root, review);
           io.out(options.json ? json(result) : reviewed(decision, result));

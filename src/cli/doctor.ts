@@ -1,195 +1,24 @@
-// `isdlc doctor`: proves the installation works the way the host will use it, and says how to fix
-// what does not. It changes nothing: its probe calls run the registered command as a dry run. A probe
-// proves the command works, not that the installed Claude Code starts it, so the hooks are also checked
-// against that version's rules (docs/claude-code-versions.md), found again on every run.
+// `isdlc doctor`: proves the installation works the way each agent host will use it, and says how to fix
+// what does not. It changes nothing. isdlc's own part is checked here (the install record, the hook
+// bundles' guards, the journal, the loop store, the config, the state); each host checks its own
+// (src/hosts/<host>/doctor.ts): the version it goes by, its settings, the registered hooks, its sandbox.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configProblems } from '../config/consistency.js';
 import { CONFIG_NAMES, ProjectConfig, loadConfig } from '../config/project-config.js';
-import { capabilitiesOf, CLAUDE_CODE, detectClaudeVersion, isVersion } from '../hosts/claude-code/versions.js';
-import { projectTrust } from '../hosts/claude-code/trust.js';
-import { sourceText } from '../hosts/claude-code/hook-plan.js';
-import {
-  bashEditDiffFinding,
-  hostSettingsSources,
-  hooksSwitchedOffFindings,
-  originalHooksFindings,
-  execFormFindings,
-  minimumVersionFinding,
-  readProjectSettingsFiles,
-  userPromptExpansionFindings,
-  type Finding,
-  type Severity,
-} from '../hosts/claude-code/host-checks.js';
-import { INSTALL_RECORD, readRecord, SETTINGS_FILE } from '../install/install.js';
-import { isOurMcpServer, MCP_FILE, MCP_SERVER_NAME } from '../hosts/claude-code/mcp-json.js';
-import { PERMISSION_RULES, findOurHooks, registrationsFor, type HookCommand, type Settings } from '../hosts/claude-code/settings.js';
+import { knownPhaseKeys } from '../config/phases.js';
+import { HOSTS } from '../hosts/index.js';
+import { CONFIG_DIRS, GUARDED } from '../hosts/hook-hosts.js';
+import { journalFindings } from '../integrity/journal-doctor.js';
+import type { Finding, Severity } from '../install/host-setup.js';
+import { loadLoop } from '../loop/load.js';
 import { activeWorkflowOf, workflowPhasesOf } from '../state/current-phase.js';
+import { INSTALL_RECORD } from '../state/install-record.js';
 import { ISDLC_DIR, locateState, readMonorepoConfig } from '../state/locate.js';
 import type { IsdlcState } from '../state/schema.js';
-import { knownPhaseKeys } from '../config/phases.js';
-import { claudeSandboxSupport } from '../hosts/claude-code/sandbox-support.js';
-import { protectionFindings } from '../hosts/claude-code/protection-level.js';
-import { journalFindings } from '../integrity/journal-doctor.js';
 
 export type { Finding, Severity };
-
-/** A hook command as the host runs it: `${CLAUDE_PROJECT_DIR}` substituted, exec or shell form. */
-export function hostInvocation(hook: HookCommand, root: string): { file: string; args: string[] } {
-  const substitute = (text: string): string => text.split('${CLAUDE_PROJECT_DIR}').join(root);
-  if (Array.isArray(hook.args)) return { file: substitute(hook.command), args: hook.args.map((arg) => substitute(String(arg))) };
-  return { file: 'bash', args: ['-c', hook.command] };
-}
-
-function probePayload(event: string, matcher: string | undefined, root: string): Record<string, unknown> {
-  const base = { session_id: 'isdlc-doctor', transcript_path: '', cwd: root, hook_event_name: event, permission_mode: 'default' };
-  const tool = matcher?.split('|')[0];
-  if (event === 'UserPromptSubmit') return { ...base, prompt: 'isdlc doctor probe' };
-  if (event === 'UserPromptExpansion') {
-    return { ...base, expansion_type: 'slash_command', command_name: 'help', command_args: '', command_source: 'builtin', prompt: '/help' };
-  }
-  // SessionStart's matcher matches what started the session, not a tool.
-  if (event === 'SessionStart') return { ...base, source: tool ?? 'startup' };
-  if (!tool) return { ...base, stop_hook_active: false, last_assistant_message: 'isdlc doctor probe' };
-  const input: Record<string, unknown> =
-    tool === 'Bash' ? { command: 'true', description: 'isdlc doctor probe' } : { description: 'isdlc doctor probe', prompt: 'probe' };
-  const payload: Record<string, unknown> = { ...base, tool_name: tool, tool_input: input, tool_use_id: 'toolu_isdlc_doctor' };
-  if (event === 'PostToolUse') payload['tool_response'] = { stdout: '', stderr: '', interrupted: false, isImage: false };
-  if (event === 'PostToolUseFailure') payload['error'] = 'Exit code 1';
-  return payload;
-}
-
-/** The Claude Code version the checks go by, and the command that registers isdlc again for it. */
-interface VersionCheck {
-  version: string;
-  reinit: string;
-}
-
-const FIND_VERSION_FIX = 'pass `--claude-version X` with what `claude --version` prints where you run Claude Code';
-
-/**
- * The installed Claude Code, found again on every run (it updates itself): the flag, else `claude
- * --version`, else the version init registered for, said as a warning.
- */
-function claudeVersionToCheck(root: string, flag: string | undefined, findings: Finding[]): VersionCheck {
-  const reinit = (version?: string): string => `isdlc init ${root}${version ? ` --claude-version ${version}` : ''}`;
-  if (flag) {
-    findings.push({ severity: 'ok', what: `Claude Code ${flag} (from --claude-version): the hooks are checked against it` });
-    return { version: flag, reinit: reinit(flag) };
-  }
-  const detected = detectClaudeVersion();
-  if (detected.found) {
-    findings.push({ severity: 'ok', what: `Claude Code ${detected.version} (found by \`claude --version\` in ${detected.ms} ms): the hooks are checked against it` });
-    return { version: detected.version, reinit: reinit() };
-  }
-  const recorded = readRecord(root)?.claude_code;
-  if (recorded && typeof recorded.version === 'string' && isVersion(recorded.version)) {
-    findings.push({
-      severity: 'warn',
-      what: `the installed Claude Code's version could not be found (${detected.reason}): the hooks are checked against ${recorded.version}, the version init registered for (${sourceText(recorded)})`,
-      fix: FIND_VERSION_FIX,
-    });
-    return { version: recorded.version, reinit: reinit(recorded.from === 'assumed' ? undefined : recorded.version) };
-  }
-  findings.push({
-    severity: 'warn',
-    what: `the installed Claude Code's version could not be found (${detected.reason}) and init recorded none: the hooks are checked against ${CLAUDE_CODE.newestKnown}, the newest isdlc knows`,
-    fix: FIND_VERSION_FIX,
-  });
-  return { version: CLAUDE_CODE.newestKnown, reinit: reinit() };
-}
-
-function checkSettings(root: string, claude: VersionCheck, findings: Finding[]): void {
-  const file = join(root, SETTINGS_FILE);
-  const rerun = `run \`${claude.reinit}\``;
-  let settings: Settings;
-  try {
-    settings = JSON.parse(readFileSync(file, 'utf8')) as Settings;
-  } catch (error) {
-    findings.push({ severity: 'fail', what: `${SETTINGS_FILE} cannot be read: ${(error as Error).message}`, fix: `fix or create it, then ${rerun}` });
-    return;
-  }
-  const capabilities = capabilitiesOf(claude.version);
-  const ours = findOurHooks(settings);
-  for (const registration of registrationsFor(capabilities)) {
-    const found = ours.filter((hook) => hook.event === registration.event && (hook.matcher ?? '') === (registration.matcher ?? ''));
-    const label = `${registration.event}${registration.matcher ? ` [${registration.matcher}]` : ''}`;
-    if (found.length === 0) {
-      findings.push({ severity: 'fail', what: `no isdlc hook registered for ${label}`, fix: rerun });
-      continue;
-    }
-    if (found.length > 1) findings.push({ severity: 'warn', what: `isdlc hook registered ${found.length} times for ${label}`, fix: `${rerun} to keep one` });
-    const hook = found[0]!.hook;
-    // What this Claude Code would not start proves nothing when started here: execFormFindings says it.
-    if (Array.isArray(hook.args) && !capabilities.execFormHooks) continue;
-    const { file: command, args } = hostInvocation(hook, root);
-    const script = args.find((arg) => arg.endsWith('.cjs'));
-    if (script && !existsSync(script)) {
-      findings.push({ severity: 'fail', what: `${label}: the registered script ${script} does not exist`, fix: rerun });
-      continue;
-    }
-    const started = performance.now();
-    const run = spawnSync(command, args, {
-      input: JSON.stringify(probePayload(registration.event, registration.matcher, root)),
-      env: { ...process.env, CLAUDE_PROJECT_DIR: root, ISDLC_DRY_RUN: '1' },
-      cwd: root,
-      encoding: 'utf8',
-      timeout: (typeof hook.timeout === 'number' ? hook.timeout : 10) * 1000,
-    });
-    const ms = Math.round(performance.now() - started);
-    const stdout = (run.stdout ?? '').trim();
-    if (run.error || run.status !== 0) {
-      findings.push({
-        severity: 'fail',
-        what: `${label}: the registered command failed (${run.error?.message ?? `exit ${String(run.status)}`}) ${(run.stderr ?? '').trim().slice(0, 300)}`,
-        fix: `check that \`node\` is on the PATH Claude Code uses, then run \`${claude.reinit}\``,
-      });
-    } else if (stdout !== '' && !stdout.startsWith('{')) {
-      findings.push({ severity: 'fail', what: `${label}: the registered command printed something that is not a hook decision: ${stdout.slice(0, 200)}` });
-    } else if (stdout.includes('isdlc install-integrity')) {
-      // It answered, but only because another bundle stood in for a missing or broken one.
-      const told = /"systemMessage":"((?:[^"\\]|\\.)*)"/.exec(stdout)?.[1] ?? stdout;
-      findings.push({ severity: 'fail', what: `${label}: the registered command answers, but says isdlc is broken: ${told.slice(0, 300)}`, fix: `run \`${claude.reinit}\`` });
-    } else if (stdout.includes('"deny"')) {
-      findings.push({ severity: 'warn', what: `${label}: a harmless probe call was denied: ${stdout.slice(0, 300)}` });
-    } else {
-      findings.push({ severity: 'ok', what: `${label}: registered command runs and answers (${ms} ms)` });
-    }
-    if (typeof hook.timeout === 'number' && hook.timeout > 600) {
-      findings.push({ severity: 'warn', what: `${label}: timeout ${hook.timeout} is in seconds (${Math.round(hook.timeout / 60)} minutes)`, fix: rerun });
-    }
-  }
-  const files = readProjectSettingsFiles(root);
-  for (const { rel, problem } of files) {
-    if (problem && rel !== SETTINGS_FILE) findings.push({ severity: 'warn', what: `${rel} cannot be read: ${problem}`, fix: 'fix the JSON; Claude Code reads this file too' });
-  }
-  const host = hostSettingsSources();
-  findings.push(...hooksSwitchedOffFindings(files, host));
-  findings.push(...originalHooksFindings(files));
-  // Below the minimum, re-registering cannot help (init refuses): the minimum's finding says to upgrade.
-  if (capabilities.supported) {
-    findings.push(...execFormFindings(settings, claude.version, claude.reinit));
-    findings.push(...userPromptExpansionFindings(files, claude.version, claude.reinit));
-    findings.push(bashEditDiffFinding(files, host, claude.version));
-  }
-}
-
-/** Trust decides whether isdlc's permission rules count; hooks run either way. */
-function checkTrust(root: string, findings: Finding[]): void {
-  const trust = projectTrust(root);
-  if (trust.trusted) {
-    findings.push({ severity: 'ok', what: `Claude Code trusts this folder (${trust.file}): isdlc's permission rules apply` });
-    return;
-  }
-  findings.push({
-    severity: 'warn',
-    what:
-      `Claude Code has not trusted this folder yet (${trust.why}): the permission rules isdlc added (${PERMISSION_RULES.map((r) => `\`${r}\``).join(', ')}) take effect once it does. ` +
-      'Until then Claude Code asks before each isdlc command and MCP tool, and headless (-p) runs refuse them; hooks run either way',
-    fix: `run \`claude\` in ${root} once and accept the trust dialog`,
-  });
-}
 
 function checkGuardsLoad(root: string, reinit: string, findings: Finding[]): void {
   const bin = join(root, ISDLC_DIR, 'bin', 'isdlc.cjs');
@@ -219,7 +48,7 @@ function checkGuardsLoad(root: string, reinit: string, findings: Finding[]): voi
   }
 }
 
-/** The loop bundle loads SQLite on this machine, the loop store reads, and the MCP server is registered. */
+/** The loop bundle loads SQLite on this machine, and the loop store reads. */
 function checkLoops(root: string, reinit: string, findings: Finding[]): void {
   const bundle = join(root, ISDLC_DIR, 'bin', 'loop.cjs');
   if (!existsSync(bundle)) {
@@ -239,24 +68,15 @@ function checkLoops(root: string, reinit: string, findings: Finding[]): void {
     const live = report.store === 'present' ? `; ${report.live} running${report.unclaimed ? `, ${report.unclaimed} not yet claimed by a session` : ''}` : '; no loop yet';
     findings.push({ severity: 'ok', what: `iteration loops: SQLite ${report.sqlite} loads${live}` });
   }
-  let mcp: unknown;
-  try {
-    mcp = JSON.parse(readFileSync(join(root, MCP_FILE), 'utf8'));
-  } catch {
-    mcp = undefined;
-  }
-  const servers = (mcp as { mcpServers?: Record<string, unknown> } | undefined)?.mcpServers;
-  if (servers && isOurMcpServer(servers[MCP_SERVER_NAME])) findings.push({ severity: 'ok', what: `${MCP_FILE} starts the isdlc MCP server (loop tools)` });
-  else findings.push({ severity: 'warn', what: `${MCP_FILE} does not register the isdlc MCP server: agents have no loop tools`, fix: `run \`${reinit}\`` });
 }
 
 function checkConfig(root: string, findings: Finding[]): ProjectConfig {
   for (const name of CONFIG_NAMES) {
-    const loaded = loadConfig(root, name);
+    const loaded = loadConfig(root, name, CONFIG_DIRS);
     if (loaded.problem) findings.push({ severity: 'fail', what: `${name}: ${loaded.problem}; the bundled default is used instead`, fix: 'fix the file, or remove it to use the default' });
     else findings.push({ severity: 'ok', what: `${name}: ${loaded.from === 'bundled' ? 'bundled default' : loaded.from}` });
   }
-  const config = new ProjectConfig(root);
+  const config = new ProjectConfig(root, CONFIG_DIRS);
   const problems = configProblems({
     requirements: config.iterationRequirements,
     artifactPaths: config.artifactPaths,
@@ -304,26 +124,23 @@ function checkStateFile(file: string, config: ProjectConfig, findings: Finding[]
   }
 }
 
-export interface DoctorOptions {
-  /** The Claude Code version to check against, as the user gave it; else it is found with `claude --version`. */
-  claudeVersion?: string;
-}
+/** The hosts' own options of `isdlc doctor` (the version to check against), as the command line gives them. */
+export type DoctorOptions = Record<string, unknown>;
 
 export function runDoctor(root: string, options: DoctorOptions = {}): Finding[] {
   const findings: Finding[] = [];
   if (!existsSync(join(root, ISDLC_DIR))) {
     return [{ severity: 'fail', what: `${root} has no ${ISDLC_DIR}/: isdlc is not set up here`, fix: `run \`isdlc init ${root}\`` }];
   }
-  const claude = claudeVersionToCheck(root, options.claudeVersion, findings);
-  const tooOld = minimumVersionFinding(claude.version, root);
-  if (tooOld) findings.push(tooOld);
-  if (!existsSync(join(root, INSTALL_RECORD))) findings.push({ severity: 'warn', what: `${INSTALL_RECORD} is missing`, fix: `run \`${claude.reinit}\`` });
-  checkGuardsLoad(root, claude.reinit, findings);
-  checkSettings(root, claude, findings);
-  findings.push(...protectionFindings(root, claudeSandboxSupport(), claude.version));
-  findings.push(...journalFindings(root));
-  checkTrust(root, findings);
-  checkLoops(root, claude.reinit, findings);
+  const hosts = HOSTS.map((host) => host.doctor(root, GUARDED, options));
+  // The command that sets it all up again, as the first host would have it run (with its version flag).
+  const reinit = hosts[0]?.reinit ?? `isdlc init ${root}`;
+  for (const host of hosts) findings.push(...host.version);
+  if (!existsSync(join(root, INSTALL_RECORD))) findings.push({ severity: 'warn', what: `${INSTALL_RECORD} is missing`, fix: `run \`${reinit}\`` });
+  checkGuardsLoad(root, reinit, findings);
+  for (const host of hosts) findings.push(...host.findings);
+  findings.push(...journalFindings(root, GUARDED, () => loadLoop().loopRows));
+  checkLoops(root, reinit, findings);
   const config = checkConfig(root, findings);
   let monorepo;
   try {
@@ -333,7 +150,7 @@ export function runDoctor(root: string, options: DoctorOptions = {}): Finding[] 
   }
   const stateFiles = monorepo
     ? Object.keys(monorepo.projects ?? {}).map((id) => join(root, ISDLC_DIR, 'projects', id, 'state.json'))
-    : [locateState(root, { env: {}, cwd: root }).stateFile];
+    : [locateState(root, { env: {}, cwd: root, configDirs: CONFIG_DIRS }).stateFile];
   for (const file of stateFiles) checkStateFile(file, config, findings);
   return findings;
 }

@@ -1,5 +1,6 @@
 // `isdlc loop start|status|cancel|claim|approve` and `isdlc mcp`: iteration loops from the command line, and
 // the MCP server that gives agents the loop's tools.
+import { AGENT_DEFINITION_DIRS, agentShellHost } from '../hosts/index.js';
 import { Option, type Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
@@ -70,9 +71,9 @@ function describeLoop(store: LoopStore, loop: Loop): string {
     `  rules: ${loop.config.validationRules.map((rule) => rule.name).join(', ') || 'none (the promise alone ends it)'}; circuit breaker after ${loop.config.circuitBreakerThreshold} failed iterations in a row`,
     `  started ${loop.startedAt} by ${loop.rulesSetBy === 'person' ? 'a person' : 'the agent'}, last change ${loop.updatedAt}`,
   ];
-  // The agent's shell may sit in Claude Code's sandbox, where no sandbox of isdlc's own can start: there
+  // The agent's shell may sit in its host's sandbox, where no sandbox of isdlc's own can start: there
   // it cannot tell what the hooks, outside it, will find.
-  const commandRules = loop.status === 'active' ? api.commandRulesStatus(loop, api.ruleSandbox(), process.env['CLAUDECODE'] === '1') : undefined;
+  const commandRules = loop.status === 'active' ? api.commandRulesStatus(loop, api.ruleSandbox(), agentShellHost(process.env) !== undefined) : undefined;
   if (commandRules) lines.push(`  ${commandRules}`);
   // The held Stop's reason is kept short and points here: the whole task and the last failure's output.
   const prompt = (loop.config.prompt ?? task.description ?? '').trim();
@@ -135,12 +136,12 @@ export function registerLoopCommands(program: Command): void {
     .command('start')
     .description('start a loop on a new task; the session that runs this command (or `loop claim`) is held to it')
     .argument('<prompt...>', 'the task, repeated to the agent at every iteration')
-    .option('--agent <name>', "take defaults from the agent's phase (its test_iteration in iteration-requirements.json), or from an iteration: section in .claude/agents/<name>.md")
+    .option('--agent <name>', `take defaults from the agent's phase (its test_iteration in iteration-requirements.json), or from an iteration: section in its definition (${AGENT_DEFINITION_DIRS.map((dir) => `${dir}/<name>.md`).join(', ')})`)
     .option('--max-iterations <n>', 'at most this many iterations (default 10, or the agent\'s; at most 100)')
     .option('--circuit-breaker <n>', 'hand the loop to a person after this many failed iterations in a row (default 3)')
     .addOption(new Option('--rule <command>', 'a command that must exit 0 (repeatable; replaces the agent\'s rules)').argParser((value: string, previous: string[] = []) => [...previous, value]))
     .option('--promise <text>', 'the completion promise text (default COMPLETE): the agent ends with <promise>TEXT</promise>')
-    .option('--session <id>', 'bind to this Claude Code session id now, instead of on the next claim')
+    .option('--session <id>', "bind to this agent session's id now, instead of on the next claim")
     .addOption(dirOption())
     .option('--json', 'print the loop as JSON')
     .action((words: string[], options: StartOptions) => {
@@ -156,14 +157,15 @@ export function registerLoopCommands(program: Command): void {
       if (options.rule?.length) request.rules = options.rule;
       if (options.promise) request.promise = options.promise;
       if (options.session) request.sessionId = options.session;
-      // In the agent's shell (CLAUDECODE=1) the rules are the agent's; in a person's terminal, theirs.
-      request.rulesSetBy = process.env['CLAUDECODE'] === '1' ? { by: 'agent' } : { by: 'person', who: `${whoAmI()} (isdlc loop start in a terminal)` };
+      // In the agent's shell (its host says so in the environment) the rules are the agent's; in a person's terminal, theirs.
+      const agentHost = agentShellHost(process.env);
+      request.rulesSetBy = agentHost ? { by: 'agent' } : { by: 'person', who: `${whoAmI()} (isdlc loop start in a terminal)` };
 
       const api = loadLoop();
       withStore({ ...options, dir: location.root }, (store) => {
         let made: { task: Task; loop: Loop };
         try {
-          made = startTaskLoop(store, location, request);
+          made = startTaskLoop(store, { ...location, agentDirs: AGENT_DEFINITION_DIRS }, request);
         } catch (error) {
           if (error instanceof AgentDefaultsError) throw new UsageError(error.message);
           throw error;
@@ -177,7 +179,7 @@ export function registerLoopCommands(program: Command): void {
         if (started.config.validationRules.length === 0) io.out('  note: no rules, so only the completion promise decides; add --rule "npm test" to check the work.\n');
         if (!started.sessionId) {
           // Inside the agent's shell the PostToolUse hook of this very call reads the marker and binds the loop.
-          if (process.env['CLAUDECODE'] === '1') io.out(`This Claude Code session owns the loop once this command returns.\n${api.markerFor(started.id)}\n`);
+          if (agentHost) io.out(`This ${agentHost.hook.name} session owns the loop once this command returns.\n${api.markerFor(started.id)}\n`);
           else io.out(`No session owns it yet, so it holds nobody: ask the agent to run \`node .isdlc/bin/isdlc.cjs loop claim ${started.id}\`.\n`);
         }
       });
@@ -185,7 +187,7 @@ export function registerLoopCommands(program: Command): void {
 
   loop
     .command('claim')
-    .description('print the marker that binds a loop nobody owns to the Claude Code session running this command')
+    .description('print the marker that binds a loop nobody owns to the agent session running this command')
     .argument('<loop-id>')
     .addOption(dirOption())
     .action((loopId: string, options: LocationOptions) => {

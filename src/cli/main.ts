@@ -1,6 +1,9 @@
 // Every `isdlc` command but the hook's hot path (which the executable answers itself).
+import { HOSTS } from '../hosts/index.js';
+import { buildGateRequirementsBlock as gateRequirementsBlock } from '../gates/requirements-block.js';
+import { CONFIG_DIRS } from '../hosts/hook-hosts.js';
 import { Command, CommanderError } from 'commander';
-import { InstallError } from '../install/install.js';
+import { InstallError } from '../install/host-setup.js';
 import { StateConflictError } from '../state/store.js';
 import { describeLockTakeover, LockTimeoutError, reportLockTakeovers } from '../state/lock.js';
 import { WorkflowError } from '../workflow/start.js';
@@ -17,7 +20,7 @@ import { registerWorkflowCommands } from './workflow-commands.js';
 
 function buildProgram(): Command {
   const program = new Command('isdlc')
-    .description('Process guards for AI coding agents: Claude Code hooks that decide from observed evidence whether an agent may go on.')
+    .description(`Process guards for AI coding agents: hooks of ${HOSTS.map((host) => host.hook.name).join(' and ')} that decide from observed evidence whether an agent may go on.`)
     .version(__ISDLC_VERSION__, '-v, --version')
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: io.out, writeErr: io.err })
@@ -64,9 +67,12 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 // isdlc as a library, for scripts and for the tests that drive the bundled code from other processes.
-export { StateStore, StateConflictError } from '../state/store.js';
+export { JournaledStateStore as StateStore } from '../integrity/journaled-state.js';
+export { StateConflictError } from '../state/store.js';
 export { runHook } from '../engine/run-hook.js';
 // The executable answers a hook with these when the hook bundle for the event cannot (src/entry/bundle-fallback.ts).
 export { hookMain } from '../entry/hook-main.js';
 export { GUARDS } from '../guards/index.js';
-export { buildGateRequirementsBlock } from '../gates/requirements-block.js';
+/** The GATE REQUIREMENTS block of a project on disk, its config looked for where isdlc and its hosts keep it. */
+export const buildGateRequirementsBlock = (input: { phaseKey: string; artifactFolder: string; workflowType?: string; projectRoot?: string }): string =>
+  gateRequirementsBlock({ ...input, configDirs: CONFIG_DIRS });

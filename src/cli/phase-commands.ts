@@ -1,9 +1,10 @@
 // phase activate / complete / skip / review and escalations: the phase handshake as commands, each one
 // locked read-validate-write through the store (seed 003 STEP 3c-prime and 3e), through the operations the
 // MCP tools share (src/workflow/operations.ts).
+import { gateIsolation } from '../hosts/index.js';
 import type { Command } from 'commander';
 import { userInfo } from 'node:os';
-import { StateStore } from '../state/store.js';
+import { JournaledStateStore } from '../integrity/journaled-state.js';
 import { skipPhase } from '../workflow/complete.js';
 import { activateAt, clearEscalationsAt, completeAt, escalationLines, escalationsAt, reviewAt, skippedMessage } from '../workflow/operations.js';
 import { REVIEW_DECISIONS, type ReviewDecision } from '../workflow/review.js';
@@ -34,7 +35,7 @@ export function registerPhaseCommands(program: Command): void {
     .addOption(projectOption())
     .option('--json', 'print the result as JSON')
     .action(async (options: LocationOptions & JsonOption & { summary?: string }) => {
-      const { result, version, message } = await completeAt(projectLocation(options), options.summary);
+      const { result, version, message } = await completeAt(projectLocation(options), options.summary, gateIsolation());
       io.out(options.json ? json({ ...result, state_version: version }) : `${message}\n`);
     });
 
@@ -49,7 +50,7 @@ export function registerPhaseCommands(program: Command): void {
       refuseInsideAgent('phase skip');
       if (!options.reason.trim()) throw new UsageError('--reason must say why the gate is overridden');
       const location = projectLocation(options);
-      const { result, version } = new StateStore(location.stateFile).update((draft) =>
+      const { result, version } = new JournaledStateStore(location.stateFile).update((draft) =>
         skipPhase(draft, { reason: options.reason.trim(), by: userInfo().username, now: new Date() }),
       );
       io.out(options.json ? json({ ...result, state_version: version }) : `${skippedMessage(result)}\n`);

@@ -20,7 +20,7 @@ export function registerPromptCommands(program: Command): void {
       const block = buildGateRequirementsBlock({
         phaseKey: options.phase,
         artifactFolder: options.artifactFolder,
-        config: new ProjectConfig(location.root, location.projectId),
+        config: new ProjectConfig(location.root, location.configDirs, location.projectId),
         ...(options.workflow ? { workflowType: options.workflow } : {}),
       });
       if (block) io.out(`${block}\n`);

@@ -1,6 +1,7 @@
-// Inside Claude Code's sandbox isdlc's files are read-only to the agent's shell, so every isdlc command
+// Inside an agent host's sandbox isdlc's files are read-only to the agent's shell, so every isdlc command
 // that would write fails there, on purpose. The raw error ("EROFS: read-only file system, open
 // '.isdlc/state.json.lock'") tells an agent nothing it can act on; this says what does work instead.
+import { agentShellHost, projectDirFromEnv } from '../hosts/index.js';
 
 /** The agent-facing commands and the isdlc MCP tool that does the same from outside the sandbox. */
 const MCP_TOOL_FOR: readonly [command: RegExp, tool: string][] = [
@@ -37,7 +38,7 @@ const MAYBE_READ_ONLY = /\bEBUSY\b|SQLITE_CANTOPEN|unable to open database file/
 function isdlcReadOnly(argv: readonly string[]): boolean {
   const { accessSync, constants, existsSync } = process.getBuiltinModule('node:fs');
   const { join, resolve } = process.getBuiltinModule('node:path');
-  const places = [process.env['CLAUDE_PROJECT_DIR'], process.cwd(), ...argv.slice(2).filter((word) => !word.startsWith('-'))];
+  const places = [projectDirFromEnv(process.env), process.cwd(), ...argv.slice(2).filter((word) => !word.startsWith('-'))];
   return places.some((place) => {
     if (!place) return false;
     const dir = join(resolve(place), '.isdlc');
@@ -66,7 +67,8 @@ export function readOnlyMessage(error: unknown, argv: readonly string[]): string
   const text = error instanceof Error ? `${(error as NodeJS.ErrnoException).code ?? ''} ${error.message}` : String(error);
   if (!READ_ONLY.test(text) && !(MAYBE_READ_ONLY.test(text) && isdlcReadOnly(argv))) return undefined;
   const words = commandWords(argv);
-  const intro = `isdlc's files are read-only here (Claude Code's sandbox keeps them from the agent's shell), so \`isdlc ${words}\` changed nothing.`;
+  const host = agentShellHost(process.env)?.hook.name;
+  const intro = `isdlc's files are read-only here (${host ? `${host}'s` : "the agent host's"} sandbox keeps them from the agent's shell), so \`isdlc ${words}\` changed nothing.`;
   if (PERSON_ONLY.some((pattern) => pattern.test(words))) {
     return `${intro} It is a decision for a person: ask the user to run it in their own terminal, not through the agent.`;
   }

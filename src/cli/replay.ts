@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { runHook } from '../engine/run-hook.js';
 import { GUARDS } from '../guards/index.js';
+import { DEFAULT_HOST, GUARDED, guardsWithHosts, hookHostById } from '../hosts/hook-hosts.js';
 
 export interface ReplayStep {
   line: number;
@@ -32,7 +33,11 @@ function subjectOf(payload: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-export function replaySession(file: string, projectDir: string, env: NodeJS.ProcessEnv): ReplayStep[] {
+/** `hostId`: the host whose calls were recorded. */
+export function replaySession(file: string, projectDir: string, env: NodeJS.ProcessEnv, hostId = DEFAULT_HOST): ReplayStep[] {
+  const host = hookHostById(hostId);
+  if (!host) throw new Error(`no host named ${hostId}`);
+  const guards = guardsWithHosts(GUARDS);
   const lines = readFileSync(file, 'utf8').split(/\r?\n/);
   const steps: ReplayStep[] = [];
   let comments: string[] = [];
@@ -56,7 +61,7 @@ export function replaySession(file: string, projectDir: string, env: NodeJS.Proc
     }
     // The recording's paths belong to another machine: the session is replayed in projectDir.
     payload['cwd'] = projectDir;
-    const out = runHook({ payload: JSON.stringify(payload), env: { ...env, CLAUDE_PROJECT_DIR: projectDir }, cwd: projectDir, guards: GUARDS });
+    const out = runHook({ host, guarded: GUARDED, payload: JSON.stringify(payload), env, cwd: projectDir, projectDir, guards });
     const entry = out.entry;
     const step: ReplayStep = withComments({
       line: index + 1,

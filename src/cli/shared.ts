@@ -1,6 +1,8 @@
 // What the command modules share: output, errors, and finding the project a command works on.
 import { Option } from 'commander';
 import { resolve } from 'node:path';
+import { CONFIG_DIRS } from '../hosts/hook-hosts.js';
+import { agentShellHost, projectDirFromEnv } from '../hosts/index.js';
 import { findProjectRoot, locateState, type StateLocation } from '../state/locate.js';
 
 /** Bad usage or context: printed without a stack, exit 2. */
@@ -23,9 +25,9 @@ export interface LocationOptions {
 /** The project a command works on: --dir, else the host's project dir, else the nearest `.isdlc/` above. */
 export function projectLocation(options: LocationOptions): StateLocation {
   const env = { ...process.env, ...(options.project ? { ISDLC_PROJECT: options.project } : {}) };
-  const root = options.dir ? resolve(options.dir) : findProjectRoot({ env, cwd: process.cwd() });
+  const root = options.dir ? resolve(options.dir) : findProjectRoot({ hostProjectDir: projectDirFromEnv(env), cwd: process.cwd() });
   if (!root) throw new UsageError('not inside an isdlc project (no .isdlc/ here or above): run `isdlc init` or pass --dir');
-  const location = locateState(root, { env, cwd: options.dir ? root : process.cwd() });
+  const location = locateState(root, { env, cwd: options.dir ? root : process.cwd(), configDirs: CONFIG_DIRS });
   if (location.warning) io.err(`isdlc: ${location.warning}\n`);
   return location;
 }
@@ -34,11 +36,12 @@ export const dirOption = (): Option => new Option('-d, --dir <dir>', 'project di
 export const projectOption = (): Option => new Option('-p, --project <id>', 'monorepo project id (default: ISDLC_PROJECT, then the current directory)');
 
 /**
- * Some decisions belong to a person. Inside Claude Code's shell tool CLAUDECODE=1 is set: that is an
- * agent, or a person typing through the agent, and either way not a decision taken outside it.
+ * Some decisions belong to a person. Inside an agent host's shell tool the host says so in the environment
+ * (Host.shellMarkers): that is an agent, or a person typing through the agent, and either way
+ * not a decision taken outside it.
  */
 export function refuseInsideAgent(what: string): void {
-  if (process.env['CLAUDECODE'] === '1') {
+  if (agentShellHost(process.env)) {
     throw new UsageError(`${what} is a decision for a person: run it in your own terminal, not through the agent`);
   }
 }

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { userInfo } from 'node:os';
 import { activeWorkflowOf } from '../state/current-phase.js';
-import { StateStore } from '../state/store.js';
+import { JournaledStateStore } from '../integrity/journaled-state.js';
 import { partLabel } from '../testwatch/test-definition.js';
 import { NO_ACTIVE_WORKFLOW } from '../workflow/operations.js';
 import { acceptPendingTests, pendingTestAcceptances } from '../workflow/test-acceptances.js';
@@ -44,7 +44,7 @@ export function registerTestsCommands(program: Command): void {
     .option('--json', 'print as JSON')
     .action((options: Options) => {
       const location = projectLocation(options);
-      const state = new StateStore(location.stateFile).read().state;
+      const state = new JournaledStateStore(location.stateFile).read().state;
       const comparison = compareTestDefinition(location.root, state);
       const pending = pendingTestAcceptances(state, { root: location.root }).map((item) => ({ kind: item.kind, lines: item.describe() }));
       if (options.json) {
@@ -72,7 +72,7 @@ export function registerTestsCommands(program: Command): void {
     .action((options: Options) => {
       refuseInsideAgent(ACCEPT_TESTS_COMMAND.replace(/^isdlc /, ''));
       const location = projectLocation(options);
-      const { result } = new StateStore(location.stateFile).update((draft) => acceptPendingTests(draft, { root: location.root }, userInfo().username, new Date()));
+      const { result } = new JournaledStateStore(location.stateFile).update((draft) => acceptPendingTests(draft, { root: location.root }, userInfo().username, new Date()));
       if (options.json) return io.out(json(result));
       io.out(`Accepted:\n${result.flatMap((item) => item.lines.map((line) => `  ${line}`)).join('\n')}\nThe gate takes the tests as they are defined now.\n`);
     });

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { bundledConfig, CONFIG_NAMES, loadConfig, type ConfigName } from '../config/project-config.js';
 import { hookMain } from '../entry/hook-main.js';
 import { GUARDS } from '../guards/index.js';
+import { CONFIG_DIRS, DEFAULT_HOST, HOOK_HOST_IDS } from '../hosts/hook-hosts.js';
 import { formatReplay, replaySession } from './replay.js';
 import { dirOption, io, json, projectLocation, UsageError } from './shared.js';
 
@@ -13,10 +14,12 @@ export function registerToolCommands(program: Command): void {
     .description('run a recorded session (one hook payload per line) through the engine and print each decision with its reason')
     .argument('<file>', 'a .jsonl file of hook payloads')
     .addOption(dirOption())
+    .option('--host <name>', `the agent host whose calls were recorded: ${HOOK_HOST_IDS.join(', ')}`, DEFAULT_HOST)
     .option('--json', 'print the decisions as JSON')
-    .action((file: string, options: { dir?: string; json?: boolean }) => {
+    .action((file: string, options: { dir?: string; host: string; json?: boolean }) => {
       const location = projectLocation(options);
-      const steps = replaySession(resolve(file), location.root, process.env);
+      if (!HOOK_HOST_IDS.includes(options.host)) throw new UsageError(`no host named ${options.host}; one of: ${HOOK_HOST_IDS.join(', ')}`);
+      const steps = replaySession(resolve(file), location.root, process.env, options.host);
       io.out(options.json ? json(steps) : formatReplay(steps));
     });
 
@@ -28,7 +31,7 @@ export function registerToolCommands(program: Command): void {
     .action((options: { dir?: string }) => {
       const location = projectLocation(options);
       for (const name of CONFIG_NAMES) {
-        const loaded = loadConfig(location.root, name);
+        const loaded = loadConfig(location.root, name, location.configDirs);
         io.out(`${name.padEnd(24)} ${loaded.from}${loaded.problem ? `  (problem: ${loaded.problem})` : ''}\n`);
       }
     });
@@ -40,13 +43,14 @@ export function registerToolCommands(program: Command): void {
     .addOption(dirOption())
     .action((name: string, options: { bundled?: boolean; dir?: string }) => {
       if (!(CONFIG_NAMES as string[]).includes(name)) throw new UsageError(`unknown config "${name}"; one of: ${CONFIG_NAMES.join(', ')}`);
-      const value = options.bundled ? bundledConfig(name as ConfigName) : loadConfig(projectLocation(options).root, name as ConfigName).value;
+      const value = options.bundled ? bundledConfig(name as ConfigName) : loadConfig(projectLocation(options).root, name as ConfigName, CONFIG_DIRS).value;
       io.out(json(value));
     });
 
   program
     .command('hook')
-    .description('answer one Claude Code hook call: the payload on stdin, the decision on stdout (this is what init registers)')
+    .description('answer one hook call of an agent host: the payload on stdin, the decision on stdout (this is what init registers)')
+    .option('--host <name>', `the agent host that sent the call: ${HOOK_HOST_IDS.join(', ')} (default: ${DEFAULT_HOST})`)
     .option('--event <name>', 'the hook event, when the payload lacks hook_event_name')
     .option('--guards <ids>', 'run only these guards (comma-separated), to debug a rule')
     .option('--check', 'print the guards this build registers and whether each loads')

@@ -1,18 +1,20 @@
 // status, workflow start, gate check, constitution record, escalation approve, branch acknowledge: the workflow's state,
 // read and changed through validated, locked transactions (the operations the MCP tools share,
 // src/workflow/operations.ts).
+import { protectionOf } from '../hosts/index.js';
 import type { Command } from 'commander';
 import { userInfo } from 'node:os';
 import { normalizePhaseKey } from '../config/phase-keys.js';
 import type { StateLocation } from '../state/locate.js';
-import { StateStore } from '../state/store.js';
-import { acknowledgeViolations, describeViolation } from '../verify/branch-violations.js';
+import { JournaledStateStore } from '../integrity/journaled-state.js';
+import { describeViolation } from '../verify/branch-violations.js';
+import { acknowledgeViolations } from '../workflow/branch-acknowledge.js';
 import { approveEscalation } from '../workflow/escalation.js';
 import type { ArchivedWorkflow } from '../workflow/finalize.js';
 import { cancelAt, configFor, finalizeAt, gateAt, NO_ACTIVE_WORKFLOW, phaseFor as phaseOf, recordArticleAt, startAt, type Outcome } from '../workflow/operations.js';
 import { dirOption, io, json, projectLocation, projectOption, refuseInsideAgent, UsageError, type LocationOptions } from './shared.js';
 import { runningLoopLines, runningLoops } from './loop-commands.js';
-import { buildStatus, formatStatus } from './status.js';
+import { buildStatus, formatStatus } from '../workflow/status-report.js';
 import { terminalClaim } from './terminal-claim.js';
 
 /** The phase a command means: --phase, else the current phase of the active workflow. */
@@ -31,7 +33,7 @@ export function registerWorkflowCommands(program: Command): void {
     .option('--json', 'print the status as JSON')
     .action((options: LocationOptions & { json?: boolean }) => {
       const location = projectLocation(options);
-      const report = buildStatus(location, new StateStore(location.stateFile).read(), configFor(location));
+      const report = buildStatus(location, new JournaledStateStore(location.stateFile).read(), configFor(location), protectionOf(location.root));
       const loops = runningLoops(location.isdlcDir);
       if (options.json) io.out(json({ ...report, loops: loops.loops, ...(loops.problem ? { loopsProblem: loops.problem } : {}) }));
       else io.out(formatStatus(report) + runningLoopLines(loops).map((line) => `${line}\n`).join(''));
@@ -142,7 +144,7 @@ export function registerWorkflowCommands(program: Command): void {
       refuseInsideAgent('escalation approve');
       const location = projectLocation(options);
       const phase = normalizePhaseKey(options.phase);
-      const { result } = new StateStore(location.stateFile).update((draft) =>
+      const { result } = new JournaledStateStore(location.stateFile).update((draft) =>
         approveEscalation(draft, { phase, by: userInfo().username, now: new Date().toISOString(), ...(options.note ? { note: options.note } : {}) }),
       );
       io.out(`Approved in ${phase}: ${result.join(', ')}. The gate counts them as met from now on.\n`);
@@ -159,7 +161,7 @@ export function registerWorkflowCommands(program: Command): void {
     .action((options: LocationOptions & { note?: string }) => {
       refuseInsideAgent('branch acknowledge');
       const location = projectLocation(options);
-      const { result } = new StateStore(location.stateFile).update((draft) =>
+      const { result } = new JournaledStateStore(location.stateFile).update((draft) =>
         acknowledgeViolations(draft, { by: userInfo().username, now: new Date().toISOString(), ...(options.note ? { note: options.note } : {}) }),
       );
       io.out(`Acknowledged:\n${result.map((violation) => `  ${describeViolation(violation)}`).join('\n')}\nThe gate no longer counts them.\n`);

@@ -1,12 +1,12 @@
-// The workflow operations an agent may perform, and how it reaches them. With Claude Code's sandbox the
-// agent's shell cannot write `.isdlc/`, so an agent calls isdlc's MCP server (server `isdlc` in
-// `.mcp.json`), which runs outside the sandbox; a person types the same operation as an `isdlc` command.
+// The workflow operations an agent may perform, and how it reaches them. With the agent host's sandbox the
+// agent's shell cannot write `.isdlc/`, so an agent calls isdlc's MCP server (registered as `isdlc` with the
+// host), which runs outside the sandbox; a person types the same operation as an `isdlc` command.
 // The texts the two share (the refusals of src/workflow/*, the gate's next steps, `status`'s next step)
 // are written once, with command names, and turned into tool names here for the agent. A person's
 // decisions (`escalation approve`, `phase skip`, `phase review continue`, `loop cancel`, `uninstall`)
 // have no tool and are never turned into one.
 
-/** The server name init registers in `.mcp.json`; Claude Code names its tools `mcp__<server>__<tool>`. */
+/** The server name init registers with the host; hosts name its tools `mcp__<server>__<tool>`. */
 export const MCP_SERVER = 'isdlc';
 
 /** A tool as the model calls it. */

@@ -1,6 +1,7 @@
-// The one config resolver. Every reader asks here; each file is looked up in `.isdlc/config/`, then in
-// `.claude/hooks/config/` (projects laid out for the JavaScript iSDLC framework), then taken from the
-// defaults bundled with isdlc. Files are read on first use only.
+// The one config resolver. Every reader asks here; each file is looked up in `.isdlc/config/`, then in the
+// config folders the agent hosts name (a project laid out for the JavaScript iSDLC framework keeps its config
+// in its host's folder; the faces pass them in), then taken from the defaults bundled with isdlc. Files are
+// read on first use only.
 import { join } from 'node:path';
 import * as v from 'valibot';
 import bundledArtifactPaths from './defaults/artifact-paths.json';
@@ -20,7 +21,13 @@ import {
 import { readTextIfPresent } from '../util/read-text.js';
 import { parseYaml } from './yaml.js';
 
-export const CONFIG_DIRS = ['.isdlc/config', '.claude/hooks/config'] as const;
+/** isdlc's own config folder, looked in first. */
+export const ISDLC_CONFIG_DIR = '.isdlc/config';
+
+/** Where config files are looked for, in order: isdlc's folder, then the hosts' (`hostFolders`). */
+export function configDirsWith(hostFolders: readonly string[]): readonly string[] {
+  return [ISDLC_CONFIG_DIR, ...hostFolders];
+}
 
 export const BUNDLED = 'bundled';
 
@@ -65,9 +72,9 @@ export function bundledConfig<K extends ConfigName>(name: K): ConfigValue<K> {
   return SPECS[name].bundled as ConfigValue<K>;
 }
 
-export function loadConfig<K extends ConfigName>(root: string, name: K): Loaded<ConfigValue<K>> {
+export function loadConfig<K extends ConfigName>(root: string, name: K, configDirs: readonly string[]): Loaded<ConfigValue<K>> {
   const spec = SPECS[name];
-  for (const dir of CONFIG_DIRS) {
+  for (const dir of configDirs) {
     for (const file of spec.files) {
       const path = join(root, dir, file);
       let text: string | undefined;
@@ -124,13 +131,15 @@ export class ProjectConfig {
 
   constructor(
     readonly root: string,
+    /** Where config files are looked for, in order (configDirsWith). */
+    readonly configDirs: readonly string[],
     readonly projectId?: string,
   ) {}
 
   get<K extends ConfigName>(name: K): Loaded<ConfigValue<K>> {
     let loaded = this.cache.get(name) as Loaded<ConfigValue<K>> | undefined;
     if (!loaded) {
-      loaded = loadConfig(this.root, name);
+      loaded = loadConfig(this.root, name, this.configDirs);
       this.cache.set(name, loaded);
     }
     return loaded;

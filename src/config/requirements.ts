@@ -1,7 +1,6 @@
 // A phase's requirements as they apply to one workflow: the phase's own, with the workflow's overrides
 // merged over them (objects merged key by key, anything else replaced).
 import { phaseRequirementsOf } from './phases.js';
-import type { IsdlcState } from '../state/schema.js';
 import type { IterationRequirements, PhaseRequirements } from './schemas.js';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -30,7 +29,7 @@ export function effectivePhaseRequirements(
 }
 
 /** The coverage a phase asks for: a number, or one per workflow size (light, standard, epic). */
-export function coverageThreshold(requirements: PhaseRequirements | undefined, state: IsdlcState): number | undefined {
+export function coverageThreshold(requirements: PhaseRequirements | undefined, state: { active_workflow?: unknown }): number | undefined {
   const wanted = requirements?.test_iteration?.success_criteria?.min_coverage_percent;
   if (wanted === undefined || wanted === null) return undefined;
   if (typeof wanted === 'number') return wanted;

@@ -4,10 +4,11 @@
 // or names no command (init found none), the gate uses what detect-tests.ts guesses now, and says so.
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { CONFIG_DIRS } from './project-config.js';
+
+import { ISDLC_CONFIG_DIR } from './project-config.js';
 import { describeIssue } from './schemas.js';
 import { readTextIfPresent } from '../util/read-text.js';
-import { detectTesting } from '../verify/detect-tests.js';
+import { detectTesting } from './detect-tests.js';
 
 export const TESTING_FILE = 'testing.json';
 export const TESTING_PATH = `.isdlc/config/${TESTING_FILE}`;
@@ -60,8 +61,9 @@ export function initialTestingConfig(root: string): { text: string; basis: strin
   return { text: `${JSON.stringify(config, null, 2)}\n`, basis: detected.basis };
 }
 
+/** isdlc's own file: it is read from `.isdlc/config/` only (no framework before isdlc had it). */
 export function loadTestingConfig(root: string): LoadedTesting {
-  for (const dir of CONFIG_DIRS) {
+  for (const dir of [ISDLC_CONFIG_DIR]) {
     const path = join(root, dir, TESTING_FILE);
     let text: string | undefined;
     try {

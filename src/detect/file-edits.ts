@@ -1,5 +1,5 @@
 // What a Write or Edit tool call would leave in a file: judged before the tool runs, from the file's
-// text now. Claude Code's Edit replaces `old_string` once (all with `replace_all`); MultiEdit applies a
+// text now. An Edit replaces `old_string` once (all with `replace_all`); MultiEdit applies a
 // list of such edits in order.
 import { readFileSync } from 'node:fs';
 import type { HookEvent } from '../events/hook-event.js';

@@ -1,21 +1,25 @@
 // Runs the guards registered for one event, in their fixed order: the first deny wins and ends the run,
 // notes accumulate, state is read at most once (only if a guard looks) and written at most once.
 import type { ProjectConfig } from '../config/project-config.js';
+import type { GuardedSet } from '../integrity/guarded-set.js';
 import type { StateLocation } from '../state/locate.js';
 import type { IsdlcState } from '../state/schema.js';
 import type { LockTakeover } from '../state/lock.js';
-import { StateStore, type CorruptStateReport, type StateSnapshot } from '../state/store.js';
+import type { CorruptStateReport, StateSnapshot } from '../state/store.js';
+import { JournaledStateStore } from '../integrity/journaled-state.js';
 import type { HookEvent } from '../events/hook-event.js';
 import { guardReactsTo, type Guard, type GuardContext } from './guard.js';
 import { refusalAfterFailure } from './guard-failure.js';
 import { emptyVerdict, type Verdict } from './verdict.js';
-import { sandboxState, settingsByPrecedence } from '../hosts/claude-code/sandbox-status.js';
 
 export interface DispatchInput {
   event: HookEvent;
   guards: readonly Guard[];
   location: StateLocation;
   config: ProjectConfig;
+  guarded: GuardedSet;
+  /** Whether the agent's shell is sandboxed in this project, as the host that sent the call judges it. */
+  shellSandboxed: (root: string) => boolean;
   now?: Date;
   /** Decide, but change nothing on disk (no state write, no corrupt file set aside). */
   dryRun?: boolean;
@@ -52,7 +56,7 @@ export function dispatch(input: DispatchInput): DispatchResult {
   const selected = input.guards.filter((guard) => guardReactsTo(guard, event));
   if (selected.length === 0) return result;
 
-  const store = new StateStore(location.stateFile, { onTakeover: (takeover) => result.lockTakeovers.push(takeover) });
+  const store = new JournaledStateStore(location.stateFile, { onTakeover: (takeover) => result.lockTakeovers.push(takeover) });
   let state: IsdlcState | null = null;
   let snapshot: StateSnapshot | undefined;
   const readState = (): IsdlcState | null => {
@@ -67,7 +71,7 @@ export function dispatch(input: DispatchInput): DispatchResult {
   };
 
   let sandboxed: boolean | undefined;
-  const shellSandboxed = (): boolean => (sandboxed ??= sandboxState(settingsByPrecedence(location.root), location.root).sandboxed);
+  const shellSandboxed = (): boolean => (sandboxed ??= input.shellSandboxed(location.root));
 
   const updates: ((draft: IsdlcState) => void)[] = [];
   for (const guard of selected) {
@@ -78,6 +82,7 @@ export function dispatch(input: DispatchInput): DispatchResult {
       },
       config,
       location,
+      guarded: input.guarded,
       now: input.now ?? new Date(),
       shellSandboxed,
       dryRun: input.dryRun === true,
@@ -107,7 +112,7 @@ export function dispatch(input: DispatchInput): DispatchResult {
       // Fail open: a guard that throws is skipped, never allowed to block or crash the host's action;
       // unless the action writes isdlc's own files (guard-failure.ts).
       result.failures.push({ guard: guard.id, error: messageOf(error) });
-      const refusal = verdict.deny ? undefined : refusalAfterFailure(guard.id, messageOf(error), event, location.root);
+      const refusal = verdict.deny ? undefined : refusalAfterFailure(guard.id, messageOf(error), event, location.root, input.guarded);
       if (refusal) {
         verdict.deny = { guard: guard.id, reason: refusal.reason };
         verdict.userMessages.push(refusal.userMessage);

@@ -2,7 +2,7 @@
 // exception is a call about to write one of isdlc's own files: there the guard is what stands between
 // the agent and the workflow's record, and skipping it would let exactly the write it exists to judge
 // through unchecked. Such a call is refused instead, and both the model and the person are told why.
-import { GUARDED_KIND_LABELS } from '../integrity/guarded-set.js';
+import { GUARDED_KIND_LABELS, type GuardedSet } from '../integrity/guarded-set.js';
 import { guardedWriteOf, type GuardedWrite } from '../integrity/guarded-writes.js';
 import type { HookEvent } from '../events/hook-event.js';
 
@@ -14,10 +14,10 @@ export interface FailureRefusal {
 }
 
 /** The refusal owed when guard `guardId` threw `error` while judging `event`, or undefined: fail open. */
-export function refusalAfterFailure(guardId: string, error: string, event: HookEvent, root: string): FailureRefusal | undefined {
+export function refusalAfterFailure(guardId: string, error: string, event: HookEvent, root: string, guarded: GuardedSet): FailureRefusal | undefined {
   let write: GuardedWrite | undefined;
   try {
-    write = guardedWriteOf(event, root);
+    write = guardedWriteOf(event, root, guarded);
   } catch {
     return undefined; // nothing known about the target: the ordinary rule, fail open
   }

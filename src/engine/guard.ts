@@ -2,6 +2,7 @@
 // and the config, then denies, notes, or records something in state. Guards never write files
 // themselves; the engine applies their state updates in one locked transaction.
 import type { ProjectConfig } from '../config/project-config.js';
+import type { GuardedSet } from '../integrity/guarded-set.js';
 import type { StateLocation } from '../state/locate.js';
 import type { IsdlcState } from '../state/schema.js';
 import { HOOK_EVENT_NAMES, TOOL_KINDS, type HookEvent, type HookEventName, type ToolKind } from '../events/hook-event.js';
@@ -14,9 +15,11 @@ export interface GuardContext {
   readonly state: IsdlcState | null;
   config: ProjectConfig;
   location: StateLocation;
+  /** What is guarded in this project: isdlc's files and what its agent hosts add. */
+  guarded: GuardedSet;
   now: Date;
   /**
-   * Whether the agent's shell runs in Claude Code's sandbox with isdlc's files read-only (the project's
+   * Whether the agent's shell runs in the host's sandbox with isdlc's files read-only (the project's
    * settings say so in a form that cannot fail open). Read from disk on first use, once per event.
    */
   shellSandboxed(): boolean;

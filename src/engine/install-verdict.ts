@@ -6,7 +6,7 @@ import { workflowAdvanceIn } from '../detect/workflow-advance.js';
 import { installProblems, type InstallProblem } from '../integrity/install-integrity.js';
 import { currentPhaseOf } from '../state/current-phase.js';
 import type { StateLocation } from '../state/locate.js';
-import { StateStore } from '../state/store.js';
+import { JournaledStateStore } from '../integrity/journaled-state.js';
 import type { HookEvent } from '../events/hook-event.js';
 import type { Verdict } from './verdict.js';
 
@@ -25,7 +25,7 @@ export interface InstallCheckInput {
 function currentPhase(location: StateLocation, monorepoBroken: boolean): string | null {
   if (monorepoBroken) return null;
   try {
-    return currentPhaseOf(new StateStore(location.stateFile).read({ readOnly: true }).state);
+    return currentPhaseOf(new JournaledStateStore(location.stateFile).read({ readOnly: true }).state);
   } catch {
     return null;
   }

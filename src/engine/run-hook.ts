@@ -1,23 +1,33 @@
 // `isdlc hook`: one payload in, one decision out. Whatever goes wrong here, the answer is an allow with
 // the reason logged: a hook must never break the host's action because of its own fault. The one
 // exception is isdlc's own install being broken (checkInstall): work goes on, the workflow does not.
+// The host that sent the call reads the payload and writes the answer (host.ts); the engine sees only
+// the canonical event and its verdict.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ProjectConfig } from '../config/project-config.js';
-import { claudeCodeDecision, parseClaudeCodePayload, renderClaudeCodeVerdict } from '../hosts/claude-code/wire.js';
+import { configDirsWith, ProjectConfig } from '../config/project-config.js';
+import type { GuardedSet } from '../integrity/guarded-set.js';
+import { loadLoop } from '../loop/load.js';
 import { findProjectRoot, ISDLC_DIR, locateState, type StateLocation } from '../state/locate.js';
-import { tamperCheckForHook, type TamperReport } from '../integrity/tamper-on-hook.js';
-import { appendActivity } from './activity-log.js';
+import { tamperCheckForHook, type HookCheckInput, type TamperReport } from '../integrity/tamper-on-hook.js';
+import { appendActivity } from '../state/activity-log.js';
 import { dispatch } from './dispatch.js';
 import type { HookEvent } from '../events/hook-event.js';
 import { guardDefinitionProblems, type Guard } from './guard.js';
+import type { HookHost } from './host.js';
 import { checkInstall } from './install-verdict.js';
 import { cutDeeperThan, MAX_JSON_DEPTH } from '../util/json-depth.js';
 
 export interface HookRunInput {
+  /** The host that sent the call: it reads the payload and writes the answer. */
+  host: HookHost;
+  /** What is guarded in the project: isdlc's files and what every registered host adds. */
+  guarded: GuardedSet;
   payload: string;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** The project the call is for, when the caller knows it better than the host (a replay, the cache warm-up). */
+  projectDir?: string;
   /** `--event NAME`: overrides the payload's hook_event_name. */
   eventName?: string;
   /** `--guards a,b`: run only these guards. */
@@ -46,7 +56,7 @@ function summary(event: HookEvent): Record<string, unknown> {
   if (event.agentType) out['agent_type'] = event.agentType;
   if (event.outcome?.exitCode !== undefined) out['exit_code'] = event.outcome.exitCode;
   if (event.notification) out['notification'] = event.notification.kind;
-  // What Claude Code's bashEditDiff said the command changed (only where the host sends one).
+  // What the host said the command changed (only where it reports that).
   if (event.outcome?.fileChanges) out['edit_diff'] = event.outcome.fileChanges.files.map((file) => file.path);
   return out;
 }
@@ -80,9 +90,14 @@ export function isDryRun(env: NodeJS.ProcessEnv): boolean {
  * After runHook itself threw: the decision (an allow) still goes into the activity log of the project the
  * call came from, so a person sees that a hook call went unjudged. Best effort; never throws.
  */
-export function logInternalError(input: Pick<HookRunInput, 'env' | 'cwd'>, error: unknown): void {
+/** The project folder the call names: the caller's, else the host's. */
+function namedProject(input: Pick<HookRunInput, 'host' | 'env' | 'projectDir'>): string | undefined {
+  return input.projectDir ?? input.host.projectDir(input.env);
+}
+
+export function logInternalError(input: Pick<HookRunInput, 'host' | 'env' | 'cwd' | 'projectDir'>, error: unknown): void {
   try {
-    const root = findProjectRoot({ env: input.env, cwd: input.cwd });
+    const root = findProjectRoot({ hostProjectDir: namedProject(input), cwd: input.cwd });
     if (!root || isDryRun(input.env) || !existsSync(join(root, ISDLC_DIR))) return;
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     appendActivity(join(root, ISDLC_DIR), { ts: new Date().toISOString(), decision: 'allow', problem: `internal error, allowed without checks: ${message}` });
@@ -122,7 +137,8 @@ export function runHook(input: HookRunInput): HookRunOutput {
     raw && typeof raw === 'object' && typeof (raw as Record<string, unknown>)['cwd'] === 'string'
       ? ((raw as Record<string, unknown>)['cwd'] as string)
       : input.cwd;
-  const root = findProjectRoot({ env: input.env, cwd: payloadCwd });
+  const root = findProjectRoot({ hostProjectDir: namedProject(input), cwd: payloadCwd });
+  const configDirs = configDirsWith(input.guarded.configFolders);
   let location: StateLocation | undefined;
   let tamper: TamperReport = {};
   // Which project's state applies is unknown: no guard runs, and checkInstall says why below.
@@ -133,29 +149,29 @@ export function runHook(input: HookRunInput): HookRunOutput {
       const eventName = input.eventName ?? (raw && typeof raw === 'object' ? String((raw as Record<string, unknown>)['hook_event_name'] ?? '') : '');
       const stateFile = (): string => {
         try {
-          return locateState(root, { env: input.env, cwd: payloadCwd }).stateFile;
+          return locateState(root, { env: input.env, cwd: payloadCwd, configDirs }).stateFile;
         } catch {
           return join(root, ISDLC_DIR, 'state.json');
         }
       };
-      tamper = runTamperCheck(root, stateFile, eventName || 'a hook call', entry);
+      tamper = runTamperCheck(root, { guarded: input.guarded, stateFile, foundBy: eventName || 'a hook call', loopRows: () => loadLoop().loopRows }, entry);
     }
     try {
-      location = locateState(root, { env: input.env, cwd: payloadCwd });
+      location = locateState(root, { env: input.env, cwd: payloadCwd, configDirs });
       if (location.warning) entry['warning'] = location.warning;
     } catch (error) {
       monorepoProblem = (error as Error).message;
       const isdlcDir = join(root, ISDLC_DIR);
-      location = { root, isdlcDir, stateFile: join(isdlcDir, 'state.json') };
+      location = { root, isdlcDir, stateFile: join(isdlcDir, 'state.json'), configDirs };
     }
   }
   if (parseProblem) return allow(parseProblem, location);
 
-  const parsed = parseClaudeCodePayload(raw, input.eventName);
+  const parsed = input.host.parse(raw, input.eventName);
   if (!parsed.ok) return allow(parsed.reason, location);
   const event = parsed.event;
   Object.assign(entry, summary(event));
-  if (!location) return allow(root ? `no .isdlc/ in ${root}: isdlc is not set up here` : 'no project found (no CLAUDE_PROJECT_DIR, no .isdlc/ above cwd)');
+  if (!location) return allow(root ? `no .isdlc/ in ${root}: isdlc is not set up here` : `no project found (${input.host.name} named none, no .isdlc/ above cwd)`);
   if (location.projectId) entry['project'] = location.projectId;
 
   const { guards, unknown } = selectGuards(input.guards, input.only);
@@ -167,16 +183,16 @@ export function runHook(input: HookRunInput): HookRunOutput {
   const broken = guards.filter((guard) => guardDefinitionProblems(guard).length > 0);
   if (broken.length > 0) entry['broken_guards'] = broken.map((guard) => guard.id ?? '?');
 
-  const config = new ProjectConfig(location.root, location.projectId);
+  const config = new ProjectConfig(location.root, location.configDirs, location.projectId);
   const runnable = monorepoProblem ? [] : guards.filter((guard) => !broken.includes(guard));
-  const result = dispatch({ event, guards: runnable, location, config, dryRun });
+  const result = dispatch({ event, guards: runnable, location, config, guarded: input.guarded, shellSandboxed: (root) => input.host.shellSandboxed(root), dryRun });
   const verdict = result.verdict;
   if (tamper.note) verdict.notes.unshift(tamper.note);
   if (tamper.userMessage) verdict.userMessages.unshift(tamper.userMessage);
   const installProblems = checkInstall({ event, location, config, verdict, ...(monorepoProblem ? { monorepoProblem } : {}), ...(input.missingBundles ? { missingBundles: input.missingBundles } : {}) });
   if (installProblems.length > 0) entry['install_problems'] = installProblems.map((problem) => problem.what);
   // As the wire says it: a held Stop is a block, not a deny.
-  entry['decision'] = claudeCodeDecision(event.name, verdict);
+  entry['decision'] = input.host.decision(event.name, verdict);
   if (verdict.deny) Object.assign(entry, { guard: verdict.deny.guard, reason: verdict.deny.reason });
   if (verdict.notes.length > 0) entry['notes'] = verdict.notes;
   if (verdict.userMessages.length > 0) entry['user_messages'] = verdict.userMessages;
@@ -190,12 +206,12 @@ export function runHook(input: HookRunInput): HookRunOutput {
   if (result.lockTakeovers.length > 0) entry['lock_takeover'] = result.lockTakeovers.length === 1 ? result.lockTakeovers[0] : result.lockTakeovers;
   const configProblems = config.problems();
   if (configProblems.length > 0) entry['config_problems'] = configProblems;
-  return finish(renderClaudeCodeVerdict(event.name, verdict), location, stderr);
+  return finish(input.host.render(event.name, verdict), location, stderr);
 }
 
-function runTamperCheck(root: string, stateFile: () => string, eventName: string, entry: Record<string, unknown>): TamperReport {
+function runTamperCheck(root: string, check: HookCheckInput, entry: Record<string, unknown>): TamperReport {
   try {
-    const report = tamperCheckForHook(root, stateFile, eventName);
+    const report = tamperCheckForHook(root, check);
     if (report.log) entry['tamper'] = report.log;
     return report;
   } catch (error) {

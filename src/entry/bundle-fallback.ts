@@ -13,6 +13,8 @@ import { verifiedBundle } from './verified-bundle.js';
 interface BundleRun {
   dir: string;
   family: EventFamily;
+  /** The host that sent the call (`--host`). */
+  hostId: string;
   input: HookInput;
   /** The hook's own arguments (after `hook`). */
   args: string[];
@@ -24,7 +26,7 @@ interface CliModule {
   GUARDS: readonly unknown[];
 }
 
-export function runHookBundle({ dir, family, input, args, requireFn }: BundleRun): void {
+export function runHookBundle({ dir, family, hostId, input, args, requireFn }: BundleRun): void {
   const failed: string[] = [];
   const details: string[] = [];
   const attempt = (file: string, run: () => void, path = join(dir, file)): void => {
@@ -56,5 +58,5 @@ export function runHookBundle({ dir, family, input, args, requireFn }: BundleRun
     const path = bundle(bundleFile(other));
     attempt(bundleFile(other), () => runWithCodeCache(path, requireFn, dir), path);
   }
-  answerWithoutBundles(input, details);
+  answerWithoutBundles(input, details, hostId);
 }

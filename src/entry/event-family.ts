@@ -17,6 +17,11 @@ export function peekEventName(bytes: Buffer): string | undefined {
   return /^"hook_event_name"\s*:\s*"([A-Za-z]+)"/.exec(bytes.toString('latin1', at, at + 80))?.[1];
 }
 
+/** Whether a guard reacts to an event this family's bundle answers. */
+export function reactsInFamily(guard: { on: Partial<Record<string, unknown>> }, family: EventFamily): boolean {
+  return Object.keys(guard.on).some((event) => familyOf(event) === family);
+}
+
 export function bundleFile(family: EventFamily): string {
   return `hook-${family}.cjs`;
 }

@@ -1,12 +1,16 @@
-// `isdlc hook` as a process: arguments, stdin, stdout. The decision itself is made by runHook.
+// `isdlc hook` as a process: arguments, stdin, stdout, and which host sent the call (`--host`, the default
+// host when the registered command names none). The decision itself is made by runHook.
 import type { Guard } from '../engine/guard.js';
+import type { HookHost } from '../engine/host.js';
 import { checkGuards, logInternalError, runHook } from '../engine/run-hook.js';
-import { MISSING_BUNDLES, type EventFamily } from './event-family.js';
+import { DEFAULT_HOST, GUARDED, guardsWithHosts, HOOK_HOST_IDS, HOOK_HOSTS, hookHostById } from '../hosts/hook-hosts.js';
+import { MISSING_BUNDLES, reactsInFamily, type EventFamily } from './event-family.js';
 import { shrinkLargeStrings } from './shrink-payload.js';
 import { readHookInput, STDIN_LIMIT_BYTES, writeAllSync, type HookInput } from './stdio.js';
 import { warmCache } from './warm-cache.js';
 
 interface HookArgs {
+  host?: string;
   eventName?: string;
   only?: string[];
   check: boolean;
@@ -20,7 +24,10 @@ function parseHookArgs(args: string[]): HookArgs {
     const arg = args[i]!;
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     const value = (): string | undefined => inline ?? args[++i];
-    if (flag === '--event') {
+    if (flag === '--host') {
+      const name = value();
+      if (name) parsed.host = name;
+    } else if (flag === '--event') {
       const name = value();
       if (name) parsed.eventName = name;
     } else if (flag === '--guards') parsed.only = (value() ?? '').split(',').map((id) => id.trim()).filter(Boolean);
@@ -32,26 +39,38 @@ function parseHookArgs(args: string[]): HookArgs {
 }
 
 export interface HookBundle {
-  /** The guards this bundle runs, in registry order. */
+  /** The core's guards this bundle runs, in registry order; the hosts' own are added in their place. */
   guards: readonly Guard[];
   /** The kind of events it answers; the full CLI has none. */
   family?: EventFamily;
 }
 
+/** The bundle's guards with the hosts' own that react to its events. */
+function guardsOf(bundle: HookBundle): readonly Guard[] {
+  const family = bundle.family;
+  return guardsWithHosts(bundle.guards, (guard) => !family || reactsInFamily(guard, family));
+}
+
 export function hookMain(args: string[], bundle: HookBundle): void {
   const options = parseHookArgs(args);
+  const guards = guardsOf(bundle);
   if (options.warmCache) {
-    if (bundle.family) warmCache(bundle.family, bundle.guards);
+    if (bundle.family) warmCache(bundle.family, guards, HOOK_HOSTS, GUARDED);
     return;
   }
   if (options.check) {
     // One line per bundle: `isdlc hook --check` runs every bundle the executable has.
-    const report = checkGuards(bundle.guards);
+    const report = checkGuards(guards);
     writeAllSync(1, `${JSON.stringify({ ...(bundle.family ? { bundle: bundle.family } : {}), ...report })}\n`);
     if (report.problems.length > 0) process.exitCode = 1;
     return;
   }
   let stderr = options.unknown.length > 0 ? `isdlc hook: ignored unknown arguments ${options.unknown.join(' ')}\n` : '';
+  let host: HookHost = hookHostById(options.host ?? DEFAULT_HOST) ?? hookHostById(DEFAULT_HOST)!;
+  if (options.host && !hookHostById(options.host)) {
+    stderr += `isdlc hook: no host named ${options.host} (these are: ${HOOK_HOST_IDS.join(', ')}); answered as ${host.id}\n`;
+    host = hookHostById(DEFAULT_HOST)!;
+  }
   // The executable has read stdin already to choose this bundle.
   const given = (globalThis as { __isdlcHookInput?: HookInput }).__isdlcHookInput;
   const input = given ?? readHookInput();
@@ -65,6 +84,8 @@ export function hookMain(args: string[], bundle: HookBundle): void {
   const missing = (globalThis as Record<string, unknown>)[MISSING_BUNDLES];
   try {
     const out = runHook({
+      host,
+      guarded: GUARDED,
       payload,
       ...(Array.isArray(missing) && missing.length > 0 ? { missingBundles: missing as string[] } : {}),
       env: process.env,
@@ -72,14 +93,14 @@ export function hookMain(args: string[], bundle: HookBundle): void {
       ...(options.eventName ? { eventName: options.eventName } : {}),
       ...(options.only ? { only: options.only } : {}),
       ...(inputProblem ? { inputProblem } : {}),
-      guards: bundle.guards,
+      guards,
     });
     stderr += out.stderr;
     if (out.stdout) writeAllSync(1, out.stdout);
   } catch (error) {
     // The last line of defence: whatever failed, the host's action goes ahead.
     stderr += `isdlc hook: internal error, allowed: ${(error as Error).stack ?? String(error)}\n`;
-    logInternalError({ env: process.env, cwd: process.cwd() }, error);
+    logInternalError({ host, env: process.env, cwd: process.cwd() }, error);
   }
   if (stderr) writeAllSync(2, stderr);
   // Everything is written synchronously; exiting now skips the idle-time garbage collection a

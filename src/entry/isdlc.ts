@@ -7,6 +7,7 @@ import { runHookBundle } from './bundle-fallback.js';
 import { runWithCodeCache } from '../util/code-cache.js';
 import { bundleFile, FAMILIES, familyOf, peekEventName } from './event-family.js';
 import { readHookInput } from './stdio.js';
+import { DEFAULT_HOST } from '../hosts/default-host.js';
 
 const args = process.argv.slice(2);
 const isHook = args[0] === 'hook' && !args.includes('--help') && !args.includes('-h');
@@ -17,9 +18,10 @@ if (isHook && (args.includes('--warm-cache') || args.includes('--check'))) {
 } else if (isHook) {
   const input = readHookInput();
   (globalThis as { __isdlcHookInput?: unknown }).__isdlcHookInput = input;
-  const eventArg = args.find((_, i) => args[i - 1] === '--event') ?? args.find((arg) => arg.startsWith('--event='))?.slice(8);
+  const argument = (flag: string): string | undefined => args.find((_, i) => args[i - 1] === flag) ?? args.find((arg) => arg.startsWith(`${flag}=`))?.slice(flag.length + 1);
+  const eventArg = argument('--event');
   const family = familyOf(eventArg ?? ('bytes' in input ? peekEventName(input.bytes) : undefined));
-  runHookBundle({ dir: __dirname, family, input, args: args.slice(1), requireFn: require });
+  runHookBundle({ dir: __dirname, family, hostId: argument('--host') ?? DEFAULT_HOST, input, args: args.slice(1), requireFn: require });
 } else {
   const cli = require('./cli.cjs') as { main(argv: string[]): Promise<number> };
   cli.main(process.argv).then(

@@ -37,20 +37,20 @@ export interface ToolOutcome {
   /** The text the tool produced (stdout and stderr for shells, the error text on failure). */
   text: string;
   /**
-   * Known only when the host reports it: a failed shell command's `Exit code N`, 0 for Claude Code's own
+   * Known only when the host reports it: a failed shell command's `Exit code N`, 0 for a host's own
    * shell result on PostToolUse, a code the response names. Absent means unknown, never 0.
    */
   exitCode?: number;
   interrupted: boolean;
   /** The tool was launched in the background and has not finished yet. */
   backgrounded: boolean;
-  /** How long the tool ran, when the host says (Claude Code 2.1.119 and later). */
+  /** How long the tool ran, when the host says. */
   durationMs?: number;
   /** A subagent tool's result: the subagent's id, which its SubagentStop carries as `agentId` (also for a background launch). */
   agentId?: string;
   /** A synchronous subagent's result: how many tool calls the subagent made, as the host counted them. */
   toolCalls?: number;
-  /** A shell command's result: the files it changed, when the host reports them (Claude Code's bashEditDiff). */
+  /** A shell command's result: the files it changed, when the host reports them. */
   fileChanges?: FileChanges;
 }
 
@@ -74,7 +74,7 @@ export interface FileChanges {
   unlisted: number;
 }
 
-/** Something the host submitted as a prompt that nobody typed (Claude Code's `<task-notification>`). */
+/** Something the host submitted as a prompt that nobody typed (a background task's end). */
 export interface HostNotification {
   kind: 'task';
   /** The background task (a subagent's id) the notification is about. */

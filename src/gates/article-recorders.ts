@@ -68,9 +68,9 @@ export function judgeRecorder(entry: unknown, worker: Worker): RecorderJudgement
     }
     if (terminal['sandboxed'] === true) return { who: `${user} in their own terminal`, independent: true };
     return {
-      who: `${user}'s terminal, or an agent's shell with CLAUDECODE unset`,
+      who: `${user}'s terminal, or an agent's shell that unset its host's marker`,
       independent: false,
-      why: "without Claude Code's sandbox isdlc cannot tell a person's terminal from the agent's shell: record it " + useTool + ', or turn the sandbox on (`isdlc init`)',
+      why: "without the agent host's sandbox isdlc cannot tell a person's terminal from the agent's shell: record it " + useTool + ', or turn the sandbox on (`isdlc init`)',
     };
   }
   return { who: 'an unknown caller', independent: false, why: `nothing says who made this check: record it ${useTool}` };

@@ -3,7 +3,7 @@
 // whether to wait, or to delegate the work again.
 import { clockOf, judgeRun } from '../state/agent-runs.js';
 import type { SkillUsageEntry } from '../state/schema.js';
-import type { GateCheck } from './evaluate.js';
+import type { GateCheck } from './gate-check.js';
 
 /** The check for `agent`'s runs in `phase`, from the log as it is `now`. */
 export function delegationCheckOf(log: readonly SkillUsageEntry[] | undefined, agent: string, phase: string, now: Date): GateCheck {

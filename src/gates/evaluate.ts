@@ -10,6 +10,7 @@ import { coverageThreshold, effectivePhaseRequirements } from '../config/require
 import type { PhaseRequirements } from '../config/schemas.js';
 import { phaseAgent } from '../config/agents.js';
 import { delegationCheckOf } from './delegation-check.js';
+import type { GateCheck, GateRequirement } from './gate-check.js';
 import { activeWorkflowOf } from '../state/current-phase.js';
 import { ENFORCEMENT_OFF_DETAIL, iterationEnforcementOff } from '../state/enforcement.js';
 import { constitutionalOf, elicitationOf, testIterationOf } from '../state/phase-records.js';
@@ -24,27 +25,7 @@ import { ACCEPT_TESTS_COMMAND, compareTestDefinition, definitionUnaccepted } fro
 import { reviewArticles, workerOf } from './article-recorders.js';
 import { ACKNOWLEDGE_COMMAND, acknowledgedViolations, describeViolation, openViolations } from '../verify/branch-violations.js';
 
-export type GateRequirement =
-  | 'test_iteration'
-  | 'constitutional_validation'
-  | 'interactive_elicitation'
-  | 'agent_delegation'
-  | 'artifact_presence'
-  | 'verified_test_run'
-  | 'branch_integrity'
-  | 'tamper_review'
-  | 'test_definition'
-  /** Present only when the person switched iteration enforcement off: says so, always met. */
-  | 'iteration_enforcement';
-
-export interface GateCheck {
-  requirement: GateRequirement;
-  met: boolean;
-  /** What was seen. */
-  detail: string;
-  /** What to do, for an unmet check. */
-  action?: string;
-}
+export type { GateCheck, GateRequirement } from './gate-check.js';
 
 export interface GateEvaluation {
   phase: string;

@@ -16,14 +16,21 @@ import { asRecord as obj, type JsonRecord as Json } from '../util/json.js';
 
 export const BLOCK_TITLE = 'GATE REQUIREMENTS';
 
-export interface BlockInput {
+export type BlockInput = {
   phaseKey: string;
   artifactFolder: string;
   workflowType?: string;
-  projectRoot?: string;
-  /** The project's config, when the caller has it loaded already (the hook does). */
-  config?: ProjectConfig;
-}
+} & (
+  | {
+      /** The project's config, loaded already (the hook's). */
+      config: ProjectConfig;
+    }
+  | {
+      projectRoot?: string;
+      /** Where the project's config files are looked for (src/config/project-config.ts). */
+      configDirs: readonly string[];
+    }
+);
 
 
 /** `{artifact_folder}` filled in; any other `{variable}` left as written; a folder that would leave the project leaves the template as it is. */
@@ -120,10 +127,10 @@ function constitutionFor(config: ProjectConfig): Constitution | null {
 function build(input: BlockInput): string {
   const phase = normalizePhaseKey(input.phaseKey);
   if (!phase || typeof input.artifactFolder !== 'string') return '';
-  const root = input.projectRoot ?? process.cwd();
+  const root = 'config' in input ? input.config.root : (input.projectRoot ?? process.cwd());
   // No isdlc set up there: no config of the project's at all, so nothing to tell (NFR-01 "missing").
-  if (!input.config && !existsSync(join(root, ISDLC_DIR))) return '';
-  const config = input.config ?? new ProjectConfig(root);
+  if (!('config' in input) && !existsSync(join(root, ISDLC_DIR))) return '';
+  const config = 'config' in input ? input.config : new ProjectConfig(root, input.configDirs);
   const loaded = config.get('iteration-requirements');
   // A project file that is there but cannot be used: its author meant something else than the defaults.
   if (loaded.problem) return '';

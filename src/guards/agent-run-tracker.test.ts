@@ -2,14 +2,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defineGuard } from '../engine/guard.js';
 import { runHook } from '../engine/run-hook.js';
-import { StateStore } from '../state/store.js';
+import { JournaledStateStore } from '../integrity/journaled-state.js';
+import { HOOK_HOST, GUARDED } from '../../test/helpers/hosts.js';
 import { readJson, tempDir, writeJson } from '../../test/helpers/project.js';
 import { agentRunTracker } from './agent-run-tracker.js';
 import { guardTable } from '../../test/helpers/guard-table.js';
 import { bashCall, recorded332 } from '../../test/helpers/payloads.js';
 import { workflowState } from '../../test/helpers/states.js';
 
-// A Bash call as Claude Code sends it; inside a subagent it also carries the subagent's id and type.
+// A Bash call as the host sends it; inside a subagent it also carries the subagent's id and type.
 const BASH = bashCall('/project', 'npm test');
 const AGENT_ID = String(recorded332('subagent-stop-background.json')['agent_id']);
 const insideSubagent = (agentType = 'software-developer', agentId = AGENT_ID) => ({ ...BASH, agent_id: agentId, agent_type: agentType });
@@ -89,10 +90,10 @@ describe('agent-run-tracker beside the launch hook', () => {
       id: 'launch-hook',
       description: 'the launch, logged by another process',
       on: { PreToolUse: true },
-      check: () => void new StateStore(stateFile).update((draft) => void (draft.skill_usage_log ?? []).push(run())),
+      check: () => void new JournaledStateStore(stateFile).update((draft) => void (draft.skill_usage_log ?? []).push(run())),
     });
     const payload = JSON.stringify({ ...insideSubagent(), cwd: project });
-    runHook({ payload, env: { CLAUDE_PROJECT_DIR: project }, cwd: project, guards: [agentRunTracker, launchHook] });
+    runHook({ host: HOOK_HOST, guarded: GUARDED, payload, env: {}, cwd: project, projectDir: project, guards: [agentRunTracker, launchHook] });
     expect(readJson<Record<string, any>>(stateFile)['skill_usage_log']).toEqual([{ ...run(), first_tool_at: expect.any(String) }]);
   });
 });

@@ -1,3 +1,4 @@
+import { projectEnv } from '../../test/helpers/hosts.js';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -91,7 +92,7 @@ guardTable('branch-evidence', {
       state: inPhase('06-implementation'),
       setup: (dir) => {
         repoWithBranches(dir, 'main');
-        spawnSync(process.execPath, [BIN, 'hook', ...GUARD], { cwd: dir, env: { ...process.env, CLAUDE_PROJECT_DIR: dir, ISDLC_DRY_RUN: '1' }, input: JSON.stringify(withId(bashCall(dir, alias), 'toolu_case')) });
+        spawnSync(process.execPath, [BIN, 'hook', ...GUARD], { cwd: dir, env: { ...process.env, ...projectEnv(dir), ISDLC_DRY_RUN: '1' }, input: JSON.stringify(withId(bashCall(dir, alias), 'toolu_case')) });
         expect(existsSync(join(dir, '.isdlc/branch-heads'))).toBe(false);
         sh(dir, alias);
       },

@@ -7,7 +7,6 @@ import { branchGuard } from './branch-guard.js';
 import { constitutionValidator } from './constitution-validator.js';
 import { gateBlocker } from './gate-blocker.js';
 import { gateRequirementsInjector } from './gate-requirements-injector.js';
-import { hookSettingsGuard } from '../hosts/claude-code/hook-settings-guard.js';
 import { humanOnlyCommands } from './human-only-commands.js';
 import { isdlcProgramGuard } from './isdlc-program-guard.js';
 import { iterationCorridor } from './iteration-corridor.js';
@@ -29,7 +28,6 @@ export const TOOL_CALL_GUARDS: readonly Guard[] = Object.freeze([
   isdlcProgramGuard,
   branchGuard,
   stateWriteValidator,
-  hookSettingsGuard,
   branchEvidence,
   gateRequirementsInjector,
   agentRunTracker,

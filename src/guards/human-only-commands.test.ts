@@ -30,9 +30,9 @@ guardTable('human-only-commands', {
     { name: 'rg and printf with the command in a quoted argument', payload: bashCall(P, "rg -n 'isdlc (phase skip|escalation approve)' . ; printf '%s\\n' 'isdlc loop cancel is for people' >> NOTES.md"), expect: 'allow' },
   ],
   invalid: [
-    { name: "approving a loop's command rules", payload: bashCall(P, 'env -u CLAUDECODE node .isdlc/bin/isdlc.cjs loop approve L-0123456789'), expect: 'deny', reasonIncludes: ["letting a loop's command rules run without an OS sandbox"] },
+    { name: "approving a loop's command rules", payload: bashCall(P, 'env -u AGENT_SHELL_MARKER node .isdlc/bin/isdlc.cjs loop approve L-0123456789'), expect: 'deny', reasonIncludes: ["letting a loop's command rules run without an OS sandbox"] },
     { name: 'acknowledging commits to a closed branch', payload: bashCall(P, 'npx isdlc branch acknowledge --note done'), expect: 'deny', reasonIncludes: ['acknowledging commits that reached a closed branch'] },
-    { name: 'accepting a changed test definition', payload: bashCall(P, 'env -u CLAUDECODE node .isdlc/bin/isdlc.cjs tests accept'), expect: 'deny', reasonIncludes: ['accepting a change to what defines the test command'] },
+    { name: 'accepting a changed test definition', payload: bashCall(P, 'env -u AGENT_SHELL_MARKER node .isdlc/bin/isdlc.cjs tests accept'), expect: 'deny', reasonIncludes: ['accepting a change to what defines the test command'] },
     { name: 'cancelling a loop (the agent declares BLOCKED instead)', payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs loop cancel --reason "tests are flaky"'), expect: 'deny', reasonIncludes: ['cancelling an iteration loop', '<promise>BLOCKED</promise>'] },
     { name: 'the installed binary', payload: bashCall(P, 'node .isdlc/bin/isdlc.cjs escalation approve --phase 06-implementation'), expect: 'deny', reasonIncludes: ['isdlc human-only-commands: Do not run `node .isdlc/bin/isdlc.cjs escalation approve --phase 06-implementation`; stop and ask the user to run it in their own terminal', 'a decision for a person', 'their own terminal'] },
     { name: 'through npx, chained after other work', payload: bashCall(P, 'npm test; npx isdlc escalation approve --phase 06-implementation'), expect: 'deny' },
@@ -54,13 +54,13 @@ guardTable('human-only-commands', {
     { name: 'an alias of the command', payload: bashCall(P, "alias s='isdlc phase skip'; s"), expect: 'deny' },
     { name: 'the subcommand fed to isdlc by xargs', payload: bashCall(P, 'echo phase skip | xargs isdlc'), expect: 'deny' },
     // Text given to a program that may run it (found by an attacker): the mention counts as a run there.
-    { name: 'inside sh -c behind timeout', payload: bashCall(P, "timeout 60 sh -c 'env -u CLAUDECODE node .isdlc/bin/isdlc.cjs phase skip --reason x'"), expect: 'deny' },
-    { name: 'as a git alias', payload: bashCall(P, "git -c alias.x='!env -u CLAUDECODE node .isdlc/bin/isdlc.cjs phase skip --reason y' x"), expect: 'deny' },
+    { name: 'inside sh -c behind timeout', payload: bashCall(P, "timeout 60 sh -c 'env -u AGENT_SHELL_MARKER node .isdlc/bin/isdlc.cjs phase skip --reason x'"), expect: 'deny' },
+    { name: 'as a git alias', payload: bashCall(P, "git -c alias.x='!env -u AGENT_SHELL_MARKER node .isdlc/bin/isdlc.cjs phase skip --reason y' x"), expect: 'deny' },
     { name: 'find -exec sh -c', payload: bashCall(P, "find . -maxdepth 0 -exec sh -c 'isdlc loop cancel' \\;"), expect: 'deny' },
     { name: 'python os.system', payload: bashCall(P, `python3 -c "import os; os.system('node .isdlc/bin/isdlc.cjs phase skip --reason z')"`), expect: 'deny' },
     { name: 'the program through a variable', payload: bashCall(P, 'I=.isdlc/bin/isdlc.cjs; node $I phase skip'), expect: 'deny' },
     { name: 'the program through a glob', payload: bashCall(P, 'node .isdlc/bin/isdlc.cj? phase skip'), expect: 'deny' },
-    { name: 'subcommand words piped through xargs into the program', payload: bashCall(P, "printf 'loop\\ncancel\\n' | xargs env -u CLAUDECODE node .isdlc/bin/isdlc.cjs"), expect: 'deny' },
+    { name: 'subcommand words piped through xargs into the program', payload: bashCall(P, "printf 'loop\\ncancel\\n' | xargs env -u AGENT_SHELL_MARKER node .isdlc/bin/isdlc.cjs"), expect: 'deny' },
     { name: 'approving a supervised review', payload: bashCall(P, 'npx isdlc phase review continue'), expect: 'deny', reasonIncludes: ['supervised workflow'] },
   ],
 });

@@ -1,6 +1,6 @@
-// The guard registry, in the one fixed order the engine runs them (seed 002 ADR-004; docs/guards.md).
-// For each event the engine takes the guards below that react to it, top to bottom; the first deny
-// ends the run.
+// The guard registry, in the one fixed order the engine runs them (docs/guards.md). For each event the
+// engine takes the guards below that react to it, top to bottom; the first deny ends the run. The agent
+// hosts' own guards take their place among these where host-guards.ts says.
 import type { Guard } from '../engine/guard.js';
 import { agentRunTracker } from './agent-run-tracker.js';
 import { branchEvidence } from './branch-evidence.js';
@@ -10,7 +10,6 @@ import { delegationGate } from './delegation-gate.js';
 import { discoverMenuGuard } from './discover-menu-guard.js';
 import { gateBlocker } from './gate-blocker.js';
 import { gateRequirementsInjector } from './gate-requirements-injector.js';
-import { hookSettingsGuard } from '../hosts/claude-code/hook-settings-guard.js';
 import { humanOnlyCommands } from './human-only-commands.js';
 import { isdlcProgramGuard } from './isdlc-program-guard.js';
 import { iterationCorridor } from './iteration-corridor.js';
@@ -46,7 +45,7 @@ export const GUARDS: readonly Guard[] = Object.freeze([
   isdlcProgramGuard,
   branchGuard,
   stateWriteValidator,
-  hookSettingsGuard,
+  // (the hosts' guards)
   // Last of the shell's PreToolUse guards, so it keeps the heads only for a command that will run; first
   // after a shell command.
   branchEvidence,

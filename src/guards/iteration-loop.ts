@@ -12,7 +12,7 @@ export const iterationLoop = defineGuard({
   id: 'iteration-loop',
   description: 'At the end of a turn, validates the loop bound to this session and keeps the agent working until it completes, is blocked or escalates.',
   on: { Stop: true, SubagentStop: true },
-  check({ event, location, deny, tellUser, log }) {
+  check({ event, location, guarded, deny, tellUser, log }) {
     if (!event.sessionId || !existsSync(join(location.isdlcDir, 'loop.db'))) return;
     const loop = loadLoop();
     let answer: ReturnType<typeof loop.answerStop>;
@@ -20,6 +20,7 @@ export const iterationLoop = defineGuard({
       answer = loop.answerStop({
         isdlcDir: location.isdlcDir,
         root: location.root,
+        protect: guarded.protectedPaths(),
         sessionId: event.sessionId,
         agentId: event.name === 'SubagentStop' ? event.agentId : undefined,
         lastMessage: event.stop?.lastMessage ?? '',

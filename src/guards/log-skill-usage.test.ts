@@ -6,7 +6,7 @@ import { decisionOf, hook, readJson, tempDir, writeJson } from '../../test/helpe
 import { workflowState } from '../../test/helpers/states.js';
 
 const P = '/project';
-// Recorded from Claude Code 2.1.332: a background launch, and the SubagentStop of that same agent.
+// Recorded from the real host (the one the payload helpers write for): a background launch, and the SubagentStop of that same agent.
 const LAUNCH = recorded332('post-agent-async.json');
 const BACKGROUND_END = recorded332('subagent-stop-background.json');
 const AGENT_ID = String(BACKGROUND_END['agent_id']);

@@ -20,7 +20,7 @@ function workflowAt(phase: string, extra: Record<string, unknown> = {}): Record<
 function agentCall(input: Record<string, unknown>, toolName = 'Agent'): Record<string, unknown> {
   return {
     session_id: '8bbcceab-0b3e-4e24-98c9-ec146b1ca8c6',
-    transcript_path: '/root/.claude/projects/x/8bbcceab.jsonl',
+    transcript_path: '/root/.agent-host/transcripts/8bbcceab.jsonl',
     hook_event_name: 'PreToolUse',
     permission_mode: 'default',
     tool_name: toolName,

@@ -44,7 +44,7 @@ function allCompleted(): State {
 /** Marks the tests as passed: refused whatever path reaches the state file. */
 const forged = (): string => changed((s) => Object.assign(tests(s), { completed: true, last_test_result: 'passed', status: 'success' }));
 
-/** A MultiEdit (Claude Code before 2.1.332): its edits apply in order, and the file they leave is judged. */
+/** A MultiEdit (a host's edit tool with several edits): they apply in order, and the file they leave is judged. */
 function multiEditCall(filePath: string, edits: { old_string: string; new_string: string; replace_all?: boolean }[]): Record<string, unknown> {
   return { ...editCall(P, filePath, '', ''), tool_name: 'MultiEdit', tool_input: { file_path: filePath, edits } };
 }
@@ -395,7 +395,7 @@ guardTable('state-write-validator', {
     { name: 'the loop store through a symlinked folder', state: onDisk(), setup: (project) => symlinkSync('.isdlc', join(project, 'lnk')), payload: writeCall(P, 'lnk/loop.db', ''), expect: 'deny', reasonIncludes: ["the iteration loops' store"] },
     { name: 'shell: a redirection onto .isdlc//state.json', state: onDisk(), payload: bashCall(P, "echo '{}' > .isdlc//state.json"), expect: 'deny', reasonIncludes: ['redirection'] },
     { name: 'shell: cp onto x/../.isdlc/state.json', state: onDisk(), payload: bashCall(P, 'cp /tmp/s.json x/../.isdlc/state.json'), expect: 'deny', reasonIncludes: ['(cp)'] },
-    { name: 'shell: a path through a variable stays ours (the hook cannot expand it)', state: onDisk(), payload: bashCall(P, 'cp /tmp/s.json "$CLAUDE_PROJECT_DIR/.isdlc/state.json"'), expect: 'deny' },
+    { name: 'shell: a path through a variable stays ours (the hook cannot expand it)', state: onDisk(), payload: bashCall(P, 'cp /tmp/s.json "$PROJECT_DIR/.isdlc/state.json"'), expect: 'deny' },
     { name: 'a Windows path (backslashes)', state: onDisk(), payload: writeCall(P, '.isdlc\\state.json', changed((s) => (tests(s).completed = true))), expect: 'deny', reasonIncludes: ['test_iteration'] },
     { name: 'shell: a redirection onto state', state: onDisk(), payload: bashCall(P, "echo '{}' > .isdlc/state.json"), expect: 'deny', reasonIncludes: ["isdlc state-write-validator: Use isdlc's tools instead: read the state with `mcp__isdlc__status`", 'redirection'], then: unchangedOnDisk },
     { name: 'shell: jq to a temp file, then mv onto state', state: onDisk(), payload: bashCall(P, "jq '.phases[\"06-implementation\"].status = \"completed\"' .isdlc/state.json > /tmp/s.json && mv /tmp/s.json .isdlc/state.json"), expect: 'deny', reasonIncludes: ['(mv)'] },

@@ -43,14 +43,14 @@ export const stateWriteValidator = defineGuard({
   id: 'state-write-validator',
   description: "Denies an agent's write to a state file that is stale (V7), regresses a phase (V8), or changes fields isdlc's commands own; notes V1-V3 and V9.",
   on: { PreToolUse: ['write', 'edit', 'notebook', 'shell'] },
-  check({ event, location, deny, note, log, shellSandboxed }) {
+  check({ event, location, guarded, deny, note, log, shellSandboxed }) {
     const tool = event.tool!;
     if (tool.kind === 'shell') {
       const command = typeof tool.input['command'] === 'string' ? tool.input['command'] : '';
       // Cheap first: a line that never names either file cannot write one (a `cd` leaves the names bare).
       if (!command.includes('state.json') && !command.includes('loop.db')) return;
       const looksGuarded = (word: string): boolean => isStateFilePath(word) || isLoopStorePath(word);
-      const place = { cwd: event.cwd ?? location.root, root: location.root, looksGuarded, kinds: ['state', 'loop-store'] as const };
+      const place = { cwd: event.cwd ?? location.root, root: location.root, guarded, looksGuarded, kinds: ['state', 'loop-store'] as const };
       const writes = shellWritesOurs(command, place, { powershell: tool.name === 'PowerShell' });
       if (writes.length === 0) return;
       // Inside the sandbox the file system refuses the write whatever the command looks like; a text
@@ -70,7 +70,7 @@ export const stateWriteValidator = defineGuard({
       );
       return;
     }
-    const target = toolTarget(event, location.root);
+    const target = toolTarget(event, location.root, guarded);
     const kind = target?.guarded?.kind;
     if (!target || (kind !== 'state' && kind !== 'loop-store')) return;
     const path = target.named;

@@ -56,7 +56,7 @@ function checkedWith(viii: State, ix?: State): State {
   return state;
 }
 
-/** A shell call that ran for a minute, as Claude Code reports it; inside a subagent when `agent` is given. */
+/** A shell call that ran for a minute, as the host reports it; inside a subagent when `agent` is given. */
 function shellCall(project: string, failed: boolean, agent?: { agent_id: string; agent_type: string }): Record<string, unknown> {
   const command = 'node .isdlc/bin/isdlc.cjs constitution record --article VIII --result compliant';
   const payload = failed ? bashFailed(project, command, 1, 'Still to be compliant: Article IX') : bashPassed(project, command, 'Article VIII: compliant');

@@ -1,3 +1,4 @@
+import { HOST_MCP_LIST, HOST_SETTINGS } from '../../test/helpers/hosts.js';
 import { expect } from 'vitest';
 import { guardTable } from '../../test/helpers/guard-table.js';
 import { bashEdited, recorded332In } from '../../test/helpers/payloads.js';
@@ -85,9 +86,9 @@ guardTable('unexpected-file-change', {
       name: "isdlc's entries in settings.json and .mcp.json",
       state: state(),
       payload: (project) =>
-        bashEdited(project, "jq 'del(.hooks)' .claude/settings.json > t && mv t .claude/settings.json", [
-          { path: '.claude/settings.json', lines: ['-        "command": "node",', '-        "args": ["${CLAUDE_PROJECT_DIR}/.isdlc/bin/isdlc.cjs", "hook"]'] },
-          { path: '.mcp.json', lines: ['-    "isdlc": {'] },
+        bashEdited(project, `jq 'del(.hooks)' ${HOST_SETTINGS} > t && mv t ${HOST_SETTINGS}`, [
+          { path: HOST_SETTINGS, lines: ['-        "command": "node",', '-        "args": [".isdlc/bin/isdlc.cjs", "hook"]'] },
+          { path: HOST_MCP_LIST, lines: ['-    "isdlc": {'] },
         ]),
       expect: 'allow',
       contextIncludes: ["isdlc's hook entries there are installed by `isdlc init`", "isdlc's server entry there"],
@@ -95,7 +96,7 @@ guardTable('unexpected-file-change', {
     {
       name: "the person's own entries in settings.json are theirs",
       state: state(),
-      payload: (project) => bashEdited(project, 'python3 set-theme.py', [{ path: '.claude/settings.json', lines: ['-  "theme": "dark"', '+  "theme": "light"'] }]),
+      payload: (project) => bashEdited(project, 'python3 set-theme.py', [{ path: HOST_SETTINGS, lines: ['-  "theme": "dark"', '+  "theme": "light"'] }]),
       expect: 'allow',
       then: quiet,
     },

@@ -1,20 +1,20 @@
 // A shell command changed one of isdlc's guarded files (src/integrity/guarded-set.ts), by a route no text
-// rule saw (`cd .isdlc && python3 ...`, a script the agent wrote). Claude Code's bashEditDiff says which
-// files a command changed; when a guarded one is among them the model hears which, that isdlc did not make
-// the change and what to use instead, the person hears it too, and the activity log records it.
+// rule saw (`cd .isdlc && python3 ...`, a script the agent wrote). A host may report the files a command
+// changed (ToolOutcome.fileChanges); when a guarded one is among them the model hears which, that isdlc did
+// not make the change and what to use instead, the person hears it too, and the activity log records it.
 //
-// A courtesy signal for projects without a journal of isdlc's writes (set up by an older isdlc): there the
-// tamper check (src/integrity/tamper-check.ts), which runs before every guard, has already found, undone
-// and reported such a change, whatever route made it; bashEditDiff is blind to files git ignores and to
-// failed commands.
+// A courtesy signal for projects without a journal of isdlc's writes (set up by an older isdlc): elsewhere
+// the tamper check (src/integrity/tamper-check.ts), which runs before every guard, has already found,
+// undone and reported such a change, whatever route made it; a host's report of changed files is blind to
+// what it leaves out (Claude Code's leaves out files git ignores, and failed commands).
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ACTIVITY_LOG } from '../engine/activity-log.js';
+import { ACTIVITY_LOG } from '../state/activity-log.js';
 import { ISDLC_DIR } from '../state/locate.js';
 import type { FileChange } from '../events/hook-event.js';
 import { defineGuard } from '../engine/guard.js';
 import { simpleCommands, type SimpleCommand } from '../detect/shell-words.js';
-import { GUARDED_KIND_LABELS, guardedFileKindOnDisk, relativeToRoot, type GuardedKind } from '../integrity/guarded-set.js';
+import { GUARDED_KIND_LABELS, relativeToRoot, type GuardedKind } from '../integrity/guarded-set.js';
 import { INSTEAD } from '../integrity/instead.js';
 import { hasJournal } from '../integrity/journal.js';
 
@@ -105,7 +105,7 @@ function reportable(kind: GuardedKind, file: FileChange, isdlcDir: string): bool
   if (file.deleted) return true;
   // A state write by isdlc elsewhere (a hook of a subagent running beside this command) shows up here too.
   if (kind === 'state') return !writtenByIsdlcHook(isdlcDir, file.lines ?? []);
-  // Only isdlc's own entries in those files are guarded; the rest is the person's or Claude Code's.
+  // Only isdlc's own entries in those files are guarded; the rest is the person's or the host's.
   if (kind === 'settings' || kind === 'mcp') return changedLines(file).some((line) => /isdlc/i.test(line));
   // isdlc only appends to its log; appended lines are its hooks writing while the command ran.
   if (kind === 'log') return changedLines(file).some((line) => line.startsWith('-'));
@@ -118,13 +118,13 @@ function changeOf(file: FileChange): 'created' | 'deleted' | 'modified' {
 
 export const unexpectedFileChange = defineGuard({
   id: 'unexpected-file-change',
-  description: "After a shell command, in a project without a journal of isdlc's writes, reports isdlc's guarded files that Claude Code's bashEditDiff lists as changed by it (to the model, the person and the log).",
+  description: "After a shell command, in a project without a journal of isdlc's writes, reports isdlc's guarded files that the host lists as changed by it (to the model, the person and the log).",
   on: { PostToolUse: ['shell'] },
-  check({ event, location, note, tellUser, log }) {
+  check({ event, location, guarded: guardedSet, note, tellUser, log }) {
     const changes = event.outcome?.fileChanges;
     if (!changes || changes.files.length === 0 || hasJournal(location.root)) return;
     const guarded = changes.files.flatMap((file) => {
-      const kind = guardedFileKindOnDisk(location.root, file.path);
+      const kind = guardedSet.fileKindOnDisk(location.root, file.path);
       return kind ? [{ file, kind, path: relativeToRoot(location.root, file.path) ?? file.path }] : [];
     });
     if (guarded.length === 0) return;

@@ -10,9 +10,9 @@ export const workflowCompletionEnforcer = defineGuard({
   id: 'workflow-completion-enforcer',
   description: 'Adds phase snapshots and metrics to a workflow archived by hand (without `isdlc workflow finalize`).',
   on: { PostToolUse: ['write', 'edit'] },
-  check({ event, state, location, now, update, note, log }) {
+  check({ event, state, location, guarded, now, update, note, log }) {
     // This workflow's state file, however the Write named it.
-    const target = toolTarget(event, location.root)?.guarded;
+    const target = toolTarget(event, location.root, guarded)?.guarded;
     if (target?.kind !== 'state' || target.relative !== relativeToRoot(location.root, location.stateFile)) return;
     const entry = archiveNeedingRepair(state, now);
     if (!entry) return;

@@ -1,8 +1,15 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { EXAMPLE_GUARDED as GUARDED } from '../../test/helpers/hosts.js';
 import { tempDir } from '../../test/helpers/project.js';
-import { GUARDED_PATHS, RUN_AS_CODE_PATHS, guardedFileKind, guardedFileKindOnDisk, guardedFileOnDisk, guardedKindOfRelative, realPathOf, type GuardedKind } from './guarded-set.js';
+import { GuardedSet, realPathOf, type GuardedKind } from './guarded-set.js';
+
+// The trust layer's own cases, with a made-up agent host (test/helpers/hosts.ts) that keeps its settings in
+// `.agent/`: what a real host adds is tested in its own folder (src/hosts/<host>/files.test.ts).
+const guardedFileKind = (root: string, path: string): GuardedKind | undefined => GUARDED.fileKind(root, path);
+const guardedFileKindOnDisk = (root: string, path: string): GuardedKind | undefined => GUARDED.fileKindOnDisk(root, path);
+const guardedFileOnDisk = (root: string, path: string) => GUARDED.fileOnDisk(root, path);
 
 const ROOT = '/work/project';
 
@@ -25,18 +32,17 @@ describe('guardedFileKind', () => {
     ['.isdlc/projects/api/constitution.md', 'constitution'],
     ['.isdlc/state.json.1234.tmp', 'other'],
     ['.isdlc/projects/api/notes.txt', 'other'],
-    ['.claude/settings.json', 'settings'],
-    ['.claude/settings.local.json', 'settings'],
-    ['.mcp.json', 'mcp'],
+    ['.agent/settings.json', 'settings'],
+    ['.agent/mcp.json', 'mcp'],
     ['docs/isdlc/constitution.md', 'constitution'],
     ['docs/isdlc/projects/api/constitution.md', 'constitution'],
-    ['.claude/hooks/config/skills-manifest.json', 'config'],
+    ['.agent/framework-config/skills-manifest.json', 'config'],
     // The user's and the agents' files
     ['.isdlc/tasks.md', undefined],
     ['.isdlc/projects/api/tasks.md', undefined],
     ['docs/isdlc/tasks.md', undefined],
-    ['.claude/commands/isdlc.md', undefined],
-    ['.claude/agents/software-developer.md', undefined],
+    ['.agent/skills/review.md', undefined],
+    ['.agent/notes.md', undefined],
     ['src/state.json', undefined],
     ['notes.txt', undefined],
     ['docs/isdlc/requirements/REQ-0001/requirements.md', undefined],
@@ -49,8 +55,8 @@ describe('guardedFileKind', () => {
     [`${ROOT}/./.isdlc/state.json`, 'state'],
     [`${ROOT}//.isdlc//state.json`, 'state'],
     [`${ROOT}/src/../.isdlc/state.json`, 'state'],
-    ['./.mcp.json', 'mcp'],
-    ['src/../.claude/settings.json', 'settings'],
+    ['./.agent/mcp.json', 'mcp'],
+    ['src/../.agent/settings.json', 'settings'],
     [`${ROOT}/.isdlc/config/../bin/isdlc.cjs`, 'bin'],
   ])('normalises %s to %s', (path, kind) => expect(guardedFileKind(ROOT, path)).toBe(kind));
 
@@ -100,15 +106,26 @@ describe('guardedFileKindOnDisk', () => {
   });
 });
 
-describe('GUARDED_PATHS', () => {
+describe('the guarded paths', () => {
   // The sandbox protects these paths; the text rules and the journal classify files. One definition:
-  // every path the sandbox protects (besides git's own) is a guarded file, or a folder of them.
-  it.each(GUARDED_PATHS.filter((path) => !RUN_AS_CODE_PATHS.includes(path)))('%s is in the guarded set', (path) => {
+  // every path the sandbox protects (besides what others run as code) is a guarded file, or a folder of them.
+  it.each(GUARDED.paths.filter((path) => !GUARDED.runAsCode.includes(path)))('%s is in the guarded set', (path) => {
     const concrete = path.replace('*', 'api');
-    expect(guardedKindOfRelative(concrete) ?? guardedKindOfRelative(`${concrete}/x.json`)).toBeDefined();
+    expect(GUARDED.kindOfRelative(concrete) ?? GUARDED.kindOfRelative(`${concrete}/x.json`)).toBeDefined();
   });
 
-  it("names what git and Claude Code run as code with the person's rights", () => {
-    expect(GUARDED_PATHS).toEqual(expect.arrayContaining(['.git/config', '.git/hooks', '.claude/agents', '.claude/skills', '.claude/commands']));
+  it("names what git and the hosts run as code with the person's rights", () => {
+    expect(GUARDED.paths).toEqual(expect.arrayContaining(['.git/config', '.git/hooks', '.agent/skills']));
+  });
+
+  it("without a host, only isdlc's own files and git's are guarded", () => {
+    const own = new GuardedSet([]);
+    expect(own.paths).toEqual(['.isdlc', 'docs/isdlc/constitution.md', 'docs/isdlc/projects/*/constitution.md', '.git/config', '.git/hooks']);
+    expect(own.kindOfRelative('.agent/settings.json')).toBeUndefined();
+  });
+
+  it("reads a guarded name in a word the hook cannot resolve, for isdlc's files and each host's", () => {
+    for (const word of ['$HOME/p/.isdlc/state.json', '${X}/.agent/settings.json', 'a\\.agent\\mcp.json', '~/p/.agent/framework-config/x.json', 'docs/isdlc/constitution.md']) expect(GUARDED.namedIn(word), word).toBe(true);
+    for (const word of ['$HOME/p/src/state.json', '.agent/notes.md', '.agentx/settings.json']) expect(GUARDED.namedIn(word), word).toBe(false);
   });
 });

@@ -10,7 +10,7 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { HookEvent } from '../events/hook-event.js';
 import { shellWritesTo, toolFilePath } from '../detect/state-file-writes.js';
 import { simpleCommands, type SimpleCommand } from '../detect/shell-words.js';
-import { guardedFileOnDisk, realPathOf, type GuardedKind } from './guarded-set.js';
+import { realPathOf, type GuardedKind, type GuardedSet } from './guarded-set.js';
 import { toolTarget } from './tool-target.js';
 
 export interface GuardedWrite {
@@ -33,6 +33,7 @@ export interface ShellPlace {
   /** The payload's cwd: where the line starts. */
   cwd: string;
   root: string;
+  guarded: GuardedSet;
   /** For a word that cannot be resolved: does its text name a guarded file? */
   looksGuarded: (word: string) => boolean;
   /** The kinds of guarded file asked about (all when unset). */
@@ -116,7 +117,7 @@ export function shellPathIsOurs(word: string, command: SimpleCommand, place: She
   const folder = command.cd !== null && command.cd.length > 0 && (linksMade || line.includes('CDPATH')) ? undefined : commandFolder(place.cwd, command.cd);
   const path = folder === undefined ? (isAbsolute(word) && !UNRESOLVED.test(word) && !linksMade ? landing(word, place.cwd, false) : undefined) : landing(word, folder, linksMade);
   if (path !== undefined) {
-    const kind = guardedFileOnDisk(place.root, path)?.kind;
+    const kind = place.guarded.fileKindOnDisk(place.root, path);
     return kind !== undefined && (place.kinds === undefined || place.kinds.includes(kind));
   }
   return place.looksGuarded(word) || (line.includes('.isdlc') && ISDLC_FILE_NAME.test(basename(word.replace(/\\/g, '/'))));
@@ -128,19 +129,16 @@ export function shellWritesOurs(line: string, place: ShellPlace, options: { powe
   return shellWritesTo(line, (word, command) => shellPathIsOurs(word, command, place, line, linksMade), options);
 }
 
-/** isdlc's guarded set by the text of a path, for words the hook cannot resolve. */
-const GUARDED_TEXT = /\.isdlc(?:[\\/]|$)|\.claude[\\/]settings(?:\.local)?\.json|\.mcp\.json|constitution\.md|\.claude[\\/]hooks[\\/]config/;
-
 /** The guarded file a PreToolUse call would write, or undefined (a read, another file, another event). */
-export function guardedWriteOf(event: HookEvent, root: string): GuardedWrite | undefined {
+export function guardedWriteOf(event: HookEvent, root: string, guarded: GuardedSet): GuardedWrite | undefined {
   const tool = event.tool;
   if (event.name !== 'PreToolUse' || !tool) return undefined;
   if (tool.kind === 'shell') {
     const command = typeof tool.input['command'] === 'string' ? tool.input['command'] : '';
-    const place: ShellPlace = { cwd: event.cwd ?? root, root, looksGuarded: (word) => GUARDED_TEXT.test(word) };
+    const place: ShellPlace = { cwd: event.cwd ?? root, root, guarded, looksGuarded: (word) => guarded.namedIn(word) };
     const writes = shellWritesOurs(command, place, { powershell: tool.name === 'PowerShell' });
     return writes[0] ? { named: writes[0].target } : undefined;
   }
-  const target = toolTarget(event, root);
+  const target = toolTarget(event, root, guarded);
   return target?.guarded ? { named: target.named, kind: target.guarded.kind } : undefined;
 }

@@ -1,39 +1,25 @@
 // Taking the guarded files as they are into the journal: at init (the person's command), for a project set
 // up before the journal existed, and when a person accepts what is on disk after a review.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { InstallRecord } from '../install/install.js';
-import { ACTIVITY_LOG } from '../engine/activity-log.js';
+import { ACTIVITY_LOG } from '../state/activity-log.js';
+import { INSTALL_RECORD, parseInstallRecord, readInstallRecord, type InstallRecord } from '../state/install-record.js';
 import { ISDLC_DIR } from '../state/locate.js';
-import { recordOrUndefined } from '../util/json.js';
+import type { GuardedSet } from './guarded-set.js';
 import { fileStamp, journaledWrite, lstamp, readCopy, recordAsIs, writeCopy, type JournalIndex } from './journal.js';
-import type { LoopRows } from './tamper-check.js';
+import type { LoopRows } from './loop-rows.js';
 import { scanWatched, viewOf } from './watched-files.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 
-export const INSTALL_JSON = `${ISDLC_DIR}/install.json`;
-
-function parseRecord(text: string | undefined): InstallRecord | undefined {
-  if (text === undefined) return undefined;
-  try {
-    return recordOrUndefined(JSON.parse(text)) as InstallRecord | undefined;
-  } catch {
-    return undefined;
-  }
-}
+const INSTALL_JSON = INSTALL_RECORD;
 
 /** The install record as isdlc last wrote it (the journal's copy), else as it is on disk. */
 export function installRecordOf(root: string, index: JournalIndex): InstallRecord | undefined {
   if (index.files[INSTALL_JSON]?.copy) {
-    const copy = parseRecord(readCopy(root, INSTALL_JSON)?.toString('utf8'));
+    const copy = parseInstallRecord(readCopy(root, INSTALL_JSON)?.toString('utf8'));
     if (copy) return copy;
   }
-  return installRecordOnDisk(root);
-}
-
-export function installRecordOnDisk(root: string): InstallRecord | undefined {
-  const file = join(root, INSTALL_JSON);
-  return existsSync(file) ? parseRecord(readFileSync(file, 'utf8')) : undefined;
+  return readInstallRecord(root);
 }
 
 /**
@@ -42,24 +28,24 @@ export function installRecordOnDisk(root: string): InstallRecord | undefined {
  * (the activity log is there), a missing journal was removed.
  */
 export function journalExpected(root: string): boolean {
-  if (installRecordOnDisk(root)?.journal !== true) return false;
+  if (readInstallRecord(root)?.journal !== true) return false;
   return [ACTIVITY_LOG, `${ACTIVITY_LOG}.1`].some((name) => existsSync(join(root, ISDLC_DIR, name)));
 }
 
 export function markJournalExpected(root: string): void {
-  const record = installRecordOnDisk(root);
+  const record = readInstallRecord(root);
   if (!record || record.journal === true) return;
   const text = Buffer.from(`${JSON.stringify({ ...record, journal: true }, null, 2)}\n`);
   journaledWrite(root, INSTALL_JSON, text, () => writeFileAtomic(join(root, INSTALL_JSON), text));
 }
 
 /** Every watched file and folder, as it is now, becomes what isdlc expects. Incidents are kept. */
-export function adoptAll(root: string, index: JournalIndex, loopRows?: () => LoopRows): void {
-  const watched = scanWatched(root);
+export function adoptAll(root: string, index: JournalIndex, guarded: GuardedSet, loopRows?: () => LoopRows): void {
+  const watched = scanWatched(root, guarded);
   index.files = {};
   index.dirs = {};
   for (const rel of watched.files) {
-    if (viewOf(rel) === 'loop-rows') adoptLoopRows(root, index, rel, loopRows);
+    if (viewOf(rel, guarded) === 'loop-rows') adoptLoopRows(root, index, rel, loopRows);
     else recordAsIs(root, index, rel, true);
   }
   for (const dir of watched.dirs) index.dirs[dir] = lstamp(join(root, dir));

@@ -1,7 +1,8 @@
 // What `isdlc doctor` says about tamper evidence: whether the journal holds, and what waits for a person.
-import { loadLoop } from '../loop/load.js';
+import type { GuardedSet } from './guarded-set.js';
 import { readJournal } from './journal.js';
 import { journalExpected } from './journal-adopt.js';
+import type { LoopRows } from './loop-rows.js';
 import { waitingForReview } from './review.js';
 
 export interface JournalFinding {
@@ -10,7 +11,7 @@ export interface JournalFinding {
   fix?: string;
 }
 
-export function journalFindings(root: string): JournalFinding[] {
+export function journalFindings(root: string, guarded: GuardedSet, loopRows: () => LoopRows): JournalFinding[] {
   const read = readJournal(root);
   if (read.kind === 'missing') {
     return journalExpected(root)
@@ -18,7 +19,7 @@ export function journalFindings(root: string): JournalFinding[] {
       : [{ severity: 'warn', what: 'no journal of isdlc\'s own writes yet (a project set up by an older isdlc): the next hook call starts one', fix: 'or run `isdlc init` again' }];
   }
   if (read.kind === 'broken') return [{ severity: 'fail', what: `isdlc's journal cannot be read: ${read.problem}`, fix: 'the next hook call sets it aside and reports it; `isdlc changes accept` starts a new one' }];
-  const waiting = waitingForReview(root, () => loadLoop().loopRows);
+  const waiting = waitingForReview(root, guarded, loopRows);
   const findings: JournalFinding[] = [];
   if (waiting.incidents.length > 0) {
     const files = [...new Set(waiting.incidents.flatMap((incident) => incident.files.map((file) => file.path)))];

@@ -15,9 +15,9 @@ import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { withLock, type LockOptions } from '../state/lock.js';
 import { ISDLC_DIR } from '../state/locate.js';
-import { watchedChildren } from './watched-files.js';
+import { JOURNAL_DIR, watchedChildren } from './unjournaled.js';
 
-export const JOURNAL_DIR = 'journal';
+export { JOURNAL_DIR };
 const INDEX = 'index.json';
 const COPIES = 'copies';
 const NEXT = '.next';

@@ -3,9 +3,11 @@
 // (reject: what is still changed on disk is undone, the set-aside versions are discarded).
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { GuardedSet } from './guarded-set.js';
 import { adoptAll } from './journal-adopt.js';
 import { readJournal, recordAsIs, updateJournal, type Incident } from './journal.js';
-import { checkGuardedFiles, noteLogFloor, pendingChanges, type LoopRows, type PendingChange } from './tamper-check.js';
+import type { LoopRows } from './loop-rows.js';
+import { checkGuardedFiles, noteLogFloor, pendingChanges, type PendingChange } from './tamper-check.js';
 import { viewOf } from './watched-files.js';
 
 export interface Waiting {
@@ -14,13 +16,14 @@ export interface Waiting {
   pending: PendingChange[];
 }
 
-export function waitingForReview(root: string, loopRows?: () => LoopRows): Waiting {
+export function waitingForReview(root: string, guarded: GuardedSet, loopRows?: () => LoopRows): Waiting {
   const read = readJournal(root);
   const incidents = read.kind === 'ok' ? read.index.incidents.filter((incident) => !incident.review) : [];
-  return { incidents, pending: pendingChanges(root, loopRows) };
+  return { incidents, pending: pendingChanges(root, guarded, loopRows) };
 }
 
 export interface ReviewOptions {
+  guarded: GuardedSet;
   /** Incident ids; none: every unreviewed one, and for accept everything on disk as it is. */
   ids?: number[];
   by: string;
@@ -48,7 +51,7 @@ export class ReviewError extends Error {}
 
 export function acceptChanges(root: string, options: ReviewOptions): ReviewResult {
   const at = (options.now ?? new Date()).toISOString();
-  const onDisk = options.ids ? [] : pendingChanges(root, options.loopRows).map((change) => change.rel);
+  const onDisk = options.ids ? [] : pendingChanges(root, options.guarded, options.loopRows).map((change) => change.rel);
   return updateJournal(root, (index) => {
     const picked = chosen(index.incidents, options.ids);
     const files: string[] = [];
@@ -65,9 +68,9 @@ export function acceptChanges(root: string, options: ReviewOptions): ReviewResul
     if (options.ids) {
       // Folder stamps stay as they were: the next check reads those folders again and finds any other newcomer.
       for (const path of new Set(picked.flatMap((incident) => incident.files.map((file) => file.path)))) {
-        if (viewOf(path) !== 'loop-rows' && path !== '.isdlc/journal') recordAsIs(root, index, path, true);
+        if (viewOf(path, options.guarded) !== 'loop-rows' && path !== '.isdlc/journal') recordAsIs(root, index, path, true);
       }
-    } else adoptAll(root, index, options.loopRows);
+    } else adoptAll(root, index, options.guarded, options.loopRows);
     noteLogFloor(root, index);
     return { incidents: picked.map((incident) => incident.id), files: [...new Set([...files, ...onDisk])], undone: [] };
   });
@@ -76,7 +79,7 @@ export function acceptChanges(root: string, options: ReviewOptions): ReviewResul
 export function rejectChanges(root: string, options: ReviewOptions): ReviewResult {
   const at = (options.now ?? new Date()).toISOString();
   // What is changed on disk now is undone first (it becomes one more incident, reviewed with the rest).
-  const check = checkGuardedFiles(root, { foundBy: 'isdlc changes reject', ...(options.loopRows ? { loopRows: options.loopRows } : {}) });
+  const check = checkGuardedFiles(root, { guarded: options.guarded, foundBy: 'isdlc changes reject', ...(options.loopRows ? { loopRows: options.loopRows } : {}) });
   const undone = check.findings.map((finding) => finding.rel);
   const ids = options.ids && check.incident ? [...options.ids, check.incident.id] : options.ids;
   return updateJournal(root, (index) => {

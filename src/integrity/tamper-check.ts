@@ -4,13 +4,12 @@
 // the changed content kept beside the file as `<name>.rejected-<time>`, and recorded as an incident.
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { InstallRecord } from '../install/install.js';
-import { ACTIVITY_LOG } from '../engine/activity-log.js';
+import { ACTIVITY_LOG } from '../state/activity-log.js';
+import type { InstallRecord } from '../state/install-record.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { withLock } from '../state/lock.js';
 import { ISDLC_DIR } from '../state/locate.js';
-import type { GuardedKind } from './guarded-set.js';
-import { isdlcPartOf } from '../hosts/claude-code/isdlc-part.js';
+import type { GuardedKind, GuardedSet } from './guarded-set.js';
 import {
   copyPath,
   fileStamp,
@@ -26,17 +25,13 @@ import {
   type JournalIndex,
 } from './journal.js';
 import { adoptAll, installRecordOf, journalExpected, markJournalExpected } from './journal-adopt.js';
-import { kindOf, viewOf, watchedChildren } from './watched-files.js';
-import { workflowKeyOf } from './tamper-gate.js';
+import type { LoopRows } from './loop-rows.js';
+import { watchedChildren } from './unjournaled.js';
+import { kindOf, viewOf } from './watched-files.js';
+import { workflowKeyOf } from './workflow-key.js';
 import type { IsdlcState } from '../state/schema.js';
 
-/** Reads and puts back the loop rows of `loop.db`; loaded only when that file changed (it brings SQLite). */
-export interface LoopRows {
-  snapshot(dbFile: string): string;
-  /** Whether a snapshot is what the journal's copy records. */
-  same(now: string, good: string): boolean;
-  restore(dbFile: string, goodRows: string): void;
-}
+export type { LoopRows };
 
 export interface Finding {
   rel: string;
@@ -47,6 +42,8 @@ export interface Finding {
 }
 
 export interface CheckOptions {
+  /** What is guarded in this project: isdlc's files and what its agent hosts add. */
+  guarded: GuardedSet;
   /** The event that runs the check, for the incident record. */
   foundBy: string;
   /** The workflow in progress (`<type>@<started_at>`), asked only when something changed. */
@@ -127,6 +124,7 @@ export function noteLogFloor(root: string, index: JournalIndex): void {
 
 interface Judge {
   root: string;
+  guarded: GuardedSet;
   index: JournalIndex;
   install: InstallRecord | undefined;
   tag: string;
@@ -164,25 +162,24 @@ function assessFile(judge: Judge, rel: string): Assessment | undefined {
   const { root, index } = judge;
   const entry = index.files[rel]!;
   if (sameStamp(fileStamp(root, rel), entry.stamp)) return undefined;
-  const view = viewOf(rel);
+  const view = viewOf(rel, judge.guarded);
   if (view === 'loop-rows' && !judge.loopRows) return undefined; // judged only where SQLite may be loaded
   // Not recorded: once the stand-in goes, the name is absent again, as isdlc left it.
   if (entry.stamp === null && isPlaceholder(join(root, rel))) return { same: true, accept: () => undefined };
   const current = readIfFile(join(root, rel));
   const good = entry.copy ? readCopy(root, rel) : undefined;
   const change: IncidentChange = current === undefined ? 'deleted' : entry.stamp === null ? 'created' : 'modified';
-  const finding = (outcome: Finding['outcome'], keptAs?: string): Finding => ({ rel, kind: kindOf(rel), change, outcome, ...(keptAs ? { keptAs } : {}) });
+  const finding = (outcome: Finding['outcome'], keptAs?: string): Finding => ({ rel, kind: kindOf(rel, judge.guarded), change, outcome, ...(keptAs ? { keptAs } : {}) });
   const record = (copy: boolean): void => {
     index.files[rel] = { stamp: fileStamp(root, rel), ...(copy ? { copy: true } : {}) };
   };
 
-  if (view === 'settings' || view === 'mcp') {
-    const owned = judge.install?.settings_owned;
+  if (typeof view === 'object') {
     const now = current?.toString('utf8');
     const before = good?.toString('utf8');
-    const part = isdlcPartOf(view, now, owned);
+    const part = view.isdlcPart(now, judge.install);
     // The person's part changed (or nothing did): that is the new baseline.
-    if (part !== undefined && part === isdlcPartOf(view, before, owned)) return { same: true, accept: () => recordAsIs(root, index, rel, current !== undefined) };
+    if (part !== undefined && part === view.isdlcPart(before, judge.install)) return { same: true, accept: () => recordAsIs(root, index, rel, current !== undefined) };
     return {
       same: false,
       change,
@@ -233,7 +230,7 @@ function assessFile(judge: Judge, rel: string): Assessment | undefined {
     undo: () => {
       // Nothing to put back: no copy was kept, the copy is gone (the journal was damaged), or it cannot be
       // isdlc's. Reported once: the file as it is now is what the next call compares with.
-      if ((entry.stamp !== null && !entry.copy) || (entry.copy && good === undefined) || (good !== undefined && !usableCopy(rel, good))) {
+      if ((entry.stamp !== null && !entry.copy) || (entry.copy && good === undefined) || (good !== undefined && !usableCopy(judge, rel, good))) {
         index.files[rel] = { stamp: fileStamp(root, rel), ...(good !== undefined ? { copy: true } : {}) };
         return finding('reported');
       }
@@ -260,9 +257,9 @@ function judgeFile(judge: Judge, rel: string): Finding | undefined {
  * Whether a copy can be what isdlc wrote: the journal's files are not waited onto the disk, so after a
  * power cut one may be empty; such a copy is never put back over anything.
  */
-function usableCopy(rel: string, copy: Buffer): boolean {
+function usableCopy(judge: Judge, rel: string, copy: Buffer): boolean {
   if (copy.length === 0) return false;
-  if (kindOf(rel) !== 'state') return true;
+  if (kindOf(rel, judge.guarded) !== 'state') return true;
   try {
     JSON.parse(copy.toString('utf8'));
     return true;
@@ -293,7 +290,7 @@ function judgeFolder(judge: Judge, dir: string): Finding[] {
   for (const child of watchedChildren(root, dir)) {
     if (child in index.files || child in index.dirs || isPlaceholder(join(root, child))) continue;
     const keptAs = keepAside(judge, child);
-    found.push({ rel: child, kind: kindOf(child), change: 'created', outcome: 'reverted', ...(keptAs ? { keptAs } : {}) });
+    found.push({ rel: child, kind: kindOf(child, judge.guarded), change: 'created', outcome: 'reverted', ...(keptAs ? { keptAs } : {}) });
   }
   return found;
 }
@@ -324,8 +321,8 @@ export function unreviewedIn(index: JournalIndex, workflow: string | undefined):
 }
 
 /** State files are put back under their own lock, so no state writer works from the forged content. */
-function withStateLocks<T>(root: string, rels: string[], work: () => T): T {
-  const states = rels.filter((rel) => kindOf(rel) === 'state').sort();
+function withStateLocks<T>(root: string, guarded: GuardedSet, rels: string[], work: () => T): T {
+  const states = rels.filter((rel) => kindOf(rel, guarded) === 'state').sort();
   const run = (i: number): T => (i === states.length ? work() : withLock(join(root, states[i]!), () => run(i + 1)));
   return run(0);
 }
@@ -335,7 +332,7 @@ function journalLost(root: string, problem: string, options: CheckOptions, now: 
   const broken = journalPath(root, 'index.json');
   if (existsSync(broken)) renameSync(broken, `${broken}.rejected-${timeTag(now)}`);
   return updateJournal(root, (index) => {
-    adoptAll(root, index);
+    adoptAll(root, index, options.guarded);
     const incident = recordIncident(index, [{ rel: `${ISDLC_DIR}/journal`, kind: 'other', change: problem.startsWith('missing') ? 'deleted' : 'modified', outcome: 'reported' }], options, now);
     return { findings: [], journal: 'lost', problem, incident, unreviewed: unreviewedIn(index, incident.workflow) };
   });
@@ -348,20 +345,20 @@ export interface PendingChange {
 }
 
 /** What differs from the journal now, without changing anything (for a person's review and for init). */
-export function pendingChanges(root: string, loopRows?: () => LoopRows): PendingChange[] {
+export function pendingChanges(root: string, guarded: GuardedSet, loopRows?: () => LoopRows): PendingChange[] {
   const read = readJournal(root);
   if (read.kind !== 'ok') return [];
   const index = read.index;
-  const judge: Judge = { root, index, install: installRecordOf(root, index), tag: '', ...(loopRows ? { loopRows } : {}) };
+  const judge: Judge = { root, guarded, index, install: installRecordOf(root, index), tag: '', ...(loopRows ? { loopRows } : {}) };
   const found: PendingChange[] = [];
   const first = suspects(root, index);
   for (const rel of first.files) {
     const assessment = assessFile(judge, rel);
-    if (assessment && !assessment.same) found.push({ rel, kind: kindOf(rel), change: assessment.change });
+    if (assessment && !assessment.same) found.push({ rel, kind: kindOf(rel, guarded), change: assessment.change });
   }
   for (const dir of first.dirs) {
     for (const child of existsSync(join(root, dir)) ? watchedChildren(root, dir) : []) {
-      if (!(child in index.files) && !(child in index.dirs) && !isPlaceholder(join(root, child))) found.push({ rel: child, kind: kindOf(child), change: 'created' });
+      if (!(child in index.files) && !(child in index.dirs) && !isPlaceholder(join(root, child))) found.push({ rel: child, kind: kindOf(child, guarded), change: 'created' });
     }
   }
   return found;
@@ -389,7 +386,7 @@ export function verifyBeforeWrite(root: string, rel: string, options: CheckOptio
   const now = options.now ?? new Date();
   return updateJournal(root, (index) => {
     if (!index.files[rel]) return undefined;
-    const finding = judgeFile({ root, index, install: installRecordOf(root, index), tag: timeTag(now) }, rel);
+    const finding = judgeFile({ root, guarded: options.guarded, index, install: installRecordOf(root, index), tag: timeTag(now) }, rel);
     if (finding) recordIncident(index, [finding], options, now);
     return finding;
   });
@@ -401,7 +398,7 @@ export function checkGuardedFiles(root: string, options: CheckOptions): CheckRes
   if (read.kind === 'missing') {
     if (journalExpected(root)) return journalLost(root, 'missing: .isdlc/journal/index.json is gone', options, now);
     // A project set up before the journal existed: what is there now becomes the baseline.
-    updateJournal(root, (index) => adoptAll(root, index));
+    updateJournal(root, (index) => adoptAll(root, index, options.guarded));
     markJournalExpected(root);
     return { ...NOTHING, journal: 'adopted' };
   }
@@ -409,9 +406,9 @@ export function checkGuardedFiles(root: string, options: CheckOptions): CheckRes
   const first = suspects(root, read.index);
   if (first.files.length === 0 && first.dirs.length === 0 && !first.log) return NOTHING;
 
-  return withStateLocks(root, first.files, () =>
+  return withStateLocks(root, options.guarded, first.files, () =>
     updateJournal(root, (index) => {
-      const judge: Judge = { root, index, install: installRecordOf(root, index), tag: timeTag(now), ...(options.loopRows ? { loopRows: options.loopRows } : {}) };
+      const judge: Judge = { root, guarded: options.guarded, index, install: installRecordOf(root, index), tag: timeTag(now), ...(options.loopRows ? { loopRows: options.loopRows } : {}) };
       const findings: Finding[] = [];
       // A watched folder swapped for a link (to a folder of the agent's) or a file goes first: the files in
       // it are then judged, and put back, in a real folder again.
@@ -419,7 +416,7 @@ export function checkGuardedFiles(root: string, options: CheckOptions): CheckRes
         if (!notAFolder(join(root, dir))) continue;
         const keptAs = keepAside(judge, dir);
         mkdirSync(join(root, dir), { recursive: true });
-        findings.push({ rel: dir, kind: kindOf(dir), change: 'modified', outcome: 'reverted', ...(keptAs ? { keptAs } : {}) });
+        findings.push({ rel: dir, kind: kindOf(dir, options.guarded), change: 'modified', outcome: 'reverted', ...(keptAs ? { keptAs } : {}) });
       }
       // install.json first: the settings are judged by what it records as isdlc's.
       const files = Object.keys(index.files).sort((a, b) => Number(b.endsWith('install.json')) - Number(a.endsWith('install.json')));

@@ -1,14 +1,9 @@
 // The gate's view of tamper evidence: a lost journal, or a third unreviewed change to isdlc's files within
 // the workflow, keeps the phase gate closed until a person reviews (`isdlc changes accept|reject`).
-import { activeWorkflowOf } from '../state/current-phase.js';
 import type { IsdlcState } from '../state/schema.js';
 import { readJournal, type Incident } from './journal.js';
 import { REVIEW_COMMAND, TAMPER_ESCALATION } from './tamper-messages.js';
-
-export function workflowKeyOf(state: IsdlcState | null): string | undefined {
-  const workflow = state ? activeWorkflowOf(state) : undefined;
-  return workflow ? `${String(workflow.type)}@${String(workflow.started_at)}` : undefined;
-}
+import { workflowKeyOf } from './workflow-key.js';
 
 export interface TamperGate {
   closed: boolean;

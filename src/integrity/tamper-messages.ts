@@ -41,7 +41,7 @@ export function modelNote(result: CheckResult): string {
   );
 }
 
-/** For the person (Claude Code shows it as a system message). */
+/** For the person (the host shows it to them, not to the model). */
 export function personMessage(result: CheckResult): string {
   const id = result.incident ? ` (change #${result.incident.id})` : '';
   if (result.journal === 'lost') {

@@ -1,9 +1,10 @@
 // The check as a hook call makes it, first of all: what it found, ready for the verdict and the log.
 import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { loadLoop } from '../loop/load.js';
 import { ISDLC_DIR } from '../state/locate.js';
+import type { GuardedSet } from './guarded-set.js';
 import { hasJournal } from './journal.js';
+import type { LoopRows } from './loop-rows.js';
 import { checkGuardedFiles, workflowKeyFromCopy, type CheckResult } from './tamper-check.js';
 import { modelNote, personMessage } from './tamper-messages.js';
 
@@ -24,13 +25,23 @@ function logEntry(result: CheckResult): Record<string, unknown> {
   };
 }
 
+export interface HookCheckInput {
+  guarded: GuardedSet;
+  /** The state file this call would use, asked only when something changed. */
+  stateFile: () => string;
+  /** The event that runs the check, for the incident record. */
+  foundBy: string;
+  loopRows: () => LoopRows;
+}
+
 /** Runs the check for a project that keeps a journal (or one from before it, which it adopts). */
-export function tamperCheckForHook(root: string, stateFile: () => string, foundBy: string): TamperReport {
+export function tamperCheckForHook(root: string, input: HookCheckInput): TamperReport {
   if (!hasJournal(root) && !installedByIsdlc(root)) return {};
   const result = checkGuardedFiles(root, {
-    foundBy,
-    workflow: () => workflowKeyFromCopy(root, relative(root, stateFile()).split(sep).join('/')),
-    loopRows: () => loadLoop().loopRows,
+    guarded: input.guarded,
+    foundBy: input.foundBy,
+    workflow: () => workflowKeyFromCopy(root, relative(root, input.stateFile()).split(sep).join('/')),
+    loopRows: input.loopRows,
   });
   if (result.journal === 'adopted') return { log: { journal: 'adopted' } };
   if (result.findings.length === 0 && result.journal === 'ok') return {};

@@ -5,7 +5,7 @@
 // rule reading the text would miss each of them.
 import type { HookEvent } from '../events/hook-event.js';
 import { toolFilePath } from '../detect/state-file-writes.js';
-import { guardedFileOnDisk, type GuardedKind } from './guarded-set.js';
+import type { GuardedKind, GuardedSet } from './guarded-set.js';
 
 /** Where the file tools name their file: Write/Edit/MultiEdit `file_path`, NotebookEdit `notebook_path`. */
 const PATH_FIELDS = ['file_path', 'notebook_path', 'path'] as const;
@@ -31,10 +31,10 @@ export function toolPathOf(event: HookEvent): string | undefined {
 }
 
 /** The file a file tool call would change; `root` is the project's root (a monorepo's, with its projects). */
-export function toolTarget(event: HookEvent, root: string): ToolTarget | undefined {
+export function toolTarget(event: HookEvent, root: string, guarded: GuardedSet): ToolTarget | undefined {
   const named = toolPathOf(event);
   if (named === undefined) return undefined;
   const file = toolFilePath(named, event.cwd ?? root);
-  const guarded = guardedFileOnDisk(root, file);
-  return guarded ? { named, file, guarded } : { named, file };
+  const kind = guarded.fileOnDisk(root, file);
+  return kind ? { named, file, guarded: kind } : { named, file };
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { unjournaled, viewOf } from './watched-files.js';
+import { EXAMPLE_GUARDED, EXAMPLE_HOST_FILES } from '../../test/helpers/hosts.js';
+import { unjournaled } from './unjournaled.js';
+import { viewOf } from './watched-files.js';
 
 describe('what the journal leaves to other checks (paths inside .isdlc/)', () => {
   const table: [string, boolean][] = [
@@ -37,9 +39,11 @@ describe('how a change is judged', () => {
   it.each([
     ['.isdlc/state.json', 'bytes'],
     ['.isdlc/loop.db', 'loop-rows'],
-    ['.claude/settings.json', 'settings'],
-    ['.claude/settings.local.json', 'settings'],
-    ['.mcp.json', 'mcp'],
     ['docs/isdlc/constitution.md', 'bytes'],
-  ])('%s: %s', (rel, view) => expect(viewOf(rel)).toBe(view));
+  ])('%s: %s', (rel, view) => expect(viewOf(rel, EXAMPLE_GUARDED)).toBe(view));
+
+  it("a host's shared file by isdlc's part of it, as the host defines that part", () => {
+    expect(viewOf('.agent/settings.json', EXAMPLE_GUARDED)).toBe(EXAMPLE_HOST_FILES.shared[0]);
+    expect(viewOf('.agent/mcp.json', EXAMPLE_GUARDED)).toBe(EXAMPLE_HOST_FILES.shared[1]);
+  });
 });

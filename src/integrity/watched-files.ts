@@ -1,53 +1,29 @@
 // Which of the guarded files the journal watches, and how a change to each is judged. Everything under
-// `.isdlc/` is watched whole except what isdlc writes too often to journal (its log, locks, temporary
-// files, code caches) and what is the agents' own (the task plan); the settings files and `.mcp.json` are
-// watched for isdlc's part only, the rest of them being the person's.
+// `.isdlc/` is watched whole except what isdlc writes too often to journal (unjournaled.ts); the files an
+// agent host shares with the person (its settings, its MCP server list) are watched for isdlc's part only,
+// the rest of them being the person's; a host's config folder is watched whole.
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ISDLC_DIR } from '../state/locate.js';
-import { guardedKindOfRelative, type GuardedKind } from './guarded-set.js';
-import { BRANCH_HEADS_DIR } from '../state/branch-heads.js';
-import { JOURNAL_DIR } from './journal.js';
+import type { GuardedKind, GuardedSet } from './guarded-set.js';
+import type { SharedFile } from './host-files.js';
+import { journaledInIsdlc } from './unjournaled.js';
 
-/** How a change is judged: the whole content, isdlc's part of a settings file, or the loop rows of the store. */
-export type View = 'bytes' | 'settings' | 'mcp' | 'loop-rows';
+/** How a change is judged: the whole content, the loop rows of the store, or isdlc's part of a shared file. */
+export type View = 'bytes' | 'loop-rows' | SharedFile;
 
-/** Files outside `.isdlc/` that the journal watches for isdlc's part, whether or not they exist. */
-export const WATCHED_OUTSIDE: Readonly<Record<string, View>> = Object.freeze({
-  '.claude/settings.json': 'settings',
-  '.claude/settings.local.json': 'settings',
-  '.mcp.json': 'mcp',
-  'docs/isdlc/constitution.md': 'bytes',
-});
+/** isdlc's own files outside `.isdlc/` that the journal watches whole, whether or not they exist. */
+const OWN_FILES_OUTSIDE = ['docs/isdlc/constitution.md'];
 
-/** Folders outside `.isdlc/` whose whole content is guarded (the JavaScript framework's config). */
-const WATCHED_FOLDERS_OUTSIDE = ['.claude/hooks/config'];
-
-/**
- * Names under `.isdlc/` isdlc writes without the journal, or that are not its to keep: the journal itself,
- * the activity log (checked on its own terms), the branch heads kept at each shell call, locks and temporary files, the code caches of the hook
- * bundles, the loop store's SQLite side files, the rule sandbox's registry, files kept aside for the
- * person, and the task plan.
- */
-export function unjournaled(relInside: string): boolean {
-  const parts = relInside.split('/');
-  const name = parts[parts.length - 1]!;
-  if (parts[0] === JOURNAL_DIR || parts[0] === BRANCH_HEADS_DIR) return true;
-  if (/\.lock$|\.tmp$|\.abandoned$|\.rejected-[^/]*$|\.corrupt-[^/]*$/.test(name)) return true;
-  if (parts.length === 1 && /^hook-activity\.log(?:\.1)?$|^loop\.db-(?:wal|shm|journal)$|^rule-sandbox\.json$/.test(name)) return true;
-  if (parts[0] === 'bin' && name.endsWith('.cache')) return true;
-  return guardedKindOfRelative(`${ISDLC_DIR}/${relInside}`) === undefined; // tasks.md
-}
-
-export function viewOf(rel: string): View {
-  const outside = WATCHED_OUTSIDE[rel];
-  if (outside) return outside;
+export function viewOf(rel: string, guarded: GuardedSet): View {
+  const shared = guarded.sharedFile(rel);
+  if (shared) return shared;
   if (rel === `${ISDLC_DIR}/loop.db`) return 'loop-rows';
   return 'bytes';
 }
 
-export function kindOf(rel: string): GuardedKind {
-  return guardedKindOfRelative(rel) ?? 'other';
+export function kindOf(rel: string, guarded: GuardedSet): GuardedKind {
+  return guarded.kindOfRelative(rel) ?? 'other';
 }
 
 export interface WatchedSet {
@@ -75,29 +51,15 @@ function walk(root: string, rel: string, inside: (relInside: string) => boolean,
   }
 }
 
-const insideIsdlc = (child: string): boolean => !unjournaled(child.slice(ISDLC_DIR.length + 1));
-
 /** The files and folders the journal watches in this project, as they are on disk now. */
-export function scanWatched(root: string): WatchedSet {
+export function scanWatched(root: string, guarded: GuardedSet): WatchedSet {
   const out: WatchedSet = { files: [], dirs: [] };
-  if (isDir(join(root, ISDLC_DIR))) walk(root, ISDLC_DIR, insideIsdlc, out);
-  out.files.push(...Object.keys(WATCHED_OUTSIDE));
+  if (isDir(join(root, ISDLC_DIR))) walk(root, ISDLC_DIR, journaledInIsdlc, out);
+  out.files.push(...guarded.sharedFiles.map((file) => file.path), ...OWN_FILES_OUTSIDE);
   // A folder that does not exist is watched as a name that must stay absent (an override someone adds).
-  for (const folder of WATCHED_FOLDERS_OUTSIDE) {
+  for (const folder of guarded.configFolders) {
     if (isDir(join(root, folder))) walk(root, folder, () => true, out);
     else out.files.push(folder);
   }
   return out;
-}
-
-/** Entries of a watched folder that a check must look at: new names isdlc did not write. */
-export function watchedChildren(root: string, dir: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(join(root, dir));
-  } catch {
-    return [];
-  }
-  const children = names.map((name) => `${dir}/${name}`);
-  return dir === ISDLC_DIR || dir.startsWith(`${ISDLC_DIR}/`) ? children.filter(insideIsdlc) : children;
 }

@@ -1,8 +1,8 @@
 // `isdlc loop start --agent NAME`: the loop's defaults for a phase agent. They come from isdlc's own
 // config: the phase(s) the skills manifest gives the agent, and that phase's test_iteration in
-// iteration-requirements.json (the same config the agent files were once generated from). Claude Code
-// documents no free-form frontmatter key for agents and warns about unknown ones, so isdlc no longer
-// writes seed 004's `iteration:` frontmatter (§2.3); an agent file whose author wrote one still wins.
+// iteration-requirements.json (the same config the agent files were once generated from). Agent hosts
+// document no free-form frontmatter key for agents (Claude Code warns about unknown ones), so isdlc no
+// longer writes an `iteration:` frontmatter; an agent definition whose author wrote one still wins.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProjectConfig } from '../config/project-config.js';
@@ -25,10 +25,21 @@ const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/;
 const TEST_PHASE_PROMISES = ['<promise>COMPLETE</promise>', '<promise>BLOCKED</promise>'];
 const TEST_PHASE_RULES = ['tests_pass'];
 
+/** The project's agent definitions and the hosts' folders that hold them (`<folder>/<agent>.md`). */
+export interface AgentProject {
+  root: string;
+  /** Where config files are looked for, in order (src/config/project-config.ts). */
+  configDirs: readonly string[];
+  /** Folders of agent definitions, relative to the root: each agent host's. */
+  agentDirs: readonly string[];
+  projectId?: string;
+}
+
 /** The `iteration:` section a person wrote into the agent's frontmatter, or undefined when there is none. */
-function fromAgentFile(root: string, agent: string): AgentIterationDefaults | undefined {
-  const file = join('.claude', 'agents', `${agent}.md`);
-  if (!existsSync(join(root, file))) return undefined;
+function fromAgentFile(project: AgentProject, agent: string): AgentIterationDefaults | undefined {
+  const root = project.root;
+  const file = project.agentDirs.map((dir) => join(dir, `${agent}.md`)).find((candidate) => existsSync(join(root, candidate)));
+  if (file === undefined) return undefined;
   const front = FRONTMATTER.exec(readFileSync(join(root, file), 'utf8'))?.[1];
   // Only a frontmatter that says `iteration:` is worth the YAML parser.
   if (front === undefined || !/^iteration\s*:/m.test(front)) return undefined;
@@ -50,11 +61,11 @@ function fromAgentFile(root: string, agent: string): AgentIterationDefaults | un
 }
 
 /** From the agent's phase: a phase whose tests iterate gives the loop its limit, promises and test rule. */
-function fromConfig(config: ProjectConfig, agent: string): AgentIterationDefaults {
+function fromConfig(project: AgentProject, config: ProjectConfig, agent: string): AgentIterationDefaults {
   const phases = agentPhases(config.manifest, agent).filter((phase) => !PHASELESS_MARKERS.has(phase));
   if (phases.length === 0) {
     throw new AgentDefaultsError(
-      `no defaults for agent "${agent}": the skills manifest gives it no phase, and .claude/agents/${agent}.md has no \`iteration:\` frontmatter. ` +
+      `no defaults for agent "${agent}": the skills manifest gives it no phase, and ${project.agentDirs.map((dir) => `${dir}/${agent}.md`).join(' or ') || 'no agent definition'} has no \`iteration:\` frontmatter. ` +
         'Name the rules yourself (--rule "npm test").',
     );
   }
@@ -74,7 +85,7 @@ function fromConfig(config: ProjectConfig, agent: string): AgentIterationDefault
   );
 }
 
-export function agentIterationDefaults(root: string, agent: string, projectId?: string): AgentIterationDefaults {
+export function agentIterationDefaults(project: AgentProject, agent: string): AgentIterationDefaults {
   if (!/^[A-Za-z0-9._-]+$/.test(agent)) throw new AgentDefaultsError(`"${agent}" is not an agent name`);
-  return fromAgentFile(root, agent) ?? fromConfig(new ProjectConfig(root, projectId), normalizeAgentName(agent));
+  return fromAgentFile(project, agent) ?? fromConfig(project, new ProjectConfig(project.root, project.configDirs, project.projectId), normalizeAgentName(agent));
 }

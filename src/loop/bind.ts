@@ -18,7 +18,7 @@ export interface BindResult {
   bound: boolean;
   problem?: string;
   maxIterations?: number;
-  /** Said when its command rules will wait for a person (approval.ts); the hook, outside Claude Code's sandbox, can tell. */
+  /** Said when its command rules will wait for a person (approval.ts); the hook, outside the host's sandbox, can tell. */
   approval?: string;
 }
 

@@ -5,7 +5,6 @@ import type BetterSqlite3 from 'better-sqlite3';
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { recordLoopRows } from './journal-rows.js';
 import { MIGRATIONS } from './migrations.js';
 
 export type Db = BetterSqlite3.Database;
@@ -65,7 +64,7 @@ export function openLoopDb(file: string, options: { readonly?: boolean; asIs?: b
 
 /**
  * Reading a store in WAL mode needs its `-shm` file, which SQLite cannot create in a folder the reader may
- * not write (`.isdlc/` in the agent's shell, inside Claude Code's sandbox). There a copy in the temp folder
+ * not write (`.isdlc/` in the agent's shell, inside the host's sandbox). There a copy in the temp folder
  * is read instead: the same rows as of now, removed when the process ends.
  */
 function readableWhereReadOnly(db: Db, file: string, binding: string | undefined): Db {
@@ -106,9 +105,3 @@ function migrate(db: Db): void {
   }
 }
 
-/** Runs `work` as one `BEGIN IMMEDIATE` transaction: the write lock is taken before anything is read. */
-export function immediate<T>(db: Db, work: () => T): T {
-  const result = db.transaction(work).immediate();
-  recordLoopRows(db);
-  return result;
-}

@@ -5,7 +5,7 @@
 import { basename, dirname } from 'node:path';
 import { fileStamp, hasJournal, updateJournal, writeCopy } from '../integrity/journal.js';
 import { ISDLC_DIR } from '../state/locate.js';
-import type { LoopRows } from '../integrity/tamper-check.js';
+import type { LoopRows } from '../integrity/loop-rows.js';
 import { LOOP_DB, openLoopDb, schemaVersion, type Db } from './db.js';
 import { MIGRATIONS } from './migrations.js';
 
@@ -81,6 +81,16 @@ function record(file: string, rows: string): void {
 }
 
 /** After isdlc wrote to the store: its loop rows and the files' stamps become what the check expects. */
+/**
+ * Runs `work` as one `BEGIN IMMEDIATE` transaction (the write lock is taken before anything is read), and
+ * records the loop rows it left as isdlc's own.
+ */
+export function immediate<T>(db: Db, work: () => T): T {
+  const result = db.transaction(work).immediate();
+  recordLoopRows(db);
+  return result;
+}
+
 export function recordLoopRows(db: Db): void {
   if (db.inTransaction || db.memory || db.readonly) return;
   wrote.add(db);

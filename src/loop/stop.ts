@@ -1,7 +1,7 @@
 // The Stop / SubagentStop answer for a loop (the seed's "stop hook", made real): find the live loop bound
 // to this session (and subagent), validate, and either let the turn end or keep the agent working. A
 // session never answers for another session's loop, so a loop left behind by a crash traps nobody.
-import { ruleSandbox } from '../sandbox/os-sandbox.js';
+import { ruleSandbox, type ProtectedPaths } from '../sandbox/os-sandbox.js';
 import { awaitingApproval, ruleContext, unvouched, waitingForPersonMessage } from './approval.js';
 import { continueReason, endMessage, progressMessage } from './messages.js';
 import { detectPromise, promiseTexts } from './promise.js';
@@ -11,6 +11,8 @@ import { validateInChild } from './validate-in-child.js';
 export interface StopInput {
   isdlcDir: string;
   root: string;
+  /** What the OS sandbox keeps read-only while the rules run. */
+  protect: ProtectedPaths;
   sessionId: string;
   /** Set for SubagentStop: the subagent that is finishing. */
   agentId?: string | undefined;
@@ -39,7 +41,7 @@ export function answerStop(input: StopInput): StopAnswer {
     const task = store.task(loop.taskId);
     const report = validateInChild({
       rules: loop.config.validationRules,
-      context: { root: input.root, agentOutput: input.lastMessage, loop: ruleContext(loop) },
+      context: { root: input.root, protect: input.protect, agentOutput: input.lastMessage, loop: ruleContext(loop) },
       deadline: input.deadline,
     });
     const promise = detectPromise(input.lastMessage, promiseTexts(loop.config.completionPromises));

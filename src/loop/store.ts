@@ -4,8 +4,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { immediate, LOOP_DB, openLoopDb, type Db } from './db.js';
-import { closeRecorded } from './journal-rows.js';
+import { LOOP_DB, openLoopDb, type Db } from './db.js';
+import { closeRecorded, immediate } from './journal-rows.js';
 import { decide, type Decision } from './decide.js';
 import { parseIterationConfig, type IterationConfig } from './loop-config.js';
 import type { DetectedPromise } from './promise.js';

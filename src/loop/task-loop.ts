@@ -1,7 +1,7 @@
 // A task and its loop in one step: `isdlc loop start` and the MCP tool loop_start. The loop's settings come
 // from what the caller names, else from the agent's defaults (agent-defaults.ts), else the loop's own.
 // Not part of the loop bundle: the store is handed in, so the callers' bundles pull in no SQLite.
-import { agentIterationDefaults } from './agent-defaults.js';
+import { agentIterationDefaults, type AgentProject } from './agent-defaults.js';
 import type { Loop, LoopStore, Task } from './store.js';
 
 export interface TaskLoopRequest {
@@ -30,9 +30,9 @@ function titleOf(prompt: string): string {
  * Creates the task and starts its loop. Throws AgentDefaultsError (no defaults for the agent), or the
  * store's own errors; a loop the store refuses leaves its task cancelled, saying why.
  */
-export function startTaskLoop(store: LoopStore, project: { root: string; projectId?: string }, request: TaskLoopRequest): { task: Task; loop: Loop } {
+export function startTaskLoop(store: LoopStore, project: AgentProject, request: TaskLoopRequest): { task: Task; loop: Loop } {
   const prompt = request.prompt.trim();
-  const defaults = request.agent ? agentIterationDefaults(project.root, request.agent, project.projectId) : undefined;
+  const defaults = request.agent ? agentIterationDefaults(project, request.agent) : undefined;
   const config: Record<string, unknown> = { prompt };
   const max = request.maxIterations ?? defaults?.maxIterations;
   if (max !== undefined) config['maxIterations'] = max;

@@ -1,5 +1,6 @@
-// The iteration loop's vocabulary (seed 004): rules as the engine runs them (every default applied), what
-// one validation reports, and the signals a validation can end in.
+// The iteration loop's vocabulary: rules as the engine runs them (every default applied), what one
+// validation reports, and the signals a validation can end in.
+import type { ProtectedPaths } from '../sandbox/os-sandbox.js';
 
 export type Signal = 'CONTINUE' | 'COMPLETE' | 'BLOCKED' | 'ESCALATE';
 
@@ -78,6 +79,8 @@ export interface ValidationReport {
 export interface ValidationContext {
   /** Absolute project root: commands run here, paths resolve from here. */
   root: string;
+  /** What the OS sandbox keeps read-only while a command rule runs: the project's guarded set. */
+  protect: ProtectedPaths;
   /** The agent's latest final message (for `content_pattern` rules on `agent_output`). */
   agentOutput: string;
   /**

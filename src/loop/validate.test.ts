@@ -1,3 +1,4 @@
+import { EXAMPLE_GUARDED } from '../../test/helpers/hosts.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,8 @@ import { parseRules } from './rule-schema.js';
 import type { Rule, ValidationContext } from './types.js';
 import { validate } from './validate.js';
 
+const PROTECT = EXAMPLE_GUARDED.protectedPaths();
+
 describe('validate', () => {
   let ctx: ValidationContext;
   beforeAll(() => {
@@ -13,7 +16,7 @@ describe('validate', () => {
     writeFileSync(join(root, 'README.md'), 'hello\n');
     // A loop's project has .isdlc/; a person's approval lets the commands run where no sandbox can.
     mkdirSync(join(root, '.isdlc'));
-    ctx = { root, agentOutput: 'All done. <promise>COMPLETE</promise>', loop: { id: 'L-0123456789', approvedByPerson: true } };
+    ctx = { root, protect: PROTECT, agentOutput: 'All done. <promise>COMPLETE</promise>', loop: { id: 'L-0123456789', approvedByPerson: true } };
   });
   afterAll(() => rmSync(ctx.root, { recursive: true, force: true }));
 

@@ -1,6 +1,6 @@
 // One validation: the enabled rules, one after another, each turned into a result however it ends; then
 // the counts and the score.
-import { ruleSandbox } from '../sandbox/os-sandbox.js';
+import { ruleSandbox, type ProtectedPaths } from '../sandbox/os-sandbox.js';
 import { awaitingApproval, ruleContext, unvouched, waitingForAgentMessage } from './approval.js';
 import { runCommandRule } from './rules/command.js';
 import { runContentPatternRule } from './rules/content-pattern.js';
@@ -69,10 +69,10 @@ export function summarise(results: RuleResult[]): ValidationReport {
  * A loop's rules, run for iteration_validate: refused, with what to ask the person for, while its command
  * rules wait for approval (approval.ts), so nothing is recorded against the loop.
  */
-export function validateLoop(loop: Loop, root: string, agentOutput: string): Promise<ValidationReport> {
+export function validateLoop(loop: Loop, root: string, protect: ProtectedPaths, agentOutput: string): Promise<ValidationReport> {
   if (unvouched(loop)) {
     const sandbox = ruleSandbox();
     if (awaitingApproval(loop, sandbox)) throw new LoopStoreError(waitingForAgentMessage(loop, sandbox));
   }
-  return validate(loop.config.validationRules, { root, agentOutput, loop: ruleContext(loop) });
+  return validate(loop.config.validationRules, { root, protect, agentOutput, loop: ruleContext(loop) });
 }

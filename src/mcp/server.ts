@@ -1,9 +1,11 @@
-// dist/mcp.cjs: `isdlc mcp`, the workflow's and the loop's tools for an agent over MCP stdio (seed 004 §1.3,
-// Appendix A). It runs outside Claude Code's sandbox: the agent's way to change isdlc's state.
+// dist/mcp.cjs: `isdlc mcp`, the workflow's and the loop's tools for an agent over MCP stdio. It runs
+// outside the agent host's sandbox: the agent's way to change isdlc's state.
 // Everything is relative to the project root the CLI passes in, never to the working directory: the old
 // iteration-loop server read its schema relative to the cwd and failed whenever it was started elsewhere.
 // The loop store (SQLite) opens on the first tool call and closes with the connection.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { GUARDED } from '../hosts/hook-hosts.js';
+import { gateIsolation } from '../hosts/index.js';
 import { join, resolve } from 'node:path';
 import { loadLoop } from '../loop/load.js';
 import type { LoopStore } from '../loop/store.js';
@@ -22,10 +24,12 @@ export interface ServeMcpOptions {
 /** Serves the tools over stdin/stdout; resolves when the client closes the connection. */
 export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   const root = resolve(options.root);
+  const protect = GUARDED.protectedPaths();
   let store: LoopStore | undefined;
   let closed = false;
   const context: ToolContext = {
     root,
+    protect,
     loop: loadLoop,
     store() {
       if (closed) throw new Error('the MCP connection is closing');
@@ -36,7 +40,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
 
   const server = new McpServer({ name: MCP_SERVER, version: options.version });
   const catalogue = compactCatalogue(server);
-  registerWorkflowTools(server, root);
+  registerWorkflowTools(server, root, gateIsolation());
   registerTools(server, context);
   catalogue.serve();
 

@@ -1,5 +1,7 @@
 // The loop's MCP tools of `isdlc mcp` (seed 004 §1.3, Appendix A). The surface is kept small on purpose:
 // the old iteration-loop server's 55 tools cost about 6,400 tokens of schema in every session.
+import { AGENT_DEFINITION_DIRS } from '../hosts/index.js';
+import type { ProtectedPaths } from '../sandbox/os-sandbox.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import type * as LoopApi from '../loop/api.js';
@@ -21,6 +23,8 @@ import { locateProject } from './workflow-tools.js';
 export interface ToolContext {
   /** Absolute project root: rules run and resolve paths here. */
   root: string;
+  /** What the OS sandbox keeps read-only while command rules run: the project's guarded set. */
+  protect: ProtectedPaths;
   /** The loop bundle (dist/loop.cjs in a build). */
   loop(): typeof LoopApi;
   /** The project's loop store, opened on first use. */
@@ -199,7 +203,7 @@ export function registerTools(server: McpServer, context: ToolContext): void {
     ({ circuitBreakerThreshold, ...request }) =>
       reply('loop_start', () => {
         if (request.prompt.trim() === '') throw new ToolInputError('say what the task is: prompt "make the login tests pass"');
-        const { task, loop } = startTaskLoop(context.store(), locateProject(context.root), { ...request, circuitBreaker: circuitBreakerThreshold });
+        const { task, loop } = startTaskLoop(context.store(), { ...locateProject(context.root), agentDirs: AGENT_DEFINITION_DIRS }, { ...request, circuitBreaker: circuitBreakerThreshold });
         return startedLoop(loop, task);
       }),
   );
@@ -222,7 +226,7 @@ export function registerTools(server: McpServer, context: ToolContext): void {
             `loop ${loop.id} of task ${id} has ended (${loop.status}${loop.endReason ? `: ${loop.endReason}` : ''}); iteration_status shows its history`,
           );
         }
-        const report = await api.validateLoop(loop, context.root, agentOutput ?? '');
+        const report = await api.validateLoop(loop, context.root, context.protect, agentOutput ?? '');
         const promise = agentOutput ? api.detectPromise(agentOutput, api.promiseTexts(loop.config.completionPromises)) : undefined;
         const { decision, loop: after } = store.recordValidation(loop.id, { report, promise, by: 'tool' });
         const failing = failingMessages(report);

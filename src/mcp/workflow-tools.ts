@@ -1,16 +1,20 @@
 // The workflow's MCP tools: what an agent does to the workflow, through the operations the `isdlc` commands
-// run (src/workflow/operations.ts). The server runs outside Claude Code's sandbox, so these work where the
+// run (src/workflow/operations.ts). The server runs outside the agent host's sandbox, so these work where the
 // agent's shell cannot write `.isdlc/`. A person's decisions (escalation approve, phase skip, review
 // continue, loop cancel, uninstall) are not here, and never will be: they stay in the person's terminal.
 // Results carry `at`, the transaction's time, so the PostToolUse hook of the call can find what the call
 // recorded and add who called (guards/tool-caller.ts).
+import { CONFIG_DIRS } from '../hosts/hook-hosts.js';
+import { protectionOf } from '../hosts/index.js';
+import type { RunIsolation } from '../verify/gate-run.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import { phaseAgent } from '../config/agents.js';
-import { buildStatus } from '../cli/status.js';
+import { buildStatus } from '../workflow/status-report.js';
 import { locateState, readMonorepoConfig, type StateLocation } from '../state/locate.js';
 import { LockTimeoutError } from '../state/lock.js';
-import { StateConflictError, StateStore } from '../state/store.js';
+import { StateConflictError } from '../state/store.js';
+import { JournaledStateStore } from '../integrity/journaled-state.js';
 import { forAgent } from '../config/agent-operations.js';
 import {
   activateAt,
@@ -40,7 +44,7 @@ import { needs, replier, text, ToolInputError } from './replies.js';
  */
 export function locateProject(root: string, project?: string): StateLocation {
   const env = project ? { ...process.env, ISDLC_PROJECT: project } : process.env;
-  const location = locateState(root, { env, cwd: process.cwd() });
+  const location = locateState(root, { env, cwd: process.cwd(), configDirs: CONFIG_DIRS });
   if (project && location.projectId !== project) {
     const known = Object.keys(readMonorepoConfig(root)?.projects ?? {});
     throw new ToolInputError(
@@ -68,7 +72,7 @@ function archived(entry: ArchivedWorkflow): Record<string, unknown> {
   return { type: entry.type, status: entry.status, phases: entry.phases, metrics: entry.metrics };
 }
 
-export function registerWorkflowTools(server: McpServer, root: string): void {
+export function registerWorkflowTools(server: McpServer, root: string, isolation: RunIsolation): void {
   const reply = replier(
     (error) =>
       error instanceof ToolInputError ||
@@ -86,14 +90,14 @@ export function registerWorkflowTools(server: McpServer, root: string): void {
     return found;
   };
 
-  // Reads: init pre-approves these (hosts/claude-code/settings.ts PERMISSION_RULES).
+  // Reads: init pre-approves these in the host's permission rules.
   server.registerTool(
     'status',
     { description: 'Where the workflow stands: its phases, the current gate, escalations and the next step.', inputSchema: { project: project() } },
     ({ project: id }) =>
       reply('status', () => {
         const location = located(id);
-        const report = buildStatus(location, new StateStore(location.stateFile).read(), configFor(location));
+        const report = buildStatus(location, new JournaledStateStore(location.stateFile).read(), configFor(location), protectionOf(location.root));
         const next = report.nextStep ? `Next: ${report.nextStep}` : 'No active workflow: `isdlc workflow start <type>` starts one.';
         return { ...report, message: said(next) };
       }),
@@ -182,7 +186,7 @@ export function registerWorkflowTools(server: McpServer, root: string): void {
   server.registerTool(
     'phase_complete',
     { description: 'Complete the current phase through its gate (refused while the gate is closed).', inputSchema: { summary: text().optional().describe('what the phase produced'), project: project() } },
-    ({ summary, project: id }) => reply('phase_complete', async () => changed(await completeAt(located(id), summary), ({ gate: _checks, ...result }) => result)),
+    ({ summary, project: id }) => reply('phase_complete', async () => changed(await completeAt(located(id), summary, isolation), ({ gate: _checks, ...result }) => result)),
   );
 
   server.registerTool(

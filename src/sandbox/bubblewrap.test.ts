@@ -16,7 +16,7 @@ const plan = (fields: Partial<ProtectionPlan>): ProtectionPlan => ({
 });
 
 describe('mountsFor', () => {
-  const entries: Record<string, string[]> = { '/p': ['.isdlc', '.claude', 'src', 'docs'], '/p/.claude': ['settings.json', 'agents', 'hooks'], '/p/.claude/hooks': ['x.sh'] };
+  const entries: Record<string, string[]> = { '/p': ['.isdlc', '.agent', 'src', 'docs'], '/p/.agent': ['settings.json', 'agents', 'hooks'], '/p/.agent/hooks': ['x.sh'] };
   const listed = (folder: string) => entries[folder] ?? [];
 
   it.each<[string, Partial<ProtectionPlan>, Mount[]]>([
@@ -33,24 +33,24 @@ describe('mountsFor', () => {
     ],
     [
       'a sealed folder read-only with its entries bound back, a guarded entry staying read-only',
-      { pinned: ['/p', '/p/.claude'], sealed: ['/p/.claude'], readOnly: ['/p/.claude/settings.json'] },
+      { pinned: ['/p', '/p/.agent'], sealed: ['/p/.agent'], readOnly: ['/p/.agent/settings.json'] },
       [
         { path: '/p', mode: 'rw' },
-        { path: '/p/.claude', mode: 'ro' },
-        { path: '/p/.claude/settings.json', mode: 'ro' },
-        { path: '/p/.claude/agents', mode: 'rw' },
-        { path: '/p/.claude/hooks', mode: 'rw' },
+        { path: '/p/.agent', mode: 'ro' },
+        { path: '/p/.agent/settings.json', mode: 'ro' },
+        { path: '/p/.agent/agents', mode: 'rw' },
+        { path: '/p/.agent/hooks', mode: 'rw' },
       ],
     ],
     [
       'a sealed folder inside a sealed folder stays sealed, whichever comes first',
-      { sealed: ['/p/.claude/hooks', '/p/.claude'] },
+      { sealed: ['/p/.agent/hooks', '/p/.agent'] },
       [
-        { path: '/p/.claude', mode: 'ro' },
-        { path: '/p/.claude/hooks', mode: 'ro' },
-        { path: '/p/.claude/settings.json', mode: 'rw' },
-        { path: '/p/.claude/agents', mode: 'rw' },
-        { path: '/p/.claude/hooks/x.sh', mode: 'rw' },
+        { path: '/p/.agent', mode: 'ro' },
+        { path: '/p/.agent/hooks', mode: 'ro' },
+        { path: '/p/.agent/settings.json', mode: 'rw' },
+        { path: '/p/.agent/agents', mode: 'rw' },
+        { path: '/p/.agent/hooks/x.sh', mode: 'rw' },
       ],
     ],
     [
@@ -59,7 +59,7 @@ describe('mountsFor', () => {
       [
         { path: '/p', mode: 'ro' },
         { path: '/p/.isdlc', mode: 'ro' },
-        { path: '/p/.claude', mode: 'rw' },
+        { path: '/p/.agent', mode: 'rw' },
         { path: '/p/src', mode: 'rw' },
         { path: '/p/docs', mode: 'rw' },
       ],

@@ -10,13 +10,10 @@
 //   - a fresh /dev and /proc, and /sys read-only: no raw disks, no kernel knobs writable by root.
 import { accessSync, constants, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, isAbsolute, join, sep } from 'node:path';
+import type { Invocation } from '../util/process-group.js';
 import type { ProtectionPlan } from './protection-plan.js';
 
-export interface Invocation {
-  file: string;
-  args: string[];
-  cwd: string;
-}
+export type { Invocation };
 
 export interface Mount {
   path: string;

@@ -1,16 +1,17 @@
 // The OS sandbox for commands isdlc runs on the agent's behalf (a loop's `command` rules): the Stop hook
-// and the MCP server run outside Claude Code's sandbox, so without one of their own a rule the agent wrote
-// could rewrite isdlc's state, its loop store or the hook itself. Inside it the guarded set
-// (guarded-set.ts) is read-only and everything else is as it was.
+// and the MCP server run outside the agent host's sandbox, so without one of their own a rule the agent wrote
+// could rewrite isdlc's state, its loop store or the hook itself. Inside it the protected paths (the guarded
+// set, src/integrity/guarded-set.ts) are read-only and everything else is as it was.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ISDLC_DIR } from '../state/locate.js';
 import { bubblewrapArgs, mountsFor, probeBubblewrap, type BubblewrapProbe, type Invocation } from './bubblewrap.js';
 import { holdPlaceholders } from './placeholders.js';
-import { planProtection } from './protection-plan.js';
+import { planProtection, type ProtectedPaths } from './protection-plan.js';
 import { SANDBOX_EXEC, seatbeltInvocation, seatbeltProfile } from './seatbelt.js';
 
 export type { Invocation } from './bubblewrap.js';
+export type { ProtectedPaths } from './protection-plan.js';
 
 export type OsSandboxKind = 'bubblewrap' | 'seatbelt';
 export type OsSandboxSupport = { ok: true; kind: OsSandboxKind } | { ok: false; why: string; install?: string };
@@ -42,7 +43,7 @@ export function probeOsSandbox(): OsSandboxSupport {
 
 /**
  * Switches the sandbox off for the process that runs rules, for tests of what happens without one. It is
- * read from the environment of the Stop hook or the MCP server, which Claude Code starts; an agent can set
+ * read from the environment of the Stop hook or the MCP server, which the agent host starts; an agent can set
  * variables only for its own shell, not for them. And off is the stricter side: without a sandbox the
  * rules an agent set wait for a person's approval, so the switch can hold rules back, never let one out.
  */
@@ -61,11 +62,11 @@ export interface SandboxedInvocation {
 }
 
 /**
- * `command` as it runs in the sandbox, with the guarded set of the project at `root` read-only. Throws
- * when the sandbox cannot be prepared (the project cannot be read, `.isdlc/` cannot be written).
+ * `command` as it runs in the sandbox, with `protect` of the project at `root` read-only. Throws when the
+ * sandbox cannot be prepared (the project cannot be read, `.isdlc/` cannot be written).
  */
-export function sandboxInvocation(kind: OsSandboxKind, command: Invocation, root: string): SandboxedInvocation {
-  const plan = planProtection(root);
+export function sandboxInvocation(kind: OsSandboxKind, command: Invocation, root: string, protect: ProtectedPaths): SandboxedInvocation {
+  const plan = planProtection(root, protect);
   if (kind === 'seatbelt') return { invocation: seatbeltInvocation(seatbeltProfile(plan), command), release() {} };
   if (!bubblewrap?.ok) throw new Error('bubblewrap was not found by probeOsSandbox');
   const held = holdPlaceholders(join(plan.root, ISDLC_DIR), plan.root, plan.placeholders);

@@ -1,5 +1,5 @@
-// What an OS sandbox must hold still so that a command cannot change the guarded set (GUARDED_PATHS), worked
-// out from one project's disk. Read-only mounts of the guarded paths are not enough on their own:
+// What an OS sandbox must hold still so that a command cannot change the paths it is told to protect (the
+// guarded set, src/integrity/guarded-set.ts, passed in as data), worked out from one project's disk. Read-only mounts of the guarded paths are not enough on their own:
 //   - a folder that holds a guarded file can be renamed away and made again with a forged file in it, so
 //     every folder on the way to a guarded path (the root and the root's ancestors too) is pinned: bound
 //     onto itself, and a mount point cannot be renamed or removed;
@@ -15,8 +15,17 @@
 import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { ISDLC_DIR, readMonorepoConfig } from '../state/locate.js';
-import { GUARDED_PATHS } from '../integrity/guarded-set.js';
-import { claudeConfigFile, claudeManagedSettingsFile, claudeUserSettingsFile } from '../hosts/claude-code/settings-files.js';
+
+/**
+ * What a sandbox keeps read-only: data, so that it crosses into the process that validates a loop's rules.
+ * `paths` are relative to the project root (a folder stands for everything in it, `*` for one path segment,
+ * `.git/<x>` for that part of the repository the project is in); `outside` are absolute paths of files
+ * outside the project that decide what runs with the person's rights (the agent host's settings).
+ */
+export interface ProtectedPaths {
+  paths: readonly string[];
+  outside: readonly string[];
+}
 
 export interface ProtectionPlan {
   /** The project root, symbolic links resolved. */
@@ -87,7 +96,7 @@ function commonDirOf(gitdir: string): string {
 }
 
 /**
- * `.git/<rest>` of GUARDED_PATHS as absolute paths: in the repository git would find from the root (the
+ * `.git/<rest>` of the protected paths as absolute paths: in the repository git would find from the root (the
  * nearest `.git` at or above it), and `.git` in the root itself, so that no nested repository can be made
  * there either. A `.git` file (worktree, submodule) is guarded too: rewritten, it would point elsewhere.
  */
@@ -114,43 +123,32 @@ export function gitTargets(root: string, rests: readonly string[]): string[] {
   }
 }
 
-/**
- * Claude Code's settings outside the project, which decide which hooks run and whether the sandbox is on:
- * the user's configuration folder and record file, and the managed settings' folder. A rule that wrote them
- * would switch isdlc off, or run its own hook outside every sandbox, from the next session on. Only those
- * that exist: sealing a home folder that has none yet would refuse every new file in it (a cache, say).
- */
-export function claudeHostTargets(env: NodeJS.ProcessEnv = process.env): string[] {
-  const candidates = [dirname(claudeUserSettingsFile(env)), claudeConfigFile(env), dirname(claudeManagedSettingsFile())];
-  return candidates.filter((path) => lstatIfPresent(path) !== undefined);
-}
-
-/** GUARDED_PATHS for this project, absolute: wildcards made into the project ids it has, git found. */
-export function guardedTargets(root: string): string[] {
+/** The protected paths for this project, absolute: wildcards made into the project ids it has, git found. */
+export function guardedTargets(root: string, protect: ProtectedPaths): string[] {
   const targets: string[] = [];
   const gitRests: string[] = [];
-  for (const path of GUARDED_PATHS) {
+  for (const path of protect.paths) {
     if (path.startsWith('.git/')) gitRests.push(path.slice('.git/'.length));
     else if (path.includes('*')) targets.push(...projectIds(root).map((id) => join(root, path.replace('*', id))));
     else targets.push(join(root, path));
   }
   if (gitRests.length > 0) targets.push(...gitTargets(root, gitRests));
-  targets.push(...claudeHostTargets());
+  targets.push(...protect.outside);
   return [...new Set(targets)];
 }
 
 /** How deep symbolic links are followed from one guarded path before giving up (a loop of links). */
 const MAX_LINKS = 8;
 
-export function planProtection(projectRoot: string): ProtectionPlan {
+export function planProtection(projectRoot: string, protect: ProtectedPaths): ProtectionPlan {
   const root = realpathSync(projectRoot);
-  const targets = guardedTargets(root);
+  const targets = guardedTargets(root, protect);
   const readOnly = new Set<string>();
   const pinned = new Set<string>();
   const sealed = new Set<string>();
   const placeholders = new Set<string>();
 
-  const protect = (target: string, links: number): void => {
+  const hold = (target: string, links: number): void => {
     const parts = target.split(sep).filter(Boolean);
     let folder: string = sep;
     for (const [index, part] of parts.entries()) {
@@ -175,7 +173,7 @@ export function planProtection(projectRoot: string): ProtectionPlan {
           return;
         }
         const resolved = isAbsolute(pointsTo) ? pointsTo : resolve(folder, pointsTo);
-        protect(join(resolved, ...parts.slice(index + 1)), links + 1);
+        hold(join(resolved, ...parts.slice(index + 1)), links + 1);
         return;
       }
       // A file where a folder was expected is held too: removed, a folder could take its place.
@@ -187,7 +185,7 @@ export function planProtection(projectRoot: string): ProtectionPlan {
       folder = path;
     }
   };
-  for (const target of targets) protect(target, 0);
+  for (const target of targets) hold(target, 0);
 
   // Placeholders are counted in `.isdlc/` (placeholders.ts); a project without it gets its root sealed
   // instead. A sealed root refuses new names anyway.

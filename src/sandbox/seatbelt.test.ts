@@ -5,9 +5,9 @@ import { seatbeltInvocation, seatbeltProfile } from './seatbelt.js';
 describe('seatbeltProfile', () => {
   it('refuses writes to every guarded path, existing or not, and unlinking or making the folders on the way', () => {
     const profile = seatbeltProfile({
-      targets: ['/private/tmp/p/.isdlc', '/private/tmp/p/.mcp.json', '/private/tmp/p/.claude/settings.local.json'],
+      targets: ['/private/tmp/p/.isdlc', '/private/tmp/p/.mcp.json', '/private/tmp/p/.agent/settings.local.json'],
       readOnly: ['/private/tmp/p/.isdlc', '/Users/me/shared/mcp.json'],
-      pinned: ['/private', '/private/tmp', '/private/tmp/p', '/private/tmp/p/.claude'],
+      pinned: ['/private', '/private/tmp', '/private/tmp/p', '/private/tmp/p/.agent'],
     });
     expect(profile).toBe(
       [
@@ -16,20 +16,20 @@ describe('seatbeltProfile', () => {
         '(deny file-write*',
         '  (subpath "/private/tmp/p/.isdlc")',
         '  (subpath "/private/tmp/p/.mcp.json")',
-        '  (subpath "/private/tmp/p/.claude/settings.local.json")',
+        '  (subpath "/private/tmp/p/.agent/settings.local.json")',
         '  (subpath "/Users/me/shared/mcp.json")',
         ')',
         '(deny file-write-unlink',
         '  (literal "/private")',
         '  (literal "/private/tmp")',
         '  (literal "/private/tmp/p")',
-        '  (literal "/private/tmp/p/.claude")',
+        '  (literal "/private/tmp/p/.agent")',
         ')',
         '(deny file-write-create',
         '  (literal "/private")',
         '  (literal "/private/tmp")',
         '  (literal "/private/tmp/p")',
-        '  (literal "/private/tmp/p/.claude")',
+        '  (literal "/private/tmp/p/.agent")',
         ')',
         '',
       ].join('\n'),

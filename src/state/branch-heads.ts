@@ -5,7 +5,6 @@
 // A `watch` file lists the workflow's branch, so the PreToolUse (which never reads state) knows it.
 import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BranchHeads } from '../detect/git-refs.js';
 
 /**
  * isdlc's own folder for this, inside `.isdlc/`. `calls.log` gains a line at every shell call's
@@ -20,7 +19,7 @@ const WATCH_FILE = 'watch';
 const ROTATE_BYTES = 64 * 1024;
 
 export interface HeadsSnapshot {
-  heads: BranchHeads;
+  heads: Record<string, string | null>;
   /** The repository the heads were read from (its common git dir). */
   repo: string;
 }

@@ -1,5 +1,5 @@
-// Where a project's isdlc files live: the project root, and which state file applies (one per project
-// in a monorepo).
+// Where a project's isdlc files live: the project root, which state file applies (one per project in a
+// monorepo), and which folders hold its config.
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { readTextIfPresent } from '../util/read-text.js';
@@ -10,6 +10,8 @@ export interface StateLocation {
   root: string;
   isdlcDir: string;
   stateFile: string;
+  /** Where config files are looked for, in order: isdlc's folder, then the agent hosts' (src/config/project-config.ts). */
+  configDirs: readonly string[];
   /** Set in a monorepo: the project whose state this is. */
   projectId?: string;
   /**
@@ -26,12 +28,19 @@ export interface StateLocation {
 export interface LocateInput {
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Where config files are looked for, in order; the faces know the hosts that add folders to it. */
+  configDirs: readonly string[];
 }
 
-/** `CLAUDE_PROJECT_DIR` when the host gives it, else the nearest ancestor of `cwd` holding `.isdlc/`. */
-export function findProjectRoot({ env, cwd }: LocateInput): string | null {
-  const fromHost = env['CLAUDE_PROJECT_DIR'];
-  if (fromHost) return resolve(fromHost);
+export interface RootInput {
+  /** The project folder the agent host names (an environment variable it sets for its hooks and shell). */
+  hostProjectDir: string | undefined;
+  cwd: string;
+}
+
+/** The folder the host names when it names one, else the nearest ancestor of `cwd` holding `.isdlc/`. */
+export function findProjectRoot({ hostProjectDir, cwd }: RootInput): string | null {
+  if (hostProjectDir) return resolve(hostProjectDir);
   let dir = resolve(cwd);
   for (;;) {
     if (existsSync(join(dir, ISDLC_DIR))) return dir;
@@ -82,7 +91,8 @@ function projectContaining(config: MonorepoConfig, root: string, cwd: string): s
 
 export function locateState(root: string, input: LocateInput): StateLocation {
   const isdlcDir = join(root, ISDLC_DIR);
-  const single: StateLocation = { root, isdlcDir, stateFile: join(isdlcDir, 'state.json') };
+  const configDirs = input.configDirs;
+  const single: StateLocation = { root, isdlcDir, stateFile: join(isdlcDir, 'state.json'), configDirs };
   const config = readMonorepoConfig(root);
   if (!config) return single;
 
@@ -95,6 +105,7 @@ export function locateState(root: string, input: LocateInput): StateLocation {
     root,
     isdlcDir,
     stateFile: join(isdlcDir, 'projects', projectId, 'state.json'),
+    configDirs,
     projectId,
     chosenBy,
     docsBase: docsBaseOf(projectId),

@@ -1,14 +1,29 @@
 // The only code that reads or writes a state file. Writes are read-modify-write transactions under an
 // inter-process lock, with a compare-and-swap on `state_version` and an atomic rename, so parallel hooks
-// and commands never lose an update and a crash never leaves a torn file.
+// and commands never lose an update and a crash never leaves a torn file. Where the project keeps a
+// journal of isdlc's writes, the trust layer above passes it in (StoreOptions.journal): every process
+// opens the state through src/integrity/journaled-state.ts.
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, type Stats } from 'node:fs';
-import { basename, dirname, join, sep } from 'node:path';
-import { hasJournal, journaledWrite } from '../integrity/journal.js';
-import { verifyBeforeWrite, workflowKeyFromCopy } from '../integrity/tamper-check.js';
+import { basename, dirname, join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
-import { ISDLC_DIR } from './locate.js';
 import { withLock, type LockOptions } from './lock.js';
 import type { IsdlcState } from './schema.js';
+
+/** How a write reaches a state file whose project keeps a journal of isdlc's writes. */
+export interface StateJournal {
+  /**
+   * Under the state lock, before the state a write builds on is read: a state file someone else wrote is
+   * put back first, so that no write builds on a forged state.
+   */
+  verify(file: string): void;
+  /** Writes `bytes` to `file` with `write`, recorded as isdlc's own. */
+  record(file: string, bytes: Buffer, write: () => void): void;
+}
+
+export interface StoreOptions extends LockOptions {
+  /** Without one, writes go straight to the file (a project with no journal, a test's bare file). */
+  journal?: StateJournal;
+}
 
 export interface CorruptStateReport {
   file: string;
@@ -95,24 +110,22 @@ function readRaw(file: string): RawRead {
   return { kind: 'ok', state: parsed as IsdlcState, stamp };
 }
 
-/** The project root and the file's path from it, when the file is one of a project's `.isdlc/` that keeps a journal. */
-function journalOf(file: string): { root: string; rel: string } | undefined {
-  const normal = file.split(sep).join('/');
-  const at = normal.lastIndexOf(`/${ISDLC_DIR}/`);
-  if (at < 0) return undefined;
-  const root = file.slice(0, at);
-  return hasJournal(root) ? { root, rel: normal.slice(at + 1) } : undefined;
-}
-
 function timestampForFileName(): string {
   return new Date().toISOString().replace(/[:.]/g, '-');
 }
 
 export class StateStore {
+  private readonly lockOptions: LockOptions;
+  private readonly journal: StateJournal | undefined;
+
   constructor(
     readonly file: string,
-    private readonly lockOptions: LockOptions = {},
-  ) {}
+    options: StoreOptions = {},
+  ) {
+    const { journal, ...lockOptions } = options;
+    this.journal = journal;
+    this.lockOptions = lockOptions;
+  }
 
   /**
    * One read, no lock. A corrupt file is set aside (under the lock) and reported; with `readOnly` it is
@@ -136,8 +149,7 @@ export class StateStore {
       this.file,
       () => {
         // A state someone else wrote is put back before anything is built on it (src/integrity/tamper-check.ts).
-        const journal = journalOf(this.file);
-        if (journal) verifyBeforeWrite(journal.root, journal.rel, { foundBy: 'a state write', workflow: () => workflowKeyFromCopy(journal.root, journal.rel) });
+        this.journal?.verify(this.file);
         const current = this.unchangedSince(options.basedOn) ?? this.readLocked();
         if (options.expectedVersion !== undefined && options.expectedVersion !== current.version) {
           throw new StateConflictError(options.expectedVersion, current.version);
@@ -152,7 +164,7 @@ export class StateStore {
         const version = current.version + 1;
         draft.state_version = version;
         const bytes = Buffer.from(`${JSON.stringify(draft, null, 2)}\n`);
-        if (journal) journaledWrite(journal.root, journal.rel, bytes, () => writeFileAtomic(this.file, bytes));
+        if (this.journal) this.journal.record(this.file, bytes, () => writeFileAtomic(this.file, bytes));
         else writeFileAtomic(this.file, bytes);
         return { written: true, state: draft, version, result, ...extra };
       },

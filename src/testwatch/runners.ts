@@ -1,5 +1,5 @@
-// Summary parsers for the test runners agents use, read from the tail of a run's output (shapes in
-// shared/reference/HOST-PROTOCOL.md, checked against the recorded outputs in test/fixtures/runners).
+// Summary parsers for the test runners agents use, read from the tail of a run's output (each shape
+// checked against the recorded outputs in test/fixtures/runners).
 // Each returns null when the text is not that runner's. Runners that print one summary per package or
 // binary (cargo, go, dotnet) are summed.
 

@@ -5,8 +5,14 @@
 import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import type { Invocation } from '../sandbox/bubblewrap.js';
 import { OutputTail } from './output-tail.js';
+
+/** A program to start: what runGroup runs, and what an OS sandbox wraps around a command. */
+export interface Invocation {
+  file: string;
+  args: string[];
+  cwd: string;
+}
 
 /** Loaded on first use (about 2 ms): a Stop hook with no loop of its session never runs a rule. */
 const childProcess = (): typeof import('node:child_process') => process.getBuiltinModule('node:child_process');

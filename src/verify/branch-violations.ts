@@ -6,7 +6,6 @@ import type { GainedCommit } from '../detect/git-history.js';
 import { activeWorkflowOf } from '../state/current-phase.js';
 import type { IsdlcState } from '../state/schema.js';
 import type { BranchRuleKind } from './branch-rule.js';
-import { WorkflowError } from '../workflow/start.js';
 
 export const ACKNOWLEDGE_COMMAND = 'isdlc branch acknowledge';
 const KEPT = 50;
@@ -29,7 +28,7 @@ export interface BranchViolation {
   acknowledged?: { by: string; at: string; note?: string };
 }
 
-function violationsOf(state: IsdlcState | null | undefined): BranchViolation[] {
+export function violationsOf(state: IsdlcState | null | undefined): BranchViolation[] {
   const list = state?.['branch_violations'];
   return Array.isArray(list) ? (list.filter((entry) => entry && typeof entry === 'object') as BranchViolation[]) : [];
 }
@@ -64,13 +63,6 @@ export function acknowledgedViolations(state: IsdlcState | null | undefined): Br
 }
 
 /** A person has seen them: every open one is marked acknowledged. Returns those it marked. */
-export function acknowledgeViolations(draft: IsdlcState, input: { by: string; now: string; note?: string }): BranchViolation[] {
-  const open = violationsOf(draft).filter((entry) => !entry.acknowledged);
-  if (open.length === 0) throw new WorkflowError('no commit to a closed branch is waiting for acknowledgement');
-  for (const entry of open) entry.acknowledged = { by: input.by, at: input.now, ...(input.note ? { note: input.note } : {}) };
-  return open;
-}
-
 export function shortSha(sha: string): string {
   return sha.slice(0, 10);
 }

@@ -7,7 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { parseCoverageReport, USUAL_REPORTS } from '../loop/rules/coverage.js';
 import { sandboxFailure } from '../loop/rules/command-sandbox.js';
-import { probeOsSandbox, sandboxInvocation, type OsSandboxSupport } from '../sandbox/os-sandbox.js';
+import { probeOsSandbox, sandboxInvocation, type OsSandboxSupport, type ProtectedPaths } from '../sandbox/os-sandbox.js';
 import { classifyRun, type TestResult } from '../testwatch/classify.js';
 import { readReporterFile } from '../testwatch/reporter-files.js';
 import { runnersIn } from '../testwatch/runners.js';
@@ -61,7 +61,17 @@ export interface GateRunInput {
   wantCoverage: boolean;
   /** A reporter file the phase names (test_iteration.reporter_file), relative to the root. */
   reporterFile?: string;
+  /** What keeps the run apart from the agent: the paths its OS sandbox holds read-only, the hosts' markers it drops. */
+  isolation: RunIsolation;
   sandbox?: OsSandboxSupport;
+}
+
+/** What the gate's run is kept apart from the agent with; the faces know the hosts that add to it. */
+export interface RunIsolation {
+  /** What the OS sandbox keeps read-only while the tests run: the project's guarded set. */
+  protect: ProtectedPaths;
+  /** The variables the agent hosts set in their agent's shell, which the run does not inherit. */
+  hostMarkers: readonly string[];
 }
 
 const LAST_LINES = 12;
@@ -113,7 +123,7 @@ export async function runGateTests(input: GateRunInput): Promise<GateRun> {
   const support = input.sandbox ?? probeOsSandbox();
   if (support.ok) {
     try {
-      const prepared = sandboxInvocation(support.kind, run, root);
+      const prepared = sandboxInvocation(support.kind, run, root, input.isolation.protect);
       run = { ...prepared.invocation, cwd: prepared.invocation.cwd ?? root };
       release = prepared.release;
       sandboxed = true;
@@ -125,7 +135,7 @@ export async function runGateTests(input: GateRunInput): Promise<GateRun> {
   let outcome;
   try {
     outcome = await runGroup(run, verbatim, testing.timeout_minutes * 60_000, {
-      env: gateEnvironment(root),
+      env: gateEnvironment(root, input.isolation.hostMarkers),
       keep: 64_000,
       render: { lines: 600, chars: 48_000 },
       onOutput: (chunk) => {

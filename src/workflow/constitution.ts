@@ -21,7 +21,7 @@ export type CheckSource = { recorded_with: 'mcp_tool' } | { recorded_with: 'cli'
 export interface TerminalClaim {
   /** The OS user that ran it. */
   user: string;
-  /** CLAUDECODE=1 was set: it ran in an agent's shell. Unset proves nothing (`env -u CLAUDECODE`). */
+  /** The host's marker was set (Host.shellMarkers): it ran in an agent's shell. Unset proves nothing (`env -u`). */
   agent_shell: boolean;
   /** The project's settings keep the agent's shell sandboxed away from isdlc's files, with no command excluded. */
   sandboxed: boolean;

@@ -11,7 +11,8 @@ import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
 import type { Escalation } from '../state/escalations.js';
 import type { StateLocation } from '../state/locate.js';
 import type { ActiveWorkflow, IsdlcState } from '../state/schema.js';
-import { StateStore } from '../state/store.js';
+import type { StateStore } from '../state/store.js';
+import { JournaledStateStore } from '../integrity/journaled-state.js';
 import { activatePhase, type ActivateResult } from './activate.js';
 import { completePhase, refuseWhilePhaseAgentRuns, type CompleteResult } from './complete.js';
 import { recordArticleCheck, type ArticleCheckOutcome, type CheckSource } from './constitution.js';
@@ -23,7 +24,7 @@ import { coverageThreshold, effectivePhaseRequirements } from '../config/require
 import { phaseStatusOf } from '../state/phase-records.js';
 import { recordGateRun, reporterFileOf } from '../verify/gate-evidence.js';
 import { verifiesAtGate } from '../verify/verify-at-gate.js';
-import { runGateTests, type GateRun } from '../verify/gate-run.js';
+import { runGateTests, type GateRun, type RunIsolation } from '../verify/gate-run.js';
 import { loadTestingConfig } from '../config/testing-config.js';
 
 /** What a state-changing operation did: its result, the version it wrote, when, and the line to show. */
@@ -38,10 +39,10 @@ export interface Outcome<T> {
 export const NO_ACTIVE_WORKFLOW = 'no active workflow: start one with `isdlc workflow start <type>`';
 
 export function configFor(location: StateLocation): ProjectConfig {
-  return new ProjectConfig(location.root, location.projectId);
+  return new ProjectConfig(location.root, location.configDirs, location.projectId);
 }
 
-const storeOf = (location: StateLocation): StateStore => new StateStore(location.stateFile);
+const storeOf = (location: StateLocation): StateStore => new JournaledStateStore(location.stateFile);
 
 /** The phase an operation means: the one named, else the current phase of the active workflow (null: none). */
 export function phaseFor(location: StateLocation, phase: string | undefined): string | null {
@@ -109,9 +110,9 @@ function afterCompletion(result: CompleteResult): string {
  * state lock (a suite can take minutes and the hooks must not wait on it), and is recorded whether or not
  * the gate then opens. A gate already closed for another reason is refused before anything runs.
  */
-export async function completeAt(location: StateLocation, summary: string | undefined): Promise<Outcome<CompleteResult>> {
+export async function completeAt(location: StateLocation, summary: string | undefined, isolation: RunIsolation): Promise<Outcome<CompleteResult>> {
   const config = configFor(location);
-  const gateRun = await gateRunFor(location, config);
+  const gateRun = await gateRunFor(location, config, isolation);
   let refusal: WorkflowError | undefined;
   const outcome = change(
     location,
@@ -133,7 +134,7 @@ export async function completeAt(location: StateLocation, summary: string | unde
 }
 
 /** The gate's own test run for completing the current phase, or null where its gate does not run one. */
-async function gateRunFor(location: StateLocation, config: ProjectConfig): Promise<GateRun | null> {
+async function gateRunFor(location: StateLocation, config: ProjectConfig, isolation: RunIsolation): Promise<GateRun | null> {
   // Read the way a write reads: a state someone else wrote is put back first, so no forged record gets a run.
   const { state } = storeOf(location).update(() => undefined);
   const phase = currentPhaseOf(state);
@@ -155,6 +156,7 @@ async function gateRunFor(location: StateLocation, config: ProjectConfig): Promi
     phase,
     testing: testing.config,
     wantCoverage: coverageThreshold(requirements, state) !== undefined,
+    isolation,
     ...(reporterFile ? { reporterFile } : {}),
   });
 }

@@ -1,4 +1,5 @@
 // The bundled defaults agree with each other and with the seeds; the resolver looks in one order.
+import { CONFIG_DIRS } from '../../src/hosts/hook-hosts.js';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
@@ -108,31 +109,31 @@ describe('the config resolver', () => {
 
   it('uses the bundled default when the project has no file', () => {
     const root = tempDir();
-    for (const name of CONFIG_NAMES) expect(loadConfig(root, name).from).toBe('bundled');
+    for (const name of CONFIG_NAMES) expect(loadConfig(root, name, CONFIG_DIRS).from).toBe('bundled');
   });
 
   it('takes .isdlc/config before .claude/hooks/config', () => {
     const root = tempDir();
     writeJson(join(root, '.claude/hooks/config/artifact-paths.json'), custom('legacy'));
-    expect(loadConfig(root, 'artifact-paths')).toMatchObject({ from: join(root, '.claude/hooks/config/artifact-paths.json'), value: { version: 'legacy' } });
+    expect(loadConfig(root, 'artifact-paths', CONFIG_DIRS)).toMatchObject({ from: join(root, '.claude/hooks/config/artifact-paths.json'), value: { version: 'legacy' } });
     writeJson(join(root, '.isdlc/config/artifact-paths.json'), custom('project'));
-    expect(loadConfig(root, 'artifact-paths').value.version).toBe('project');
+    expect(loadConfig(root, 'artifact-paths', CONFIG_DIRS).value.version).toBe('project');
   });
 
   it('falls back to the bundled default, with the reason, for a file that does not parse or fit', () => {
     const root = tempDir();
     writeFile(join(root, '.isdlc/config/workflows.json'), '{ "workflows": ');
-    const broken = loadConfig(root, 'workflows');
+    const broken = loadConfig(root, 'workflows', CONFIG_DIRS);
     expect(broken.from).toBe('bundled');
     expect(broken.problem).toContain('does not parse');
     writeJson(join(root, '.isdlc/config/workflows.json'), { workflows: { feature: { phases: 'all of them' } } });
-    expect(loadConfig(root, 'workflows').problem).toContain('workflows.feature.phases');
+    expect(loadConfig(root, 'workflows', CONFIG_DIRS).problem).toContain('workflows.feature.phases');
   });
 
   it('reads a YAML skills manifest', () => {
     const root = tempDir();
     writeFile(join(root, '.isdlc/config/skills-manifest.yaml'), 'version: "9"\nownership:\n  lone-agent:\n    agent_id: "01"\n    phase: 01-requirements\n');
-    const loaded = loadConfig(root, 'skills-manifest');
+    const loaded = loadConfig(root, 'skills-manifest', CONFIG_DIRS);
     expect(loaded.problem).toBeUndefined();
     expect(loaded.value.ownership['lone-agent']?.phase).toBe('01-requirements');
   });
@@ -148,11 +149,11 @@ describe('the config resolver', () => {
 
   it('loads each file once per ProjectConfig, on first use', () => {
     const root = tempDir();
-    const config = new ProjectConfig(root);
+    const config = new ProjectConfig(root, CONFIG_DIRS);
     const first = config.manifest;
     writeJson(join(root, '.isdlc/config/skills-manifest.json'), { ownership: {} });
     expect(config.manifest).toBe(first);
-    expect(new ProjectConfig(root).manifest.ownership).toEqual({});
+    expect(new ProjectConfig(root, CONFIG_DIRS).manifest.ownership).toEqual({});
   });
 });
 

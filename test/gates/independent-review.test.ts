@@ -106,7 +106,7 @@ const CASES: Case[] = [
     name: 'a terminal without the sandbox: it could be the agent with CLAUDECODE unset, so it does not count',
     state: checkedBy(() => terminal({ user: 'dana', agent_shell: false, sandboxed: false })),
     met: false,
-    says: ["recorded by dana's terminal, or an agent's shell with CLAUDECODE unset: without Claude Code's sandbox isdlc cannot tell"],
+    says: ["recorded by dana's terminal, or an agent's shell that unset its host's marker: without the agent host's sandbox isdlc cannot tell"],
   },
   {
     name: "an agent's shell that no shell call was seen to cover",

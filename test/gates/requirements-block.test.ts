@@ -1,5 +1,6 @@
 // Seed 001 REQ-0024: the GATE REQUIREMENTS block, AC-01-01..AC-05-06 and NFR-01, built from real config
 // files in real project folders; the FR-05 format pinned by golden files made from the bundled defaults.
+import { CONFIG_DIRS } from '../../src/hosts/hook-hosts.js';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import { cli, FIXTURES, initedProject, tempDir, writeFile, writeJson } from '../
 const FOLDER = 'REQ-0024-gate-requirements-pre-injection';
 const golden = (phase: string): string => readFileSync(join(FIXTURES, 'gate-blocks', `${phase}.txt`), 'utf8');
 const block = (projectRoot: string, phaseKey: string, workflowType?: string, artifactFolder = FOLDER) =>
-  buildGateRequirementsBlock({ phaseKey, artifactFolder, projectRoot, ...(workflowType ? { workflowType } : {}) });
+  buildGateRequirementsBlock({ phaseKey, artifactFolder, projectRoot, configDirs: CONFIG_DIRS, ...(workflowType ? { workflowType } : {}) });
 
 function withRequirements(change: (requirements: Record<string, any>) => void): string {
   const dir = initedProject('isdlc-block-');
@@ -149,8 +150,8 @@ describe('NFR-01: every error gives ""', () => {
   it('a missing phase key, and missing input', () => {
     const dir = initedProject('isdlc-nfr-');
     expect(block(dir, '')).toBe('');
-    expect(buildGateRequirementsBlock({ phaseKey: undefined as unknown as string, artifactFolder: FOLDER, projectRoot: dir })).toBe('');
-    expect(buildGateRequirementsBlock({ phaseKey: '06-implementation', artifactFolder: null as unknown as string, projectRoot: dir })).toBe('');
+    expect(buildGateRequirementsBlock({ phaseKey: undefined as unknown as string, artifactFolder: FOLDER, projectRoot: dir, configDirs: CONFIG_DIRS })).toBe('');
+    expect(buildGateRequirementsBlock({ phaseKey: '06-implementation', artifactFolder: null as unknown as string, projectRoot: dir, configDirs: CONFIG_DIRS })).toBe('');
   });
   it('a phase entry that is not an object', () => {
     const dir = withRequirements((r) => {

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
-import { guardedKindOfRelative } from '../../src/integrity/guarded-set.js';
 import { journalPath, noteFolders, recordAsIs, updateJournal } from '../../src/integrity/journal.js';
-import { unjournaled } from '../../src/integrity/watched-files.js';
+import { unjournaled } from '../../src/integrity/unjournaled.js';
+import { GUARDED } from './hosts.js';
 import { ISDLC_DIR } from '../../src/state/locate.js';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
@@ -50,7 +50,7 @@ export function personWrote(path: string): void {
   const root = journalRootAbove(path);
   if (!root) return;
   const rel = relative(root, resolve(path)).split(sep).join('/');
-  if (rel.startsWith('..') || guardedKindOfRelative(rel) === undefined || unjournaledPath(rel)) return;
+  if (rel.startsWith('..') || GUARDED.kindOfRelative(rel) === undefined || unjournaledPath(rel)) return;
   updateJournal(root, (index) => {
     recordAsIs(root, index, rel, true);
     noteFolders(root, index, rel);

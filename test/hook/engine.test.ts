@@ -12,12 +12,14 @@ import { TOOL_RESULT_GUARDS } from '../../src/guards/for-tool-results.js';
 import { TURN_GUARDS } from '../../src/guards/for-turns.js';
 import type { HookEventName } from '../../src/events/hook-event.js';
 import { cli, decisionOf, hook, initedProject, readJson, REPO } from '../helpers/project.js';
+import { HOOK_HOST, GUARDED } from '../helpers/hosts.js';
+import { guardsWithHosts, HOOK_HOSTS } from '../../src/hosts/hook-hosts.js';
 
 const agentCall = (project: string) =>
   JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Agent', cwd: project, tool_input: { subagent_type: 'general-purpose', prompt: 'x' } });
 
 function run(project: string, guards: Guard[], payload = agentCall(project)) {
-  return runHook({ payload, env: { CLAUDE_PROJECT_DIR: project }, cwd: project, guards });
+  return runHook({ host: HOOK_HOST, guarded: GUARDED, payload, env: {}, cwd: project, projectDir: project, guards });
 }
 
 const noting = (id: string, text: string) => defineGuard({ id, description: 'notes', on: { PreToolUse: ['agent'] }, check: ({ note }) => note(text) });
@@ -159,12 +161,12 @@ describe('dry run (ISDLC_DRY_RUN=1)', () => {
     expect(readFileSync(join(project, '.isdlc/state.json'), 'utf8')).toBe(stateBefore);
 
     const writer = defineGuard({ id: 'writer', description: 'x', on: { PreToolUse: ['agent'] }, check: ({ update }) => update((draft) => void (draft['x'] = 1)) });
-    const out = runHook({ payload: JSON.stringify(payload), env: { CLAUDE_PROJECT_DIR: project, ISDLC_DRY_RUN: '1' }, cwd: project, guards: [writer] });
+    const out = runHook({ host: HOOK_HOST, guarded: GUARDED, payload: JSON.stringify(payload), env: { ISDLC_DRY_RUN: '1' }, cwd: project, projectDir: project, guards: [writer] });
     expect(out.entry['would_write_state']).toBe(true);
     expect(readFileSync(join(project, '.isdlc/state.json'), 'utf8')).toBe(stateBefore);
 
     writeFileSync(join(project, '.isdlc/state.json'), '{ corrupt');
-    runHook({ payload: JSON.stringify(payload), env: { CLAUDE_PROJECT_DIR: project, ISDLC_DRY_RUN: '1' }, cwd: project, guards: GUARDS });
+    runHook({ host: HOOK_HOST, guarded: GUARDED, payload: JSON.stringify(payload), env: { ISDLC_DRY_RUN: '1' }, cwd: project, projectDir: project, guards: guardsWithHosts(GUARDS) });
     expect(readFileSync(join(project, '.isdlc/state.json'), 'utf8')).toBe('{ corrupt');
   });
 });
@@ -180,7 +182,7 @@ describe('the registry', () => {
     const reports = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { bundle: string; guards: string[]; problems: string[] });
     expect(reports.map((r) => r.bundle)).toEqual(['tool-call', 'tool-result', 'turn']);
     expect(reports.flatMap((r) => r.problems)).toEqual([]);
-    expect(new Set(reports.flatMap((r) => r.guards))).toEqual(new Set(GUARDS.map((guard) => guard.id)));
+    expect(new Set(reports.flatMap((r) => r.guards))).toEqual(new Set(guardsWithHosts(GUARDS).map((guard) => guard.id)));
   });
 
   it("each bundle's guards are the registry's guards for its events, in the registry's order", () => {
@@ -194,8 +196,18 @@ describe('the registry', () => {
     }
   });
 
+  it("the built tool-call bundle runs the hosts' guards after the core's rules that deny and before branch-evidence", () => {
+    const toolCall = cli(['hook', '--check']).stdout.trim().split('\n').map((line) => JSON.parse(line) as { bundle: string; guards: string[] }).find((r) => r.bundle === 'tool-call')!;
+    const at = (id: string): number => toolCall.guards.indexOf(id);
+    expect(at('hook-settings-guard')).toBeGreaterThan(at('state-write-validator'));
+    expect(at('hook-settings-guard')).toBe(at('branch-evidence') - 1);
+  });
+
   it('every registered guard has its table of cases beside it', () => {
     for (const guard of GUARDS) expect(existsSync(join(REPO, 'src/guards', `${guard.id}.test.ts`)), guard.id).toBe(true);
+    for (const host of HOOK_HOSTS) {
+      for (const guard of host.guards) expect(existsSync(join(REPO, 'src/hosts', host.hook.id, `${guard.id}.test.ts`)), guard.id).toBe(true);
+    }
   });
 
   it('--guards runs only the named guards; an unknown name is logged', () => {

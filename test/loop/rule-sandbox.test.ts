@@ -1,5 +1,5 @@
 // Issue 13 part 3: a loop's `command` rule is a program the agent may have written, run by the Stop hook or
-// the MCP server outside Claude Code's sandbox. In the OS sandbox it cannot change isdlc's files, by any
+// the MCP server outside the host's sandbox. In the OS sandbox it cannot change isdlc's files, by any
 // route: each route here runs as a rule through the Stop hook's own validation child (dist/loop.cjs
 // --validate), and afterwards every guarded file is byte for byte as it was. Ordinary work still passes.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:f
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { guardedSnapshot } from '../helpers/guarded-snapshot.js';
+import { GUARDED } from '../helpers/hosts.js';
 import { makeLoop } from '../helpers/loops.js';
 import { git, initedProject, REPO, tempDir, writeFile, writeJson } from '../helpers/project.js';
 import { probeOsSandbox } from '../../src/sandbox/os-sandbox.js';
@@ -22,7 +23,7 @@ const here = probeOsSandbox();
 function runRule(project: string, command: string, unguarded = false): RuleResult {
   const request = {
     rules: [{ type: 'command', name: 'route', enabled: true, command, expectedExitCode: 0, timeoutSeconds: 20 }],
-    context: { root: project, agentOutput: '', loop: { id: 'L-0123456789', approvedByPerson: unguarded } },
+    context: { root: project, protect: GUARDED.protectedPaths(), agentOutput: '', loop: { id: 'L-0123456789', approvedByPerson: unguarded } },
     deadline: Date.now() + 30_000,
   };
   const env = unguarded ? { ...process.env, ISDLC_OS_SANDBOX: 'off' } : process.env;
@@ -193,7 +194,7 @@ describe.skipIf(!here.ok || process.platform !== 'linux').each(['git', 'plain'] 
 function runRuleLater(project: string, command: string): Promise<RuleResult> {
   const request = {
     rules: [{ type: 'command', name: 'route', enabled: true, command, expectedExitCode: 0, timeoutSeconds: 20 }],
-    context: { root: project, agentOutput: '', loop: { id: 'L-0123456789', approvedByPerson: false } },
+    context: { root: project, protect: GUARDED.protectedPaths(), agentOutput: '', loop: { id: 'L-0123456789', approvedByPerson: false } },
     deadline: Date.now() + 30_000,
   };
   return new Promise((resolve, reject) => {
@@ -244,6 +245,7 @@ describe.skipIf(!here.ok || process.platform !== 'linux')("a rule in the OS sand
     writeJson(join(home, '.claude/settings.json'), { model: 'opus' });
     writeJson(join(home, '.claude.json'), { projects: {} });
     const before = [readFileSync(join(home, '.claude/settings.json'), 'utf8'), readFileSync(join(home, '.claude.json'), 'utf8')];
+    const env = { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: '' };
     for (const command of [
       `node -e "require('fs').writeFileSync(process.env.HOME + '/.claude/settings.json', JSON.stringify({ disableAllHooks: true }))"`,
       'echo \'{"hooks":{}}\' > "$HOME/.claude/settings.local.json"',
@@ -252,10 +254,11 @@ describe.skipIf(!here.ok || process.platform !== 'linux')("a rule in the OS sand
     ]) {
       const request = {
         rules: [{ type: 'command', name: 'route', enabled: true, command, expectedExitCode: 0, timeoutSeconds: 20 }],
-        context: { root: dir, agentOutput: '', loop: { id: 'L-0123456789', approvedByPerson: false } },
+        // The hook or server that runs the rules finds the host's files from its own environment.
+        context: { root: dir, protect: GUARDED.protectedPaths(env), agentOutput: '', loop: { id: 'L-0123456789', approvedByPerson: false } },
         deadline: Date.now() + 30_000,
       };
-      const child = spawnSync(process.execPath, [LOOP_BUNDLE, '--validate'], { input: JSON.stringify(request), encoding: 'utf8', cwd: dir, env: { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: '' }, timeout: 40_000 });
+      const child = spawnSync(process.execPath, [LOOP_BUNDLE, '--validate'], { input: JSON.stringify(request), encoding: 'utf8', cwd: dir, env, timeout: 40_000 });
       expect((JSON.parse(child.stdout) as ValidationReport).results[0]!.passed, command).toBe(false);
     }
     expect([readFileSync(join(home, '.claude/settings.json'), 'utf8'), readFileSync(join(home, '.claude.json'), 'utf8')]).toEqual(before);

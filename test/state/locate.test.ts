@@ -7,20 +7,20 @@ import { currentPhaseOf } from '../../src/state/current-phase.js';
 import { tempDir, writeJson } from '../helpers/project.js';
 
 describe('project root', () => {
-  it('is CLAUDE_PROJECT_DIR when the host sets it', () => {
+  it('is the folder the host names when it names one', () => {
     const root = tempDir();
-    expect(findProjectRoot({ env: { CLAUDE_PROJECT_DIR: root }, cwd: '/' })).toBe(root);
+    expect(findProjectRoot({ hostProjectDir: root, cwd: '/' })).toBe(root);
   });
 
   it('is otherwise the nearest ancestor of cwd holding .isdlc/', () => {
     const root = tempDir();
     mkdirSync(join(root, '.isdlc'));
     mkdirSync(join(root, 'src/deep/er'), { recursive: true });
-    expect(findProjectRoot({ env: {}, cwd: join(root, 'src/deep/er') })).toBe(root);
+    expect(findProjectRoot({ hostProjectDir: undefined, cwd: join(root, 'src/deep/er') })).toBe(root);
   });
 
   it('is null when nothing says where the project is', () => {
-    expect(findProjectRoot({ env: {}, cwd: tempDir() })).toBeNull();
+    expect(findProjectRoot({ hostProjectDir: undefined, cwd: tempDir() })).toBeNull();
   });
 });
 
@@ -41,7 +41,7 @@ describe('state file in a monorepo', () => {
 
   it('is .isdlc/state.json without monorepo.json', () => {
     const root = tempDir();
-    expect(locateState(root, { env: {}, cwd: root }).stateFile).toBe(join(root, '.isdlc/state.json'));
+    expect(locateState(root, { env: {}, cwd: root, configDirs: ['.isdlc/config'] }).stateFile).toBe(join(root, '.isdlc/state.json'));
   });
 
   it.each([
@@ -52,13 +52,13 @@ describe('state file in a monorepo', () => {
     ['the default project otherwise', {}, 'docs', 'api-service', 'default_project'],
   ])('chooses %s', (_label, env, cwd, project, chosenBy) => {
     const root = monorepo();
-    const location = locateState(root, { env, cwd: join(root, cwd) });
+    const location = locateState(root, { env, cwd: join(root, cwd), configDirs: ['.isdlc/config'] });
     expect(location).toMatchObject({ projectId: project, chosenBy, stateFile: join(root, '.isdlc/projects', project, 'state.json') });
   });
 
   it('says so when ISDLC_PROJECT names no project, and chooses by directory', () => {
     const root = monorepo();
-    const location = locateState(root, { env: { ISDLC_PROJECT: '../escape' }, cwd: join(root, 'apps/web') });
+    const location = locateState(root, { env: { ISDLC_PROJECT: '../escape' }, cwd: join(root, 'apps/web'), configDirs: ['.isdlc/config'] });
     expect(location.projectId).toBe('web-frontend');
     expect(location.warning).toContain('ISDLC_PROJECT=../escape');
   });
@@ -66,7 +66,7 @@ describe('state file in a monorepo', () => {
   it('rejects a monorepo.json that is not a JSON object', () => {
     const root = tempDir();
     writeJson(join(root, '.isdlc/monorepo.json'), ['api']);
-    expect(() => locateState(root, { env: {}, cwd: root })).toThrow('not a JSON object');
+    expect(() => locateState(root, { env: {}, cwd: root, configDirs: ['.isdlc/config'] })).toThrow('not a JSON object');
   });
 });
 

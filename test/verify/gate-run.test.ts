@@ -3,12 +3,14 @@
 // coverage figure may come from.
 import { chmodSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { gateIsolation } from '../../src/hosts/index.js';
 import { describe, expect, test } from 'vitest';
 import { probeOsSandbox } from '../../src/sandbox/os-sandbox.js';
 import { runGateTests } from '../../src/verify/gate-run.js';
 import type { TestingConfig } from '../../src/config/testing-config.js';
 import { initedProject, tempDir } from '../helpers/project.js';
 
+const ISOLATION = gateIsolation();
 const NO_SANDBOX = { ok: false as const, why: 'not used in this test' };
 
 const PASSING = `const test = require('node:test');
@@ -35,7 +37,7 @@ const testing = (over: Partial<TestingConfig> = {}): TestingConfig => ({ command
 describe("the gate's own run", () => {
   test('a passing suite: passed, with its counts, duration and a digest of all it printed', async () => {
     const dir = project({ 'a.test.js': PASSING });
-    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: false, sandbox: NO_SANDBOX });
+    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: false, isolation: ISOLATION, sandbox: NO_SANDBOX });
     expect(run.result).toBe('passed');
     expect(run.counts).toMatchObject({ executed: 2, passed: 2, failed: 0 });
     expect(run.output_sha256).toMatch(/^[0-9a-f]{64}$/);
@@ -47,7 +49,7 @@ describe("the gate's own run", () => {
 
   test('a failing suite: failed, naming what failed', async () => {
     const dir = project({ 'a.test.js': FAILING });
-    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: false, sandbox: NO_SANDBOX });
+    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: false, isolation: ISOLATION, sandbox: NO_SANDBOX });
     expect(run.result).toBe('failed');
     expect(run.exit_code).not.toBe(0);
     expect(run.counts).toMatchObject({ executed: 2, passed: 1, failed: 1 });
@@ -56,16 +58,16 @@ describe("the gate's own run", () => {
 
   test('a command that exits 0 and counts nothing is no pass; with require_counts off the exit status is enough', async () => {
     const dir = project({});
-    const strict = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ command: 'exit 0' }), wantCoverage: false, sandbox: NO_SANDBOX });
+    const strict = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ command: 'exit 0' }), wantCoverage: false, isolation: ISOLATION, sandbox: NO_SANDBOX });
     expect(strict.result).toBe('inconclusive');
     expect(strict.basis).toContain('names no test count');
-    const lax = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ command: 'exit 0', require_counts: false }), wantCoverage: false, sandbox: NO_SANDBOX });
+    const lax = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ command: 'exit 0', require_counts: false }), wantCoverage: false, isolation: ISOLATION, sandbox: NO_SANDBOX });
     expect(lax.result).toBe('passed');
   });
 
   test('all tests skipped: no pass', async () => {
     const dir = project({ 'a.test.js': "const test = require('node:test');\ntest.skip('adds', () => {});\n" });
-    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: false, sandbox: NO_SANDBOX });
+    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: false, isolation: ISOLATION, sandbox: NO_SANDBOX });
     expect(run.result).not.toBe('passed');
   });
 
@@ -75,7 +77,7 @@ describe("the gate's own run", () => {
     // A background child would write the marker after 3 s; the limit of 0.02 min (1.2 s) stops the whole group first.
     const command = `(sleep 3 && touch ${marker}) & sleep 30`;
     const started = Date.now();
-    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: { ...testing({ command }), timeout_minutes: 0.02 }, wantCoverage: false, sandbox: NO_SANDBOX });
+    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: { ...testing({ command }), timeout_minutes: 0.02 }, wantCoverage: false, isolation: ISOLATION, sandbox: NO_SANDBOX });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(run.result).toBe('inconclusive');
     expect(run.timed_out).toBe(true);
@@ -88,7 +90,7 @@ describe("the gate's own run", () => {
     const report = join(dir, 'coverage-summary.json');
     const write = `node -e "require('fs').writeFileSync('${report}', JSON.stringify({ total: { lines: { total: 10, covered: 9, pct: 90 } } }))"`;
     const config = testing({ coverage_command: `node --test && ${write}`, coverage_report: 'coverage-summary.json' });
-    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: config, wantCoverage: true, sandbox: NO_SANDBOX });
+    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: config, wantCoverage: true, isolation: ISOLATION, sandbox: NO_SANDBOX });
     expect(run.for_coverage).toBe(true);
     expect(run.result).toBe('passed');
     expect(run.coverage).toEqual({ percent: 90, from: 'coverage-summary.json' });
@@ -100,7 +102,7 @@ describe("the gate's own run", () => {
     writeFileSync(join(dir, 'coverage.out'), 'mode: set\na.go:1.1,2.2 3 1\n');
     const old = new Date(Date.now() - 60_000);
     utimesSync(join(dir, 'coverage.out'), old, old);
-    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: true, sandbox: NO_SANDBOX });
+    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: true, isolation: ISOLATION, sandbox: NO_SANDBOX });
     expect(run.coverage).toBeUndefined();
   });
 
@@ -109,7 +111,7 @@ describe("the gate's own run", () => {
     writeFileSync(join(dir, 'coverage.out'), 'mode: set\na.go:1.1,2.2 3 1\n');
     const future = new Date(Date.now() + 86_400_000);
     utimesSync(join(dir, 'coverage.out'), future, future);
-    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: true, sandbox: NO_SANDBOX });
+    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: true, isolation: ISOLATION, sandbox: NO_SANDBOX });
     expect(run.coverage).toBeUndefined();
   });
 
@@ -117,7 +119,7 @@ describe("the gate's own run", () => {
     const dir = project({
       'a.test.js': `${PASSING}test('plants', () => { require('fs').mkdirSync('coverage', { recursive: true }); require('fs').writeFileSync('coverage/coverage-summary.json', JSON.stringify({ total: { lines: { total: 1, covered: 1, pct: 100 } } })); });\n`,
     });
-    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ coverage_command: 'node --test && echo "All files |   42.5 |   50 |   50 |   42.5 |"' }), wantCoverage: true, sandbox: NO_SANDBOX });
+    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ coverage_command: 'node --test && echo "All files |   42.5 |   50 |   50 |   42.5 |"' }), wantCoverage: true, isolation: ISOLATION, sandbox: NO_SANDBOX });
     expect(run.coverage).toEqual({ percent: 42.5, from: "the run's output" });
   });
 
@@ -128,7 +130,7 @@ describe("the gate's own run", () => {
       root: dir,
       phase: '06-implementation',
       testing: testing({ command: `node --test && printf '${profile}' > coverage.out` }),
-      wantCoverage: true,
+      wantCoverage: true, isolation: ISOLATION,
       sandbox: NO_SANDBOX,
     });
     expect(run.coverage).toEqual({ percent: 75, from: 'coverage.out' });
@@ -141,7 +143,7 @@ describe("the gate's own run", () => {
     process.env['PATH'] = `${join(dir, 'tools')}:${saved.PATH}`;
     process.env['NODE_OPTIONS'] = `--require ${join(dir, 'noop.js')}`;
     try {
-      const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: false, sandbox: NO_SANDBOX });
+      const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: false, isolation: ISOLATION, sandbox: NO_SANDBOX });
       expect(run.result).toBe('failed');
       expect(run.counts).toMatchObject({ passed: 1, failed: 1 });
     } finally {
@@ -158,7 +160,7 @@ describe("the gate's own run", () => {
     const dir = project({ 'a.test.js': PASSING });
     mkdirSync(join(dir, dirname(file)), { recursive: true });
     writeFileSync(join(dir, file), '#!/bin/sh\nexit 0\n');
-    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ command }), wantCoverage: false, sandbox: NO_SANDBOX });
+    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ command }), wantCoverage: false, isolation: ISOLATION, sandbox: NO_SANDBOX });
     expect(run.result).toBe('inconclusive');
     expect(run.basis).toContain(said);
     expect(run.output_bytes).toBe(0);
@@ -166,14 +168,14 @@ describe("the gate's own run", () => {
 
   test("two runners' summaries in one output prove nothing", async () => {
     const dir = project({ 'a.test.js': PASSING });
-    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ command: 'node --test && echo "Tests:       7 passed, 7 total"' }), wantCoverage: false, sandbox: NO_SANDBOX });
+    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ command: 'node --test && echo "Tests:       7 passed, 7 total"' }), wantCoverage: false, isolation: ISOLATION, sandbox: NO_SANDBOX });
     expect(run.result).toBe('inconclusive');
     expect(run.basis).toMatch(/summaries of (?:jest and node-test|node-test and jest)/);
   });
 
   test('a program that is not there: inconclusive, saying so', async () => {
     const dir = project({});
-    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ command: 'no-such-runner-xyz' }), wantCoverage: false, sandbox: NO_SANDBOX });
+    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ command: 'no-such-runner-xyz' }), wantCoverage: false, isolation: ISOLATION, sandbox: NO_SANDBOX });
     expect(run.result).not.toBe('passed');
   });
 });
@@ -186,7 +188,7 @@ describe.skipIf(!probeOsSandbox().ok || process.platform !== 'linux')("the gate'
       join(dir, 'a.test.js'),
       `const test = require('node:test');\ntest('passes', () => {});\ntest('forges', () => require('fs').writeFileSync('.isdlc/state.json', '{"forged":true}'));\n`,
     );
-    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: false });
+    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: false, isolation: ISOLATION });
     expect(run.sandboxed).toBe(true);
     expect(run.result).toBe('failed');
     expect(run.counts).toMatchObject({ passed: 1, failed: 1 });

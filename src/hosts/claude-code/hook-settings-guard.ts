@@ -70,8 +70,8 @@ export const hookSettingsGuard = defineGuard({
   id: 'hook-settings-guard',
   description: "Denies a Write, Edit or MultiEdit of .claude/settings.json (it holds isdlc's hooks), one that would set disableAllHooks in another Claude Code settings file, and a NotebookEdit of any of them.",
   on: { PreToolUse: ['write', 'edit', 'notebook'] },
-  check({ event, location, deny, log }) {
-    const named = toolTarget(event, location.root);
+  check({ event, location, guarded, deny, log }) {
+    const named = toolTarget(event, location.root, guarded);
     const target = named && targetOf(named.file, location.root);
     if (!target) return;
     const tool = event.tool!.name;

@@ -9,13 +9,9 @@ import { claudeManagedSettingsFile, claudeUserSettingsFile, readSettingsObject }
 import { recordOrUndefined } from '../../util/json.js';
 import { BASH_EDIT_DIFF_SETTING, findOurHooks, isOurHook, type MatcherEntry, type Settings } from './settings.js';
 
-export type Severity = 'ok' | 'warn' | 'fail';
+import type { Finding } from '../../install/host-setup.js';
 
-export interface Finding {
-  severity: Severity;
-  what: string;
-  fix?: string;
-}
+export type { Finding, Severity } from '../../install/host-setup.js';
 
 /** The project's settings files Claude Code reads, the shared one first; the local one overrides it. */
 export const PROJECT_SETTINGS_FILES = ['.claude/settings.json', '.claude/settings.local.json'] as const;

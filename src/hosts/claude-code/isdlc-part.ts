@@ -5,9 +5,8 @@
 // person answers "don't ask again" are outside it. A change elsewhere in those files is the person's and
 // becomes the new baseline; a change to isdlc's part puts the whole file back as it was last seen whole
 // (whoever rewrote isdlc's part may have rewritten the rest too), the changed version kept aside.
-import type { OwnedRecord } from './owned-settings.js';
 import { recordOrUndefined } from '../../util/json.js';
-import type { View } from '../../integrity/watched-files.js';
+import type { OwnedRecord } from './owned-settings.js';
 
 type Json = Record<string, unknown>;
 
@@ -45,7 +44,7 @@ function mcpPart(config: Json): unknown {
 }
 
 /** isdlc's part of a shared file's text, comparable as a string; undefined when the text is not a JSON object. */
-export function isdlcPartOf(view: Extract<View, 'settings' | 'mcp'>, text: string | undefined, owned: OwnedRecord | undefined): string | undefined {
+export function isdlcPartOf(view: 'settings' | 'mcp', text: string | undefined, owned: OwnedRecord | undefined): string | undefined {
   const parsed = parseObject(text);
   if (!parsed) return undefined;
   return JSON.stringify(view === 'settings' ? settingsPart(parsed, owned) : mcpPart(parsed));

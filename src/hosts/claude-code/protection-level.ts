@@ -1,10 +1,12 @@
 // The one line `doctor` and `status` give on what keeps the agent from changing isdlc's files:
 // "sandboxed", or "not sandboxed: <why>", so that nobody believes in a guarantee that is not there.
-import type { Finding } from './host-checks.js';
+import type { GuardedSet } from '../../integrity/guarded-set.js';
+import { readInstallRecord } from '../../state/install-record.js';
 import { recordOrUndefined } from '../../util/json.js';
+import type { Finding } from './host-checks.js';
+import { claudeCodeFieldsOf } from './install-record.js';
 import { capabilitiesOf, CLAUDE_CODE, UPGRADE_COMMANDS } from './versions.js';
 import type { SandboxSupport } from './sandbox-support.js';
-import { readRecord } from '../../install/install.js';
 import { editDenyRules } from './sandbox-settings.js';
 import { sandboxState, settingsByPrecedence, type SandboxState } from './sandbox-status.js';
 
@@ -21,13 +23,6 @@ export function sandboxGap(claudeVersion: string | undefined): string | undefine
   );
 }
 
-/** `Protection: sandboxed` or `Protection: not sandboxed: why`, for `status`. */
-export function protectionLine(state: Pick<SandboxState, 'sandboxed' | 'why'> & { gap?: string }): string {
-  if (!state.sandboxed) return `Protection: not sandboxed: ${state.why ?? 'unknown'}`;
-  if (state.gap) return `Protection: sandboxed, with a gap: ${state.gap.split(', so ')[0]} (\`isdlc doctor\` says more)`;
-  return "Protection: sandboxed (the agent's shell cannot write isdlc's files)";
-}
-
 /** What would turn the sandbox on, given why it is off. */
 function turnOnFix(root: string, support: SandboxSupport, claudeVersion: string): string {
   if (!capabilitiesOf(claudeVersion).sandbox) return `Claude Code ${claudeVersion}'s sandbox cannot run Bash (it works from ${CLAUDE_CODE.sandboxWorksFrom}): upgrade it with ${UPGRADE_COMMANDS}, then run \`isdlc init\``;
@@ -35,12 +30,12 @@ function turnOnFix(root: string, support: SandboxSupport, claudeVersion: string)
     if (support.never) return `${support.why}: isdlc can only notice changes to its files afterwards`;
     return `${support.why}: ${support.install ? `install it (${support.install}), then ` : ''}run \`isdlc init\``;
   }
-  if (readRecord(root)?.sandbox?.why?.includes('--no-sandbox')) return 'it was left off on purpose (`isdlc init --no-sandbox`); `isdlc init` turns it on';
+  if (claudeCodeFieldsOf(readInstallRecord(root))?.sandbox?.why?.includes('--no-sandbox')) return 'it was left off on purpose (`isdlc init --no-sandbox`); `isdlc init` turns it on';
   return '`isdlc init` turns it on';
 }
 
 /** doctor's findings: the protection level first, then what weakens it. */
-export function protectionFindings(root: string, support: SandboxSupport, claudeVersion: string): Finding[] {
+export function protectionFindings(root: string, guarded: GuardedSet, support: SandboxSupport, claudeVersion: string): Finding[] {
   const files = settingsByPrecedence(root);
   const state = sandboxState(files, root);
   const findings: Finding[] = [];
@@ -74,7 +69,7 @@ export function protectionFindings(root: string, support: SandboxSupport, claude
     const deny = recordOrUndefined(settings?.['permissions'])?.['deny'];
     return Array.isArray(deny) ? deny : [];
   }));
-  const missing = editDenyRules().filter((rule) => !denied.has(rule));
+  const missing = editDenyRules(guarded).filter((rule) => !denied.has(rule));
   if (missing.length > 0) {
     findings.push({
       severity: 'warn',

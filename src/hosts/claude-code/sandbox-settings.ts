@@ -12,8 +12,8 @@
 // expanded); a permission rule with one leading slash, which means "from the project root".
 import { capabilitiesOf } from './versions.js';
 import type { OwnedEdits } from './owned-settings.js';
+import type { GuardedSet } from '../../integrity/guarded-set.js';
 import { readMonorepoConfig } from '../../state/locate.js';
-import { GUARDED_PATHS, RUN_AS_CODE_PATHS } from '../../integrity/guarded-set.js';
 
 /** isdlc's files, relative to the project root, as the sandbox and the deny rules name them. */
 export interface ProtectedPaths {
@@ -23,14 +23,12 @@ export interface ProtectedPaths {
   files: string[];
 }
 
-/** The entries of the guarded set that are folders; the others are files. */
-const FOLDERS = new Set(['.isdlc', '.claude/hooks/config', '.git/hooks', '.claude/agents', '.claude/skills', '.claude/commands']);
 /**
  * Claude Code keeps git's files and its own definitions read-only in its sandbox already, so they need no
  * denyWrite entry; the file tools need the deny rules. A definition's frontmatter `hooks:` run outside the
  * sandbox from the next session on: one the agent's Write tool left could rewrite anything (docs/sandbox.md).
  */
-const denyRuleOnly = (path: string): boolean => RUN_AS_CODE_PATHS.includes(path);
+const denyRuleOnly = (guarded: GuardedSet, path: string): boolean => guarded.runAsCode.includes(path);
 
 /** The monorepo's project ids (none for a single project). */
 export function monorepoProjectIds(root: string): string[] {
@@ -41,17 +39,19 @@ export function monorepoProjectIds(root: string): string[] {
  * The guarded set (guarded-set.ts) as denyWrite takes it: relative paths, a `*` (a monorepo project id)
  * spelled out for each project, since the sandbox's paths are not patterns.
  */
-export function protectedPaths(projectIds: readonly string[]): ProtectedPaths {
-  const paths = GUARDED_PATHS.filter((path) => !denyRuleOnly(path)).flatMap((path) => (path.includes('*') ? projectIds.map((id) => path.replace('*', id)) : [path]));
-  return { folders: paths.filter((path) => FOLDERS.has(path)), files: paths.filter((path) => !FOLDERS.has(path)) };
+export function protectedPaths(guarded: GuardedSet, projectIds: readonly string[]): ProtectedPaths {
+  const paths = guarded.paths.filter((path) => !denyRuleOnly(guarded, path)).flatMap((path) => (path.includes('*') ? projectIds.map((id) => path.replace('*', id)) : [path]));
+  return { folders: paths.filter((path) => guarded.folders.has(path)), files: paths.filter((path) => !guarded.folders.has(path)) };
 }
 
 /** The `Edit(...)` rules for the guarded set: one leading slash means "from the project root"; `*` is a pattern there. */
-export function editDenyRules(): string[] {
-  return GUARDED_PATHS.map((path) => (FOLDERS.has(path) ? `Edit(/${path}/**)` : `Edit(/${path})`));
+export function editDenyRules(guarded: GuardedSet): string[] {
+  return guarded.paths.map((path) => (guarded.folders.has(path) ? `Edit(/${path}/**)` : `Edit(/${path})`));
 }
 
 export interface SandboxChoice {
+  /** What the sandbox and the deny rules keep from the agent: isdlc's files and every host's. */
+  guarded: GuardedSet;
   /** Turn Claude Code's sandbox on (false: `--no-sandbox`, or no sandbox can run here). */
   sandbox: boolean;
   /** The Claude Code version registered for: which settings it has. */
@@ -79,11 +79,11 @@ export function hasBlockWritesOutside(version: string): boolean {
 
 /** The values and entries init owns in `.claude/settings.json`. */
 export function sandboxEdits(choice: SandboxChoice): OwnedEdits {
-  const paths = protectedPaths(choice.projectIds);
+  const paths = protectedPaths(choice.guarded, choice.projectIds);
   const blockOutside = hasBlockWritesOutside(choice.claudeVersion);
   const edits: OwnedEdits = {
     set: blockOutside ? { [BLOCK_WRITES_OUTSIDE]: true } : {},
-    add: { [PERMISSION_DENY]: [...editDenyRules(), ...(blockOutside ? [] : OUTSIDE_SETTINGS_RULES)] },
+    add: { [PERMISSION_DENY]: [...editDenyRules(choice.guarded), ...(blockOutside ? [] : OUTSIDE_SETTINGS_RULES)] },
   };
   if (choice.sandbox) {
     Object.assign(edits.set, {

@@ -1,6 +1,7 @@
-// Claude Code's hook wire format (see shared/reference/HOST-PROTOCOL.md): payload in, decision out.
+// Claude Code's hook wire format: the JSON payload on stdin in, the decision on stdout out.
 import type { FileChange, FileChanges, HookEvent, HookEventName, HostNotification, ToolKind, ToolOutcome } from '../../events/hook-event.js';
 import { isHookEventName } from '../../events/hook-event.js';
+import type { ParseResult } from '../../engine/host.js';
 import type { Verdict } from '../../engine/verdict.js';
 import { recordOrUndefined } from '../../util/json.js';
 import { toolName } from '../../config/agent-operations.js';
@@ -76,8 +77,6 @@ function payloadProblem(p: Record<string, unknown>): string | null {
   if (p['duration_ms'] !== undefined && typeof p['duration_ms'] !== 'number') return 'payload field duration_ms: expected a number';
   return null;
 }
-
-export type ParseResult = { ok: true; event: HookEvent } | { ok: false; reason: string };
 
 const TOOL_EVENTS = new Set<HookEventName>(['PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
 

@@ -23,7 +23,7 @@ export function launchCommand(command: Invocation, ctx: ValidationContext, suppo
     return { ok: false, message: `was not run: ${approvalNeeded(ctx.loop?.id)} (no OS sandbox here to keep it off isdlc's files: ${support.why})` };
   }
   try {
-    const sandboxed = sandboxInvocation(support.kind, command, ctx.root);
+    const sandboxed = sandboxInvocation(support.kind, command, ctx.root, ctx.protect);
     return { ok: true, invocation: sandboxed.invocation, sandboxed: true, release: sandboxed.release };
   } catch (error) {
     return { ok: false, message: `was not run: the OS sandbox could not be prepared (${(error as Error).message})` };
@@ -48,7 +48,7 @@ export function sandboxFailure(exitCode: number | null, outputTail: string): str
 }
 
 const READ_ONLY_NOTE =
-  "; it ran in an OS sandbox where isdlc's files (.isdlc/, Claude Code's settings, .mcp.json, git's config and hooks, the constitution) are read-only";
+  "; it ran in an OS sandbox where isdlc's files (.isdlc/, the agent host's settings, git's config and hooks, the constitution) are read-only";
 
 /** Said after a failing rule that ran into the sandbox's walls, so the agent changes the work instead. */
 export function readOnlyNote(outputTail: string): string {

@@ -1,3 +1,4 @@
+import { EXAMPLE_GUARDED } from '../../../test/helpers/hosts.js';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,8 @@ import { probeOsSandbox, type OsSandboxSupport } from '../../sandbox/os-sandbox.
 import type { CommandRule, ValidationContext } from '../types.js';
 import { runCommandRule } from './command.js';
 import { noneWithArgWithin, pidsWithArg } from '../../../test/helpers/processes.js';
+
+const PROTECT = EXAMPLE_GUARDED.protectedPaths();
 
 const rule = (command: string | string[], fields: Partial<CommandRule> = {}): CommandRule => ({
   type: 'command',
@@ -37,7 +40,7 @@ describe.skipIf(process.platform === 'win32').each([
     root = realpathSync(mkdtempSync(join(tmpdir(), 'loop-command-')));
     mkdirSync(join(root, 'pkg'));
     mkdirSync(join(root, '.isdlc'));
-    ctx = { root, agentOutput: '', loop: { id: 'L-0123456789', approvedByPerson: true } };
+    ctx = { root, protect: PROTECT, agentOutput: '', loop: { id: 'L-0123456789', approvedByPerson: true } };
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -190,7 +193,7 @@ describe.skipIf(process.platform === 'win32')('runCommandRule and a person\'s ap
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('without a sandbox, a rule nobody approved is not run, and says what the person runs', async () => {
-    const result = await runCommandRule(rule('touch ran.txt'), { root, agentOutput: '', loop: { id: 'L-0123456789', approvedByPerson: false } }, { sandbox: NO_SANDBOX });
+    const result = await runCommandRule(rule('touch ran.txt'), { root, protect: PROTECT, agentOutput: '', loop: { id: 'L-0123456789', approvedByPerson: false } }, { sandbox: NO_SANDBOX });
     expect(result).toMatchObject({ passed: false, errored: true });
     expect(result.message).toBe(
       "rule: `touch ran.txt` was not run: waiting for a person's approval: run `isdlc loop approve L-0123456789` in your own terminal " +
@@ -200,12 +203,12 @@ describe.skipIf(process.platform === 'win32')('runCommandRule and a person\'s ap
   });
 
   it('without a loop to name, it still says what unblocks it', async () => {
-    const result = await runCommandRule(rule('true'), { root, agentOutput: '' }, { sandbox: NO_SANDBOX });
+    const result = await runCommandRule(rule('true'), { root, protect: PROTECT, agentOutput: '' }, { sandbox: NO_SANDBOX });
     expect(result.message).toMatch(/run `isdlc loop approve L-…` in your own terminal/);
   });
 
   it.runIf(here.ok)('in the sandbox no approval is needed', async () => {
-    const result = await runCommandRule(rule('touch ran.txt'), { root, agentOutput: '', loop: { id: 'L-0123456789', approvedByPerson: false } }, { sandbox: here });
+    const result = await runCommandRule(rule('touch ran.txt'), { root, protect: PROTECT, agentOutput: '', loop: { id: 'L-0123456789', approvedByPerson: false } }, { sandbox: here });
     expect(result).toMatchObject({ passed: true });
     expect(statSync(join(root, 'ran.txt')).isFile()).toBe(true);
   });

@@ -1,9 +1,12 @@
+import { EXAMPLE_GUARDED } from '../../../test/helpers/hosts.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContentPatternRule } from '../types.js';
 import { runContentPatternRule } from './content-pattern.js';
+
+const PROTECT = EXAMPLE_GUARDED.protectedPaths();
 
 const rule = (fields: Partial<ContentPatternRule>): ContentPatternRule => ({
   type: 'content_pattern',
@@ -40,7 +43,7 @@ describe('runContentPatternRule', () => {
     { name: 'a pattern that does not compile is errored', rule: rule({ pattern: '(' }), output: '(', passed: false, errored: true, message: /does not compile/ },
   ];
   it.each(rows)('$name', async ({ rule, output = '', passed, errored, message }) => {
-    const result = await runContentPatternRule(rule, { root, agentOutput: output });
+    const result = await runContentPatternRule(rule, { root, protect: PROTECT, agentOutput: output });
     expect(result).toMatchObject({ name: 'p', type: 'content_pattern', passed, errored });
     expect(result.message).toMatch(message);
   });

@@ -1,9 +1,12 @@
+import { EXAMPLE_GUARDED } from '../../../test/helpers/hosts.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CoverageRule } from '../types.js';
 import { parseCoverageReport, runCoverageRule } from './coverage.js';
+
+const PROTECT = EXAMPLE_GUARDED.protectedPaths();
 
 const LCOV = ['TN:', 'SF:src/a.ts', 'DA:1,1', 'DA:2,0', 'LF:40', 'LH:29', 'end_of_record', 'SF:src/b.ts', 'LF:0', 'LH:0', 'end_of_record', 'SF:src/c.ts', 'LF:0', 'LH:0', 'end_of_record'].join('\n');
 const SUMMARY = JSON.stringify({ total: { lines: { total: 200, covered: 145, skipped: 0, pct: 72.5 }, statements: { pct: 10 } } });
@@ -60,7 +63,7 @@ describe('runCoverageRule', () => {
   ];
   it.each(rows)('$name', async ({ files, rule, passed, errored, coverage, message }) => {
     write(files);
-    const result = await runCoverageRule(rule, { root, agentOutput: '' });
+    const result = await runCoverageRule(rule, { root, protect: PROTECT, agentOutput: '' });
     expect(result).toMatchObject({ name: 'coverage', type: 'coverage', passed, errored });
     expect(result.coverage).toBe(coverage);
     expect(result.message).toMatch(message);

@@ -1,9 +1,12 @@
+import { EXAMPLE_GUARDED } from '../../../test/helpers/hosts.js';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileExistsRule } from '../types.js';
 import { runFileExistsRule } from './file-exists.js';
+
+const PROTECT = EXAMPLE_GUARDED.protectedPaths();
 
 const rule = (path: string, mustExist = true): FileExistsRule => ({ type: 'file_exists', name: 'f', enabled: true, path, mustExist });
 
@@ -29,12 +32,12 @@ describe('runFileExistsRule', () => {
     { name: 'a symbolic link out of the root is errored', rule: rule('out/anything', false), passed: false, errored: true, message: /through a symbolic link/ },
   ];
   it.each(rows)('$name', async ({ rule, passed, errored, message }) => {
-    const result = await runFileExistsRule(rule, { root, agentOutput: '' });
+    const result = await runFileExistsRule(rule, { root, protect: PROTECT, agentOutput: '' });
     expect(result).toMatchObject({ name: 'f', type: 'file_exists', passed, errored });
     expect(result.message).toMatch(message);
   });
 
   it('an absolute path inside the root is accepted', async () => {
-    expect((await runFileExistsRule(rule(join(root, 'README.md')), { root, agentOutput: '' })).passed).toBe(true);
+    expect((await runFileExistsRule(rule(join(root, 'README.md')), { root, protect: PROTECT, agentOutput: '' })).passed).toBe(true);
   });
 });

@@ -1,10 +1,15 @@
-// What the sandbox must hold still, worked out from real folders on disk.
+// What the sandbox must hold still, worked out from real folders on disk, for the guarded set of a project
+// as init leaves it (isdlc's files and Claude Code's).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { planProtection, type ProtectionPlan } from './protection-plan.js';
+import { planProtection as planFor, type ProtectionPlan } from '../../src/sandbox/protection-plan.js';
+import { GUARDED } from '../helpers/hosts.js';
+
+/** The plan for the guarded set of a project as `isdlc init` leaves it, with every registered host's files. */
+const planProtection = (root: string): ProtectionPlan => planFor(root, GUARDED.protectedPaths());
 
 const made: string[] = [];
 afterAll(() => {

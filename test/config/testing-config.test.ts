@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { detectTesting } from '../../src/verify/detect-tests.js';
+import { detectTesting } from '../../src/config/detect-tests.js';
 import { loadTestingConfig } from '../../src/config/testing-config.js';
 import { cli, initedProject, tempDir, writeFile } from '../helpers/project.js';
 

@@ -1,4 +1,5 @@
-// `isdlc status`: where the workflow stands, and what the current phase's gate asks for and has seen.
+// `isdlc status` and the MCP tool `status`: where the workflow stands, and what the current phase's gate
+// asks for and has seen.
 import type { ProjectConfig } from '../config/project-config.js';
 import { evaluateGate, type GateEvaluation } from '../gates/evaluate.js';
 import { phaseAgent } from '../config/agents.js';
@@ -7,17 +8,15 @@ import type { StateLocation } from '../state/locate.js';
 import type { Escalation } from '../state/escalations.js';
 import { phaseOf, phaseStatusOf } from '../state/phase-records.js';
 import type { ActiveWorkflow, IsdlcState } from '../state/schema.js';
-import { supervisedReviewOf } from '../workflow/review.js';
+import { supervisedReviewOf } from './review.js';
 import type { StateSnapshot } from '../state/store.js';
 import { finiteNumber as num } from '../util/json.js';
-import { projectSandboxState, protectionLine, sandboxGap } from '../hosts/claude-code/protection-level.js';
-import { readRecord } from '../install/install.js';
 
-function protectionOf(root: string): StatusReport['protection'] {
-  const state = projectSandboxState(root);
-  // The Claude Code init registered for: doctor asks the installed one, status does not spawn it.
-  const gap = state.sandboxed ? sandboxGap(readRecord(root)?.claude_code?.version) : undefined;
-  return { sandboxed: state.sandboxed, ...(state.why ? { why: state.why } : {}), ...(gap ? { gap } : {}) };
+/** What keeps the agent's shell from isdlc's files, as the agent host's settings say; the face asks the host. */
+export interface Protection {
+  sandboxed: boolean;
+  why?: string;
+  gap?: string;
 }
 
 export interface StatusReport {
@@ -41,8 +40,8 @@ export interface StatusReport {
   escalations: Escalation[];
   /** What moves the workflow on from here. */
   nextStep: string | null;
-  /** Whether the agent's shell runs in Claude Code's sandbox with isdlc's files read-only, why not, and a gap it has. */
-  protection: { sandboxed: boolean; why?: string; gap?: string };
+  /** Whether the agent's shell runs in the host's sandbox with isdlc's files read-only, why not, and a gap it has. */
+  protection: Protection;
 }
 
 export interface PhaseLine {
@@ -74,7 +73,7 @@ function phaseLine(state: IsdlcState, config: ProjectConfig, key: string): Phase
   };
 }
 
-export function buildStatus(location: StateLocation, snapshot: StateSnapshot, config: ProjectConfig): StatusReport {
+export function buildStatus(location: StateLocation, snapshot: StateSnapshot, config: ProjectConfig, protection: Protection): StatusReport {
   const state = snapshot.state ?? {};
   const workflow = activeWorkflowOf(state);
   const current = currentPhaseOf(state);
@@ -87,7 +86,8 @@ export function buildStatus(location: StateLocation, snapshot: StateSnapshot, co
     gate: null,
     escalations: (Array.isArray(state.pending_escalations) ? state.pending_escalations : []) as Escalation[],
     nextStep: null,
-    protection: protectionOf(location.root),
+    // Only what the report says; a host may know more.
+    protection: { sandboxed: protection.sandboxed, ...(protection.why ? { why: protection.why } : {}), ...(protection.gap ? { gap: protection.gap } : {}) },
   };
   if (snapshot.corrupt) report.stateProblem = `${snapshot.corrupt.problem}; kept as ${snapshot.corrupt.keptAs}`;
   else if (!snapshot.state) report.stateProblem = 'no state file: run `isdlc init`';
@@ -123,6 +123,13 @@ function nextStepOf(workflow: NonNullable<StatusReport['workflow']>, gate: GateE
 function reviewOf(workflow: ActiveWorkflow): { phase: string; status: string } | null {
   const review = supervisedReviewOf(workflow);
   return review ? { phase: review.phase, status: review.status } : null;
+}
+
+/** `Protection: sandboxed` or `Protection: not sandboxed: why`, for `status`. */
+function protectionLine(state: Protection): string {
+  if (!state.sandboxed) return `Protection: not sandboxed: ${state.why ?? 'unknown'}`;
+  if (state.gap) return `Protection: sandboxed, with a gap: ${state.gap.split(', so ')[0]} (\`isdlc doctor\` says more)`;
+  return "Protection: sandboxed (the agent's shell cannot write isdlc's files)";
 }
 
 const MARK: Record<string, string> = { completed: '✓', in_progress: '▶', pending: '·' };

@@ -1,0 +1,71 @@
+// An agent host as isdlc's faces see it: the parts each layer asks a host for, in one place. Each host
+// implements it in its own folder (src/hosts/<host>/), beside the core; the registry (index.ts) lists them.
+// The interfaces themselves live with the layer that uses them, so nothing below the faces names a host:
+//   HookHost (src/engine/host.ts)      its wire format, the project it names, its sandbox's hold
+//   HostFiles (src/integrity/host-files.ts)   its files the guarded set covers
+//   HostSetup (src/install/host-setup.ts)     what `isdlc init`, `uninstall` and `doctor` do in its files
+import type { Guard } from '../engine/guard.js';
+import type { HookHost } from '../engine/host.js';
+import type { GuardedSet } from '../integrity/guarded-set.js';
+import type { HostFiles } from '../integrity/host-files.js';
+import type { Finding, HostSetup } from '../install/host-setup.js';
+
+/**
+ * What the executable says for a host when none of isdlc's hook bundles can run: `say` in the host's wire
+ * format, `say.deny` when the call would move the workflow on.
+ */
+export type LastResort = (payload: Record<string, unknown>, say: { person: string; note: string; deny(advance: string): string }) => string;
+
+/** What the hook bundles load of a host: kept small, since it is compiled on every hook call. */
+export interface HostHookSide {
+  hook: HookHost;
+  files: HostFiles;
+  /** Rules only this host's files need, run in the registry's order with the core's (src/guards/index.ts). */
+  guards: readonly Guard[];
+  /** Sample calls of every kind the host sends, for warming the hook bundles' code cache. */
+  warmSamples(project: string): Record<string, unknown>[];
+}
+
+/** A command-line option a host adds to `isdlc init` or `isdlc doctor`. */
+export interface HostOption {
+  /** As commander takes them: `--x-version <version>`, `--no-sandbox`. */
+  flags: string;
+  description: string;
+  /** The values it takes, when they are a fixed set. */
+  choices?: readonly string[];
+  /** Checks a value and gives it back as it is used; throws an Error that says what is wrong. */
+  parse?(value: string): string;
+  commands: readonly ('init' | 'doctor')[];
+}
+
+export interface HostDoctorReport {
+  /** The command that sets isdlc up again for the host as it was checked. */
+  reinit: string;
+  /** Which version of the host the checks go by, and whether isdlc supports it. */
+  version: Finding[];
+  /** Everything else about the host: its settings, the registered hooks, its sandbox. */
+  findings: Finding[];
+}
+
+/** What keeps the agent's shell from changing isdlc's files in a project, as the host's settings say. */
+export interface HostProtection {
+  sandboxed: boolean;
+  /** Why not, when not. */
+  why?: string;
+  /** A way around the sandbox that this version of the host leaves open. */
+  gap?: string;
+  /** No command is let out of the sandbox: a write to isdlc's files cannot have come from the agent's shell. */
+  everyCommand: boolean;
+}
+
+/** An agent host as the faces (the command line, the MCP server) see it. */
+export interface Host extends HostHookSide {
+  setup: HostSetup;
+  options: readonly HostOption[];
+  /** Folders of the project where the host keeps agent definitions (`<folder>/<agent>.md`). */
+  agentDefinitions: readonly string[];
+  /** The variables the host sets in its agent's shell: one of them set says this process runs there. */
+  shellMarkers: readonly string[];
+  doctor(root: string, guarded: GuardedSet, options: Record<string, unknown>): HostDoctorReport;
+  protection(root: string): HostProtection;
+}

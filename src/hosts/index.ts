@@ -1,0 +1,37 @@
+// The registry of agent hosts isdlc speaks to. Each is an adapter in its own folder, beside the core; the
+// faces (the command line, the MCP server, the hook entry) pick from here, and nothing below them names a
+// host. Adding a host is adding its folder and one line here and in hook-hosts.ts.
+import { CLAUDE_CODE } from './claude-code/index.js';
+import type { RunIsolation } from '../verify/gate-run.js';
+import { GUARDED } from './hook-hosts.js';
+import type { Host, HostProtection } from './host.js';
+
+export const HOSTS: readonly Host[] = Object.freeze([CLAUDE_CODE]);
+
+/** The project folder a host names in this process's environment (its hooks, its agent's shell), if any. */
+export function projectDirFromEnv(env: NodeJS.ProcessEnv): string | undefined {
+  for (const host of HOSTS) {
+    const dir = host.hook.projectDir(env);
+    if (dir) return dir;
+  }
+  return undefined;
+}
+
+/** Every host's folders of agent definitions. */
+export const AGENT_DEFINITION_DIRS: readonly string[] = Object.freeze(HOSTS.flatMap((host) => host.agentDefinitions));
+
+/** What keeps the agent's shell from isdlc's files in this project: a host that sandboxes it, else why none does. */
+export function protectionOf(root: string): HostProtection {
+  const each = HOSTS.map((host) => host.protection(root));
+  return each.find((protection) => protection.sandboxed) ?? each[0]!;
+}
+
+/** The host whose agent's shell this process runs in, if any. */
+export function agentShellHost(env: NodeJS.ProcessEnv): Host | undefined {
+  return HOSTS.find((host) => host.shellMarkers.some((name) => env[name] === '1'));
+}
+
+/** What the gate's own test run is kept apart from the agent with: every host's files read-only, no host's marker. */
+export function gateIsolation(): RunIsolation {
+  return { protect: GUARDED.protectedPaths(), hostMarkers: HOSTS.flatMap((host) => host.shellMarkers) };
+}

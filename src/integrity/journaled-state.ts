@@ -1,0 +1,42 @@
+// The state store as every isdlc process opens it: in a project that keeps a journal of isdlc's writes,
+// each write first puts back a state someone else wrote (tamper-check.ts), then is recorded as isdlc's own
+// (journal.ts). A write that skipped the journal would look forged to the next hook call, which would undo
+// it, so nothing above this layer opens a state file any other way (a dependency rule says so).
+import { sep } from 'node:path';
+import { ISDLC_DIR } from '../state/locate.js';
+import type { LockOptions } from '../state/lock.js';
+import { StateStore, type StateJournal } from '../state/store.js';
+import { GuardedSet } from './guarded-set.js';
+import { hasJournal, journaledWrite } from './journal.js';
+import { verifyBeforeWrite, workflowKeyFromCopy } from './tamper-check.js';
+
+/** A state file is judged by its bytes whatever hosts a project has: isdlc's own files are all it needs. */
+const ISDLC_FILES = new GuardedSet([]);
+
+/** The project root and the file's path from it, when the file is one of a project's `.isdlc/` that keeps a journal. */
+function journalOf(file: string): { root: string; rel: string } | undefined {
+  const normal = file.split(sep).join('/');
+  const at = normal.lastIndexOf(`/${ISDLC_DIR}/`);
+  if (at < 0) return undefined;
+  const root = file.slice(0, at);
+  return hasJournal(root) ? { root, rel: normal.slice(at + 1) } : undefined;
+}
+
+const STATE_JOURNAL: StateJournal = {
+  verify(file) {
+    const journal = journalOf(file);
+    if (journal) verifyBeforeWrite(journal.root, journal.rel, { guarded: ISDLC_FILES, foundBy: 'a state write', workflow: () => workflowKeyFromCopy(journal.root, journal.rel) });
+  },
+  record(file, bytes, write) {
+    const journal = journalOf(file);
+    if (journal) journaledWrite(journal.root, journal.rel, bytes, write);
+    else write();
+  },
+};
+
+/** The state store with the journal wired in; `new JournaledStateStore(file)` is how isdlc opens a state file. */
+export class JournaledStateStore extends StateStore {
+  constructor(file: string, lockOptions: LockOptions = {}) {
+    super(file, { ...lockOptions, journal: STATE_JOURNAL });
+  }
+}
