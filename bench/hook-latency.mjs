@@ -2,10 +2,10 @@
 // Claude Code runs it, beside `node -e ''` measured in the same run (interleaved, so both see the same
 // machine), reported as a ratio.
 //
-//   node bench/hook-latency.mjs [--runs N] [--json] [--baseline DIR]
-// --baseline DIR: a previous build's dist/ folder; every hook case also runs in projects that build set
-// up, interleaved with the current one, and its figures are printed beside (npm run bench passes
-// ISDLC_BENCH_BASELINE when it is set).
+//   node bench/hook-latency.mjs [--runs N] [--json] [--baseline DIR|REVISION|none]
+// Every hook case also runs, interleaved, in projects a baseline build set up, and its figures are printed
+// beside: the build --baseline names, else ISDLC_BENCH_BASELINE, else package.json's config.benchBaseline
+// (bench/baseline.mjs builds a revision once).
 // (f) runs one rule process, `node -e ''`, inside the hook: its ratio minus 1 is that rule's own cost plus
 // the loop's overhead (bench/loop.mjs measures the overhead alone).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { baselineDist } from './baseline.mjs';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(repo, 'dist/isdlc.cjs');
@@ -21,7 +22,7 @@ const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 40;
 const asJson = args.includes('--json');
 
-const baselineDir = args.includes('--baseline') ? args[args.indexOf('--baseline') + 1] : process.env.ISDLC_BENCH_BASELINE;
+const baselineDir = baselineDist(args.includes('--baseline') ? args[args.indexOf('--baseline') + 1] : undefined);
 const builds = [{ label: 'now', bin }, ...(baselineDir ? [{ label: 'baseline', bin: join(baselineDir, 'isdlc.cjs') }] : [])];
 
 let currentBin = bin;

@@ -16,6 +16,8 @@ import { fileURLToPath } from 'node:url';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const loop = createRequire(import.meta.url)(join(repo, 'dist/loop.cjs'));
+// The rules' sandbox keeps the guarded set of every project read-only, as the Stop hook's does.
+const protect = createRequire(import.meta.url)(join(repo, 'dist/cli.cjs')).GUARDED.protectedPaths();
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 60;
 const asJson = args.includes('--json');
@@ -48,7 +50,7 @@ function spawnAlone() {
 
 async function validateOnce() {
   const current = store.loop(started.id);
-  const report = await loop.validate(current.config.validationRules, { root, agentOutput: 'Done.', loop: personal });
+  const report = await loop.validate(current.config.validationRules, { root, protect, agentOutput: 'Done.', loop: personal });
   const promise = loop.detectPromise('Done.', loop.promiseTexts(current.config.completionPromises));
   if (!report.overallPassed) throw new Error(`the rule failed: ${report.results[0].message}`);
   return store.recordValidation(started.id, { report, promise, by: 'tool' });
@@ -75,7 +77,7 @@ async function trueRuleMs(inSandbox) {
   if (inSandbox) delete process.env.ISDLC_OS_SANDBOX;
   else process.env.ISDLC_OS_SANDBOX = 'off';
   const t = process.hrtime.bigint();
-  const report = await loop.validate(trueRule, { root, agentOutput: '', loop: personal });
+  const report = await loop.validate(trueRule, { root, protect, agentOutput: '', loop: personal });
   if (!report.overallPassed) throw new Error(`the true rule failed: ${report.results[0].message}`);
   return ms(t);
 }

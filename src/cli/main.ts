@@ -73,6 +73,8 @@ export { runHook } from '../engine/run-hook.js';
 // The executable answers a hook with these when the hook bundle for the event cannot (src/entry/bundle-fallback.ts).
 export { hookMain } from '../entry/hook-main.js';
 export { GUARDS } from '../guards/index.js';
+// What is guarded in every project: isdlc's files and each registered host's (for scripts that run rules).
+export { GUARDED } from '../hosts/hook-hosts.js';
 /** The GATE REQUIREMENTS block of a project on disk, its config looked for where isdlc and its hosts keep it. */
 export const buildGateRequirementsBlock = (input: { phaseKey: string; artifactFolder: string; workflowType?: string; projectRoot?: string }): string =>
   gateRequirementsBlock({ ...input, configDirs: CONFIG_DIRS });
