@@ -1,5 +1,6 @@
 // Every `isdlc` command but the hook's hot path (which the executable answers itself).
-import { HOSTS } from '../hosts/index.js';
+import { guardsWithHosts, HOSTS } from '../hosts/index.js';
+import { GUARDS } from '../guards/index.js';
 import { buildGateRequirementsBlock as gateRequirementsBlock } from '../gates/requirements-block.js';
 import { CONFIG_DIRS } from '../hosts/hook-hosts.js';
 import { Command, CommanderError } from 'commander';
@@ -73,6 +74,8 @@ export { runHook } from '../engine/run-hook.js';
 // The executable answers a hook with these when the hook bundle for the event cannot (src/entry/bundle-fallback.ts).
 export { hookMain } from '../entry/hook-main.js';
 export { GUARDS } from '../guards/index.js';
+/** The whole registry with every host's guards in their place: what the executable runs when no hook bundle can answer. */
+export const HOOK_GUARDS = guardsWithHosts(GUARDS);
 // What is guarded in every project: isdlc's files and each registered host's (for scripts that run rules).
 export { GUARDED } from '../hosts/hook-hosts.js';
 /** The GATE REQUIREMENTS block of a project on disk, its config looked for where isdlc and its hosts keep it. */

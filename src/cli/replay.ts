@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { runHook } from '../engine/run-hook.js';
 import { GUARDS } from '../guards/index.js';
-import { DEFAULT_HOST, GUARDED, guardsWithHosts, hookHostById } from '../hosts/hook-hosts.js';
+import { DEFAULT_HOST, GUARDED, hookHostById } from '../hosts/hook-hosts.js';
+import { guardsWithHosts } from '../hosts/index.js';
 
 export interface ReplayStep {
   line: number;

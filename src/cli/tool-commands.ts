@@ -5,6 +5,7 @@ import { bundledConfig, CONFIG_NAMES, loadConfig, type ConfigName } from '../con
 import { hookMain } from '../entry/hook-main.js';
 import { GUARDS } from '../guards/index.js';
 import { CONFIG_DIRS, DEFAULT_HOST, HOOK_HOST_IDS } from '../hosts/hook-hosts.js';
+import { guardsWithHosts } from '../hosts/index.js';
 import { formatReplay, replaySession } from './replay.js';
 import { dirOption, io, json, projectLocation, UsageError } from './shared.js';
 
@@ -55,5 +56,5 @@ export function registerToolCommands(program: Command): void {
     .option('--guards <ids>', 'run only these guards (comma-separated), to debug a rule')
     .option('--check', 'print the guards this build registers and whether each loads')
     .option('--warm-cache', 'run sample calls of every kind so the code cache covers them (init does this)')
-    .action(() => hookMain(process.argv.slice(3), { guards: GUARDS }));
+    .action(() => hookMain(process.argv.slice(3), { guards: guardsWithHosts(GUARDS) }));
 }

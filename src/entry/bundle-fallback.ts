@@ -23,7 +23,7 @@ interface BundleRun {
 
 interface CliModule {
   hookMain(args: string[], bundle: { guards: readonly unknown[] }): void;
-  GUARDS: readonly unknown[];
+  HOOK_GUARDS: readonly unknown[];
 }
 
 export function runHookBundle({ dir, family, hostId, input, args, requireFn }: BundleRun): void {
@@ -51,7 +51,7 @@ export function runHookBundle({ dir, family, hostId, input, args, requireFn }: B
   attempt(bundleFile(family), () => runWithCodeCache(family0, requireFn, dir), family0);
   attempt('cli.cjs', () => {
     const cli = requireFn(join(dir, 'cli.cjs')) as CliModule;
-    cli.hookMain(args, { guards: cli.GUARDS });
+    cli.hookMain(args, { guards: cli.HOOK_GUARDS });
   });
   for (const other of FAMILIES) {
     if (other === family) continue;

@@ -3,8 +3,8 @@
 import type { Guard } from '../engine/guard.js';
 import type { HookHost } from '../engine/host.js';
 import { checkGuards, logInternalError, runHook } from '../engine/run-hook.js';
-import { DEFAULT_HOST, GUARDED, guardsWithHosts, HOOK_HOST_IDS, HOOK_HOSTS, hookHostById } from '../hosts/hook-hosts.js';
-import { MISSING_BUNDLES, reactsInFamily, type EventFamily } from './event-family.js';
+import { DEFAULT_HOST, GUARDED, HOOK_HOST_IDS, HOOK_HOSTS, hookHostById } from '../hosts/hook-hosts.js';
+import { MISSING_BUNDLES, type EventFamily } from './event-family.js';
 import { shrinkLargeStrings } from './shrink-payload.js';
 import { readHookInput, STDIN_LIMIT_BYTES, writeAllSync, type HookInput } from './stdio.js';
 import { warmCache } from './warm-cache.js';
@@ -39,21 +39,15 @@ function parseHookArgs(args: string[]): HookArgs {
 }
 
 export interface HookBundle {
-  /** The core's guards this bundle runs, in registry order; the hosts' own are added in their place. */
+  /** The guards this bundle runs, in registry order, the hosts' own among them. */
   guards: readonly Guard[];
   /** The kind of events it answers; the full CLI has none. */
   family?: EventFamily;
 }
 
-/** The bundle's guards with the hosts' own that react to its events. */
-function guardsOf(bundle: HookBundle): readonly Guard[] {
-  const family = bundle.family;
-  return guardsWithHosts(bundle.guards, (guard) => !family || reactsInFamily(guard, family));
-}
-
 export function hookMain(args: string[], bundle: HookBundle): void {
   const options = parseHookArgs(args);
-  const guards = guardsOf(bundle);
+  const guards = bundle.guards;
   if (options.warmCache) {
     if (bundle.family) warmCache(bundle.family, guards, HOOK_HOSTS, GUARDED);
     return;

@@ -20,8 +20,6 @@ export type LastResort = (payload: Record<string, unknown>, say: { person: strin
 export interface HostHookSide {
   hook: HookHost;
   files: HostFiles;
-  /** Rules only this host's files need, run in the registry's order with the core's (src/guards/index.ts). */
-  guards: readonly Guard[];
   /** Sample calls of every kind the host sends, for warming the hook bundles' code cache. */
   warmSamples(project: string): Record<string, unknown>[];
 }
@@ -60,6 +58,11 @@ export interface HostProtection {
 
 /** An agent host as the faces (the command line, the MCP server) see it. */
 export interface Host extends HostHookSide {
+  /**
+   * Rules only this host's files need, run with the core's where src/guards/host-guards.ts puts them; the
+   * hook bundles take them from src/hosts/tool-call-guards.ts and its siblings (a test keeps them equal).
+   */
+  guards: readonly Guard[];
   setup: HostSetup;
   options: readonly HostOption[];
   /** Folders of the project where the host keeps agent definitions (`<folder>/<agent>.md`). */

@@ -1,6 +1,8 @@
 // The registry of agent hosts isdlc speaks to. Each is an adapter in its own folder, beside the core; the
 // faces (the command line, the MCP server, the hook entry) pick from here, and nothing below them names a
 // host. Adding a host is adding its folder and one line here and in hook-hosts.ts.
+import type { Guard } from '../engine/guard.js';
+import { withHostGuards } from '../guards/host-guards.js';
 import { CLAUDE_CODE } from './claude-code/index.js';
 import type { RunIsolation } from '../verify/gate-run.js';
 import { GUARDED } from './hook-hosts.js';
@@ -15,6 +17,11 @@ export function projectDirFromEnv(env: NodeJS.ProcessEnv): string | undefined {
     if (dir) return dir;
   }
   return undefined;
+}
+
+/** `core` (the whole registry of guards) with every host's own in their place. */
+export function guardsWithHosts(core: readonly Guard[]): readonly Guard[] {
+  return withHostGuards(core, HOSTS.flatMap((host) => host.guards));
 }
 
 /** Every host's folders of agent definitions. */

@@ -13,7 +13,11 @@ import { TURN_GUARDS } from '../../src/guards/for-turns.js';
 import type { HookEventName } from '../../src/events/hook-event.js';
 import { cli, decisionOf, hook, initedProject, readJson, REPO } from '../helpers/project.js';
 import { HOOK_HOST, GUARDED } from '../helpers/hosts.js';
-import { guardsWithHosts, HOOK_HOSTS } from '../../src/hosts/hook-hosts.js';
+import { guardsWithHosts, HOSTS } from '../../src/hosts/index.js';
+import { HOST_TOOL_CALL_GUARDS } from '../../src/hosts/tool-call-guards.js';
+import { HOST_TOOL_RESULT_GUARDS } from '../../src/hosts/tool-result-guards.js';
+import { HOST_TURN_GUARDS } from '../../src/hosts/turn-guards.js';
+import { reactsInFamily, type EventFamily } from '../../src/entry/event-family.js';
 
 const agentCall = (project: string) =>
   JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Agent', cwd: project, tool_input: { subagent_type: 'general-purpose', prompt: 'x' } });
@@ -196,6 +200,16 @@ describe('the registry', () => {
     }
   });
 
+  it("each bundle holds the hosts' guards that react to its events, and no other", () => {
+    const hostGuards = HOSTS.flatMap((host) => host.guards);
+    const families: [readonly Guard[], EventFamily][] = [
+      [HOST_TOOL_CALL_GUARDS, 'tool-call'],
+      [HOST_TOOL_RESULT_GUARDS, 'tool-result'],
+      [HOST_TURN_GUARDS, 'turn'],
+    ];
+    for (const [bundle, family] of families) expect(bundle.map((g) => g.id), family).toEqual(hostGuards.filter((g) => reactsInFamily(g, family)).map((g) => g.id));
+  });
+
   it("the built tool-call bundle runs the hosts' guards after the core's rules that deny and before branch-evidence", () => {
     const toolCall = cli(['hook', '--check']).stdout.trim().split('\n').map((line) => JSON.parse(line) as { bundle: string; guards: string[] }).find((r) => r.bundle === 'tool-call')!;
     const at = (id: string): number => toolCall.guards.indexOf(id);
@@ -205,7 +219,7 @@ describe('the registry', () => {
 
   it('every registered guard has its table of cases beside it', () => {
     for (const guard of GUARDS) expect(existsSync(join(REPO, 'src/guards', `${guard.id}.test.ts`)), guard.id).toBe(true);
-    for (const host of HOOK_HOSTS) {
+    for (const host of HOSTS) {
       for (const guard of host.guards) expect(existsSync(join(REPO, 'src/hosts', host.hook.id, `${guard.id}.test.ts`)), guard.id).toBe(true);
     }
   });

@@ -2,12 +2,10 @@
 import type { HostHookSide } from '../host.js';
 import { CLAUDE_CODE_FILES } from './files.js';
 import { CLAUDE_CODE_HOOK } from './hook.js';
-import { hookSettingsGuard } from './hook-settings-guard.js';
 import { claudeCodeWarmSamples } from './warm-samples.js';
 
 export const CLAUDE_CODE_HOOK_SIDE: HostHookSide = {
   hook: CLAUDE_CODE_HOOK,
   files: CLAUDE_CODE_FILES,
-  guards: [hookSettingsGuard],
   warmSamples: claudeCodeWarmSamples,
 };

@@ -3,6 +3,7 @@ import type { Host } from '../host.js';
 import { AGENT_DIR } from './agent-files.js';
 import { claudeCodeDoctor } from './doctor.js';
 import { CLAUDE_CODE_HOOK_SIDE } from './hook-side.js';
+import { hookSettingsGuard } from './hook-settings-guard.js';
 import { claudeCodeFieldsOf } from './install-record.js';
 import { projectSandboxState, sandboxGap } from './protection-level.js';
 import { readInstallRecord } from '../../state/install-record.js';
@@ -12,6 +13,7 @@ import { isVersion } from './versions.js';
 
 export const CLAUDE_CODE: Host = {
   ...CLAUDE_CODE_HOOK_SIDE,
+  guards: [hookSettingsGuard],
   setup: CLAUDE_CODE_SETUP,
   options: [
     {
