@@ -86,15 +86,15 @@ export function isDryRun(env: NodeJS.ProcessEnv): boolean {
   return value !== undefined && value !== '' && value !== '0' && value !== 'false';
 }
 
-/**
- * After runHook itself threw: the decision (an allow) still goes into the activity log of the project the
- * call came from, so a person sees that a hook call went unjudged. Best effort; never throws.
- */
 /** The project folder the call names: the caller's, else the host's. */
 function namedProject(input: Pick<HookRunInput, 'host' | 'env' | 'projectDir'>): string | undefined {
   return input.projectDir ?? input.host.projectDir(input.env);
 }
 
+/**
+ * After runHook itself threw: the decision (an allow) still goes into the activity log of the project the
+ * call came from, so a person sees that a hook call went unjudged. Best effort; never throws.
+ */
 export function logInternalError(input: Pick<HookRunInput, 'host' | 'env' | 'cwd' | 'projectDir'>, error: unknown): void {
   try {
     const root = findProjectRoot({ hostProjectDir: namedProject(input), cwd: input.cwd });

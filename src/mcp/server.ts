@@ -24,12 +24,12 @@ export interface ServeMcpOptions {
 /** Serves the tools over stdin/stdout; resolves when the client closes the connection. */
 export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   const root = resolve(options.root);
-  const protect = GUARDED.protectedPaths();
   let store: LoopStore | undefined;
   let closed = false;
   const context: ToolContext = {
     root,
-    protect,
+    // Asked at each run: the host's files outside the project that exist now.
+    protect: () => GUARDED.protectedPaths(),
     loop: loadLoop,
     store() {
       if (closed) throw new Error('the MCP connection is closing');
@@ -40,7 +40,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
 
   const server = new McpServer({ name: MCP_SERVER, version: options.version });
   const catalogue = compactCatalogue(server);
-  registerWorkflowTools(server, root, gateIsolation());
+  registerWorkflowTools(server, root, gateIsolation);
   registerTools(server, context);
   catalogue.serve();
 

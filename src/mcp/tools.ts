@@ -23,8 +23,8 @@ import { locateProject } from './workflow-tools.js';
 export interface ToolContext {
   /** Absolute project root: rules run and resolve paths here. */
   root: string;
-  /** What the OS sandbox keeps read-only while command rules run: the project's guarded set. */
-  protect: ProtectedPaths;
+  /** What the OS sandbox keeps read-only while command rules run: the project's guarded set, as it is now. */
+  protect(): ProtectedPaths;
   /** The loop bundle (dist/loop.cjs in a build). */
   loop(): typeof LoopApi;
   /** The project's loop store, opened on first use. */
@@ -226,7 +226,7 @@ export function registerTools(server: McpServer, context: ToolContext): void {
             `loop ${loop.id} of task ${id} has ended (${loop.status}${loop.endReason ? `: ${loop.endReason}` : ''}); iteration_status shows its history`,
           );
         }
-        const report = await api.validateLoop(loop, context.root, context.protect, agentOutput ?? '');
+        const report = await api.validateLoop(loop, context.root, context.protect(), agentOutput ?? '');
         const promise = agentOutput ? api.detectPromise(agentOutput, api.promiseTexts(loop.config.completionPromises)) : undefined;
         const { decision, loop: after } = store.recordValidation(loop.id, { report, promise, by: 'tool' });
         const failing = failingMessages(report);

@@ -72,7 +72,8 @@ function archived(entry: ArchivedWorkflow): Record<string, unknown> {
   return { type: entry.type, status: entry.status, phases: entry.phases, metrics: entry.metrics };
 }
 
-export function registerWorkflowTools(server: McpServer, root: string, isolation: RunIsolation): void {
+/** `isolation`: how the gate's own test run is kept apart from the agent, asked at each run. */
+export function registerWorkflowTools(server: McpServer, root: string, isolation: () => RunIsolation): void {
   const reply = replier(
     (error) =>
       error instanceof ToolInputError ||
@@ -186,7 +187,7 @@ export function registerWorkflowTools(server: McpServer, root: string, isolation
   server.registerTool(
     'phase_complete',
     { description: 'Complete the current phase through its gate (refused while the gate is closed).', inputSchema: { summary: text().optional().describe('what the phase produced'), project: project() } },
-    ({ summary, project: id }) => reply('phase_complete', async () => changed(await completeAt(located(id), summary, isolation), ({ gate: _checks, ...result }) => result)),
+    ({ summary, project: id }) => reply('phase_complete', async () => changed(await completeAt(located(id), summary, isolation()), ({ gate: _checks, ...result }) => result)),
   );
 
   server.registerTool(
