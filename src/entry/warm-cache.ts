@@ -2,7 +2,6 @@
 // through the engine, in a throw-away project, so that the V8 code cache written when the process exits
 // holds the compiled code of every path, not only of whichever event happened to come first.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Guard } from '../engine/guard.js';
 import { runHook } from '../engine/run-hook.js';
@@ -55,7 +54,8 @@ function samples(project: string): Record<string, unknown>[] {
 }
 
 export function warmCache(family: EventFamily, guards: readonly Guard[]): void {
-  const project = mkdtempSync(join(tmpdir(), 'isdlc-warm-'));
+  // node:os here only: every hook call loads this bundle, few warm its cache.
+  const project = mkdtempSync(join(process.getBuiltinModule('node:os').tmpdir(), 'isdlc-warm-'));
   try {
     new StateStore(join(project, '.isdlc/state.json')).update((draft) => {
       Object.assign(draft, {
