@@ -1,12 +1,14 @@
 // `isdlc hook --warm-cache` (run by `isdlc init`): each hook bundle sends one call of each kind it answers
 // through the engine, in a throw-away project, so that the V8 code cache written when the process exits
 // holds the compiled code of every path, not only of whichever event happened to come first.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Guard } from '../engine/guard.js';
 import { runHook } from '../engine/run-hook.js';
+import { BIN_FILES } from '../install/bin-files.js';
 import { StateStore } from '../state/store.js';
 import { familyOf, type EventFamily } from './event-family.js';
+import { shrinkLargeStrings } from './shrink-payload.js';
 
 const FAILING_RUN = ' FAIL  src/cart.test.js\n  ● cart › adds totals\n\n    Expected: 4\n    Received: 3\n\nTests:       1 failed, 2 passed, 3 total\n';
 const PASSING_RUN = ' PASS  src/cart.test.js\nTests:       3 passed, 3 total\nAll files |   90 |   80 |   90 |   90 |\n';
@@ -65,8 +67,15 @@ export function warmCache(family: EventFamily, guards: readonly Guard[]): void {
         skill_usage_log: [],
       });
     });
+    // Set up as init leaves a project (an install record, the bin files), so that these calls go through
+    // the tamper check and the install check as every real call does: the first takes the files into a
+    // journal, the others compare with it. Without them, a call compiled that code anew each time.
+    mkdirSync(join(project, '.isdlc/bin'), { recursive: true });
+    for (const file of BIN_FILES) writeFileSync(join(project, '.isdlc/bin', file), '');
+    writeFileSync(join(project, '.isdlc/install.json'), '{}\n');
     for (const payload of samples(project).filter((p) => familyOf(String(p['hook_event_name'])) === family)) {
-      runHook({ payload: JSON.stringify(payload), env: { CLAUDE_PROJECT_DIR: project }, cwd: project, guards });
+      // As hookMain hands it over: through the cut of large strings.
+      runHook({ payload: shrinkLargeStrings(Buffer.from(JSON.stringify(payload))).toString('utf8'), env: { CLAUDE_PROJECT_DIR: project }, cwd: project, guards });
     }
   } finally {
     rmSync(project, { recursive: true, force: true });
