@@ -71,6 +71,14 @@ await Promise.all([
   }),
 ]);
 chmodSync('dist/isdlc.cjs', 0o755);
+// What runs through the code cache is read as ASCII (src/entry/code-cache.ts): a non-ASCII character
+// (esbuild leaves those of regular expressions as they are) would make the whole source a two-byte
+// string again. Written as \u escapes in the sources instead.
+for (const file of ['isdlc.cjs', 'hook-tool-call.cjs', 'hook-tool-result.cjs', 'hook-turn.cjs', 'loop.cjs', 'gate.cjs']) {
+  const text = readFileSync(join('dist', file), 'latin1');
+  const at = text.search(/[^\x00-\x7f]/);
+  if (at >= 0) throw new Error(`dist/${file} is not ASCII: ${JSON.stringify(text.slice(Math.max(0, at - 60), at + 20))}; write the character as a \\u escape in the source`);
+}
 // better-sqlite3's compiled binding, built by `npm ci` for this platform and Node version.
 const require = createRequire(import.meta.url);
 copyFileSync(join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node'), 'dist/better_sqlite3.node');

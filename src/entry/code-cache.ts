@@ -2,6 +2,7 @@
 // bundle and reused, so a hook call skips most parsing and compiling (about 3 ms, measured). V8 checks
 // only the source's length against a cache, so the cache's name carries the bundle's size and
 // modification time as well as the Node version: a changed bundle never meets an old cache.
+import { isAscii } from 'node:buffer';
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -11,13 +12,17 @@ export function runWithCodeCache(file: string, requireFn: NodeJS.Require, folder
   const stat = statSync(file);
   const prefix = `${basename(file)}.`;
   const cacheFile = `${file}.${process.version}-${process.arch}-${stat.size}-${Math.trunc(stat.mtimeMs)}.cache`;
-  const source = readFileSync(file, 'utf8');
   let cachedData: Buffer | undefined;
   try {
     cachedData = readFileSync(cacheFile);
   } catch {
     // first run of this bundle, or the cache could not be written here
   }
+  // The bundles are ASCII (scripts/build.mjs checks): read so, the source is a one-byte string copied as
+  // it is, where UTF-8 decoding of any non-ASCII character made the whole of it a two-byte string
+  // (measured: 2.4 million instructions more for a 160 KB bundle, of a hook call's 30 or so).
+  const bytes = readFileSync(file);
+  const source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
   const script = new Script(wrapped, { filename: file, ...(cachedData ? { cachedData } : {}) });
   if (!cachedData || script.cachedDataRejected) {
