@@ -1,4 +1,5 @@
-// Bundles isdlc into dist/: isdlc.cjs (the executable, a few lines), hook-tool-call.cjs,
+// Bundles isdlc into dist/: isdlc.cjs (the executable: a few lines that carry its code as a string and
+// run it through V8's code cache, src/entry/launcher.ts), hook-tool-call.cjs,
 // hook-tool-result.cjs and hook-turn.cjs (`isdlc hook` for each kind of event, the hot path), cli.cjs
 // (every other command), yaml.cjs (the YAML parser, loaded only for YAML config) and shell-quote.cjs (the
 // shell parser, loaded only for a command line that names a state file or a commit), loop.cjs (the
@@ -44,13 +45,16 @@ const common = {
 };
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+// The executable's code, carried as a string by dist/isdlc.cjs (src/entry/launcher.ts), which runs it
+// through V8's code cache.
+const launched = await build({ ...common, entryPoints: ['src/entry/isdlc.ts'], outfile: 'dist/isdlc.cjs', write: false, plugins: [siblingFiles] });
 await Promise.all([
   build({
     ...common,
-    entryPoints: ['src/entry/isdlc.ts'],
+    entryPoints: ['src/entry/launcher.ts'],
     outfile: 'dist/isdlc.cjs',
     banner: { js: '#!/usr/bin/env node' },
-    plugins: [siblingFiles],
+    define: { ...common.define, __ISDLC_LAUNCHER__: JSON.stringify(launched.outputFiles[0].text) },
   }),
   ...['tool-call', 'tool-result', 'turn'].map((family) =>
     build({ ...common, entryPoints: [`src/entry/hook-${family}.ts`], outfile: `dist/hook-${family}.cjs`, plugins: [siblingFiles] }),
