@@ -7,11 +7,15 @@ import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync 
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
-/** Runs the bundle and returns what it exports; `folder` is its `__dirname` when that is not where the file is. */
-export function runWithCodeCache(file: string, requireFn: NodeJS.Require, folder = dirname(file)): unknown {
+/**
+ * Runs the bundle and returns what it exports; `folder` is its `__dirname` when that is not where the file is.
+ * `variant` names one of the bundle's caches (a hook bundle keeps one per kind of call: event-family.ts).
+ */
+export function runWithCodeCache(file: string, requireFn: NodeJS.Require, folder = dirname(file), variant?: string): unknown {
   const stat = statSync(file);
   const prefix = `${basename(file)}.`;
-  const cacheFile = `${file}.${process.version}-${process.arch}-${stat.size}-${Math.trunc(stat.mtimeMs)}.cache`;
+  const key = `${process.version}-${process.arch}-${stat.size}-${Math.trunc(stat.mtimeMs)}`;
+  const cacheFile = `${file}.${variant ? `${variant}.` : ''}${key}.cache`;
   let cachedData: Buffer | undefined;
   try {
     cachedData = readFileSync(cacheFile);
@@ -30,7 +34,8 @@ export function runWithCodeCache(file: string, requireFn: NodeJS.Require, folder
     process.once('exit', () => {
       try {
         for (const name of readdirSync(dirname(file))) {
-          if (name.startsWith(prefix) && name.endsWith('.cache')) rmSync(join(dirname(file), name), { force: true });
+          // Every cache made for another version of the bundle (or of Node); the other kinds' of this one stay.
+          if (name.startsWith(prefix) && name.endsWith('.cache') && !name.endsWith(`.${key}.cache`)) rmSync(join(dirname(file), name), { force: true });
         }
         const temp = `${cacheFile}.${process.pid}.tmp`;
         writeFileSync(temp, script.createCachedData());

@@ -11,6 +11,8 @@ interface HookArgs {
   only?: string[];
   check: boolean;
   warmCache: boolean;
+  /** `--cache-variant family:kind` (with --warm-cache): warm that kind of call only. */
+  cacheVariant?: string;
   unknown: string[];
 }
 
@@ -26,6 +28,10 @@ function parseHookArgs(args: string[]): HookArgs {
     } else if (flag === '--guards') parsed.only = (value() ?? '').split(',').map((id) => id.trim()).filter(Boolean);
     else if (flag === '--check') parsed.check = true;
     else if (flag === '--warm-cache') parsed.warmCache = true;
+    else if (flag === '--cache-variant') {
+      const variant = value();
+      if (variant) parsed.cacheVariant = variant.slice(variant.indexOf(':') + 1);
+    }
     else parsed.unknown.push(arg);
   }
   return parsed;
@@ -41,7 +47,7 @@ export interface HookBundle {
 export function hookMain(args: string[], bundle: HookBundle): void {
   const options = parseHookArgs(args);
   if (options.warmCache) {
-    if (bundle.family) warmCache(bundle.family, bundle.guards);
+    if (bundle.family) warmCache(bundle.family, bundle.guards, options.cacheVariant);
     return;
   }
   if (options.check) {

@@ -5,21 +5,36 @@
 import { join } from 'node:path';
 import { runHookBundle } from './bundle-fallback.js';
 import { runWithCodeCache } from './code-cache.js';
-import { bundleFile, FAMILIES, familyOf, peekEventName } from './event-family.js';
+import { bundleFile, CACHE_VARIANTS, cacheVariant, FAMILIES, familyOf, peekEventName, peekToolName, type EventFamily } from './event-family.js';
 import { readHookInput } from './stdio.js';
 
 const args = process.argv.slice(2);
 const isHook = args[0] === 'hook' && !args.includes('--help') && !args.includes('-h');
 
-if (isHook && (args.includes('--warm-cache') || args.includes('--check'))) {
-  // Every bundle in turn: each warms its own cache on its own sample calls, or reports its guards.
+const cacheArg = args.find((arg) => arg.startsWith('--cache-variant='))?.slice(16);
+if (isHook && args.includes('--warm-cache') && cacheArg) {
+  // One bundle, one kind of call: its own process, so that the cache holds that kind's code only.
+  const [family, variant] = cacheArg.split(':') as [EventFamily, string];
+  if (FAMILIES.includes(family) && CACHE_VARIANTS[family].includes(variant)) runWithCodeCache(join(__dirname, bundleFile(family)), require, __dirname, variant);
+} else if (isHook && args.includes('--warm-cache')) {
+  // Every bundle and every kind of call in turn, each warming its own cache on its own sample calls.
+  const { spawnSync } = process.getBuiltinModule('node:child_process');
+  for (const family of FAMILIES) {
+    for (const variant of CACHE_VARIANTS[family]) {
+      spawnSync(process.execPath, [__filename, 'hook', '--warm-cache', `--cache-variant=${family}:${variant}`], { stdio: 'ignore', timeout: 10_000 });
+    }
+  }
+} else if (isHook && args.includes('--check')) {
+  // Every bundle in turn reports its guards.
   for (const family of FAMILIES) runWithCodeCache(join(__dirname, bundleFile(family)), require);
 } else if (isHook) {
   const input = readHookInput();
   (globalThis as { __isdlcHookInput?: unknown }).__isdlcHookInput = input;
   const eventArg = args.find((_, i) => args[i - 1] === '--event') ?? args.find((arg) => arg.startsWith('--event='))?.slice(8);
-  const family = familyOf(eventArg ?? ('bytes' in input ? peekEventName(input.bytes) : undefined));
-  runHookBundle({ dir: __dirname, family, input, args: args.slice(1), requireFn: require });
+  const eventName = eventArg ?? ('bytes' in input ? peekEventName(input.bytes) : undefined);
+  const family = familyOf(eventName);
+  const variant = cacheVariant(family, eventName, 'bytes' in input ? peekToolName(input.bytes) : undefined);
+  runHookBundle({ dir: __dirname, family, input, args: args.slice(1), requireFn: require, variant });
 } else {
   const cli = require('./cli.cjs') as { main(argv: string[]): Promise<number> };
   cli.main(process.argv).then(

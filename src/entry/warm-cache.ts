@@ -7,7 +7,7 @@ import type { Guard } from '../engine/guard.js';
 import { runHook } from '../engine/run-hook.js';
 import { BIN_FILES } from '../install/bin-files.js';
 import { StateStore } from '../state/store.js';
-import { familyOf, type EventFamily } from './event-family.js';
+import { cacheVariant, familyOf, type EventFamily } from './event-family.js';
 import { shrinkLargeStrings } from './shrink-payload.js';
 
 const FAILING_RUN = ' FAIL  src/cart.test.js\n  ● cart › adds totals\n\n    Expected: 4\n    Received: 3\n\nTests:       1 failed, 2 passed, 3 total\n';
@@ -29,7 +29,9 @@ function samples(project: string): Record<string, unknown>[] {
     tool('PreToolUse', 'Agent', { description: 'gate', prompt: 'Advance to the next phase', subagent_type: 'sdlc-orchestrator' }),
     tool('PreToolUse', 'Skill', { skill: 'isdlc', args: 'advance' }),
     tool('PreToolUse', 'Bash', { command: 'node .isdlc/bin/isdlc.cjs escalation approve --phase 06-implementation' }),
+    tool('PreToolUse', 'Bash', { command: 'npm test' }),
     tool('PreToolUse', 'Write', { file_path: join(project, 'src/a.ts'), content: 'x' }),
+    tool('PostToolUse', 'Write', { file_path: join(project, 'src/a.ts'), content: 'x' }, { tool_response: { type: 'create', filePath: join(project, 'src/a.ts'), content: 'x', structuredPatch: [] } }),
     tool('PostToolUseFailure', 'Bash', { command: 'npm test' }, { error: `Exit code 1\n${FAILING_RUN}`, is_interrupt: false }),
     tool('PostToolUse', 'Bash', { command: 'npm test' }, {
       tool_response: {
@@ -55,7 +57,8 @@ function samples(project: string): Record<string, unknown>[] {
   ];
 }
 
-export function warmCache(family: EventFamily, guards: readonly Guard[]): void {
+/** `variant`: only the sample calls of that kind (event-family.ts), for that kind's own cache. */
+export function warmCache(family: EventFamily, guards: readonly Guard[], variant?: string): void {
   // node:os here only: every hook call loads this bundle, few warm its cache.
   const project = mkdtempSync(join(process.getBuiltinModule('node:os').tmpdir(), 'isdlc-warm-'));
   try {
@@ -73,7 +76,11 @@ export function warmCache(family: EventFamily, guards: readonly Guard[]): void {
     mkdirSync(join(project, '.isdlc/bin'), { recursive: true });
     for (const file of BIN_FILES) writeFileSync(join(project, '.isdlc/bin', file), '');
     writeFileSync(join(project, '.isdlc/install.json'), '{}\n');
-    for (const payload of samples(project).filter((p) => familyOf(String(p['hook_event_name'])) === family)) {
+    const ofThisKind = (p: Record<string, unknown>): boolean => {
+      const event = String(p['hook_event_name']);
+      return familyOf(event) === family && (!variant || cacheVariant(family, event, typeof p['tool_name'] === 'string' ? p['tool_name'] : undefined) === variant);
+    };
+    for (const payload of samples(project).filter(ofThisKind)) {
       // As hookMain hands it over: through the cut of large strings.
       runHook({ payload: shrinkLargeStrings(Buffer.from(JSON.stringify(payload))).toString('utf8'), env: { CLAUDE_PROJECT_DIR: project }, cwd: project, guards });
     }
