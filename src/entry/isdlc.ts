@@ -1,4 +1,5 @@
-// The `isdlc` executable, kept small because it is compiled on every hook call. `isdlc hook` reads the
+// The `isdlc` executable's code, carried by dist/isdlc.cjs and compiled through V8's code cache there
+// (src/entry/launcher.ts); kept small all the same, as a call without a cache compiles it. `isdlc hook` reads the
 // payload, picks the bundle for its kind of event (hook-tool-call.cjs, hook-tool-result.cjs,
 // hook-turn.cjs) and runs it through V8's code cache; every other command lives in cli.cjs, loaded
 // only when asked for. A bundle that is missing or will not run is stood in for (runHookBundle).
