@@ -1,4 +1,5 @@
-// Bundles isdlc into dist/: isdlc.cjs (the executable, a few lines), hook-tool-call.cjs,
+// Bundles isdlc into dist/: isdlc.cjs (the executable: a few lines that carry its code as a string and
+// run it through V8's code cache, src/entry/launcher.ts), hook-tool-call.cjs,
 // hook-tool-result.cjs and hook-turn.cjs (`isdlc hook` for each kind of event, the hot path), cli.cjs
 // (every other command), yaml.cjs (the YAML parser, loaded only for YAML config) and shell-quote.cjs (the
 // shell parser, loaded only for a command line that names a state file or a commit), loop.cjs (the
@@ -44,13 +45,16 @@ const common = {
 };
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+// The executable's code, carried as a string by dist/isdlc.cjs (src/entry/launcher.ts), which runs it
+// through V8's code cache.
+const launched = await build({ ...common, entryPoints: ['src/entry/isdlc.ts'], outfile: 'dist/isdlc.cjs', write: false, plugins: [siblingFiles] });
 await Promise.all([
   build({
     ...common,
-    entryPoints: ['src/entry/isdlc.ts'],
+    entryPoints: ['src/entry/launcher.ts'],
     outfile: 'dist/isdlc.cjs',
     banner: { js: '#!/usr/bin/env node' },
-    plugins: [siblingFiles],
+    define: { ...common.define, __ISDLC_LAUNCHER__: JSON.stringify(launched.outputFiles[0].text) },
   }),
   ...['tool-call', 'tool-result', 'turn'].map((family) =>
     build({ ...common, entryPoints: [`src/entry/hook-${family}.ts`], outfile: `dist/hook-${family}.cjs`, plugins: [siblingFiles] }),
@@ -71,6 +75,14 @@ await Promise.all([
   }),
 ]);
 chmodSync('dist/isdlc.cjs', 0o755);
+// What runs through the code cache is read as ASCII (src/entry/code-cache.ts): a non-ASCII character
+// (esbuild leaves those of regular expressions as they are) would make the whole source a two-byte
+// string again. Written as \u escapes in the sources instead.
+for (const file of ['isdlc.cjs', 'hook-tool-call.cjs', 'hook-tool-result.cjs', 'hook-turn.cjs', 'loop.cjs', 'gate.cjs']) {
+  const text = readFileSync(join('dist', file), 'latin1');
+  const at = text.search(/[^\x00-\x7f]/);
+  if (at >= 0) throw new Error(`dist/${file} is not ASCII: ${JSON.stringify(text.slice(Math.max(0, at - 60), at + 20))}; write the character as a \\u escape in the source`);
+}
 // better-sqlite3's compiled binding, built by `npm ci` for this platform and Node version.
 const require = createRequire(import.meta.url);
 copyFileSync(join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node'), 'dist/better_sqlite3.node');

@@ -1,12 +1,14 @@
 // The A/R/C elicitation menu (seed 000 AC-IE-012): recognising that an agent presented it, and that what
 // the user typed next was a choice from it. A sentence like "select an option" is neither.
 
+// Characters past ASCII are written as \u escapes, so that the hook bundles stay ASCII (scripts/build.mjs):
+// \u2013 –, \u2713 ✓, \u2714 ✔.
 const MENU_OPTIONS: readonly [string, RegExp][] = [
-  ['adjust', /(?:^|[\s*|>])[[(]?A[\])][*\s]*[:.–-]?\s*\**Adjust\b/im],
-  ['refine', /(?:^|[\s*|>])[[(]?R[\])][*\s]*[:.–-]?\s*\**Refine\b/im],
-  ['continue', /(?:^|[\s*|>])[[(]?C[\])][*\s]*[:.–-]?\s*\**Continue\b/im],
-  ['save', /(?:^|[\s*|>])[[(]?S[\])][*\s]*[:.–-]?\s*\**Save\b/im],
-  ['exit', /(?:^|[\s*|>])[[(]?X[\])][*\s]*[:.–-]?\s*\**Exit\b/im],
+  ['adjust', /(?:^|[\s*|>])[[(]?A[\])][*\s]*[:.\u2013-]?\s*\**Adjust\b/im],
+  ['refine', /(?:^|[\s*|>])[[(]?R[\])][*\s]*[:.\u2013-]?\s*\**Refine\b/im],
+  ['continue', /(?:^|[\s*|>])[[(]?C[\])][*\s]*[:.\u2013-]?\s*\**Continue\b/im],
+  ['save', /(?:^|[\s*|>])[[(]?S[\])][*\s]*[:.\u2013-]?\s*\**Save\b/im],
+  ['exit', /(?:^|[\s*|>])[[(]?X[\])][*\s]*[:.\u2013-]?\s*\**Exit\b/im],
 ];
 
 export type MenuChoice = 'adjust' | 'refine' | 'continue' | 'save' | 'exit';
@@ -24,7 +26,7 @@ const BY_LETTER: Record<string, MenuChoice> = { a: 'adjust', r: 'refine', c: 'co
 
 const CHOICE_FORMS: readonly RegExp[] = [
   /^[[(]?([arcsx])[\])]?[.!]?$/i, // "C", "[s]", "x."
-  /^[[(]?([arcsx])[\])]?\s*[:\-–]\s*\S/i, // "a: shorter title", "A - add detail"
+  /^[[(]?([arcsx])[\])]?\s*[:\-\u2013]\s*\S/i, // "a: shorter title", "A - add detail"
   /^[[(]([arcsx])[\])]/i, // "[A] add more detail"
 ];
 
@@ -86,7 +88,7 @@ export function completedStepsIn(text: string): CompletedStep[] {
   for (const [pattern, fixed] of STEP_NAMES) {
     for (const match of text.matchAll(pattern)) {
       const after = (fixed === null ? DONE_AFTER : COMPLETE_AFTER).exec(text.slice(match.index + match[0].length));
-      const ticked = fixed === null && /[✓✔]\s*$/.test(text.slice(0, match.index));
+      const ticked = fixed === null && /[\u2713\u2714]\s*$/.test(text.slice(0, match.index));
       if (!ticked && (!after || NEGATED.test(after[1]!))) continue;
       const step = stepOf(fixed ?? Number(match[1]));
       if (step) found.push({ at: match.index, step });

@@ -16,15 +16,22 @@ export const SETUP_COMMAND_KEYWORDS: readonly string[] = Object.freeze([
   'status',
 ]);
 
-const keywordPattern = SETUP_COMMAND_KEYWORDS.map((keyword) => keyword.replace(/[-\s]+/g, '[-\\s]+')).join('|');
-
-/** `/isdlc status`, `isdlc discover --deep`, `/discover` anywhere in the text. */
-const COMMAND_FORM = new RegExp(`(?:^|[\\s\`'"(])(?:/isdlc\\s+|isdlc\\s+|/)(?:${keywordPattern})(?=$|[\\s\`'").,;:])`, 'i');
-
-/** The whole text is the command: `status`, `Project setup.` */
-const BARE_COMMAND = new RegExp(`^\\s*(?:${keywordPattern})\\s*[.!]?\\s*$`, 'i');
+// Built on first use, not when the bundle loads: most hook calls never ask.
+let patterns: { commandForm: RegExp; bareCommand: RegExp } | undefined;
+function setupPatterns(): { commandForm: RegExp; bareCommand: RegExp } {
+  if (patterns) return patterns;
+  const keywordPattern = SETUP_COMMAND_KEYWORDS.map((keyword) => keyword.replace(/[-\s]+/g, '[-\\s]+')).join('|');
+  patterns = {
+    /** `/isdlc status`, `isdlc discover --deep`, `/discover` anywhere in the text. */
+    commandForm: new RegExp(`(?:^|[\\s\`'"(])(?:/isdlc\\s+|isdlc\\s+|/)(?:${keywordPattern})(?=$|[\\s\`'").,;:])`, 'i'),
+    /** The whole text is the command: `status`, `Project setup.` */
+    bareCommand: new RegExp(`^\\s*(?:${keywordPattern})\\s*[.!]?\\s*$`, 'i'),
+  };
+  return patterns;
+}
 
 export function isSetupCommand(text: string | null | undefined): boolean {
   if (!text) return false;
-  return COMMAND_FORM.test(text) || BARE_COMMAND.test(text);
+  const { commandForm, bareCommand } = setupPatterns();
+  return commandForm.test(text) || bareCommand.test(text);
 }

@@ -19,6 +19,8 @@ interface BundleRun {
   /** The hook's own arguments (after `hook`). */
   args: string[];
   requireFn: NodeJS.Require;
+  /** Which of the family bundle's code caches this call uses (event-family.ts). */
+  variant?: string;
 }
 
 interface CliModule {
@@ -26,7 +28,7 @@ interface CliModule {
   HOOK_GUARDS: readonly unknown[];
 }
 
-export function runHookBundle({ dir, family, hostId, input, args, requireFn }: BundleRun): void {
+export function runHookBundle({ dir, family, hostId, input, args, requireFn, variant }: BundleRun): void {
   const failed: string[] = [];
   const details: string[] = [];
   const attempt = (file: string, run: () => void, path = join(dir, file)): void => {
@@ -48,7 +50,7 @@ export function runHookBundle({ dir, family, hostId, input, args, requireFn }: B
   // this folder so that it finds its siblings here.
   const bundle = (file: string): string => verifiedBundle(join(dir, file));
   const family0 = bundle(bundleFile(family));
-  attempt(bundleFile(family), () => runWithCodeCache(family0, requireFn, dir), family0);
+  attempt(bundleFile(family), () => runWithCodeCache(family0, requireFn, dir, variant), family0);
   attempt('cli.cjs', () => {
     const cli = requireFn(join(dir, 'cli.cjs')) as CliModule;
     cli.hookMain(args, { guards: cli.HOOK_GUARDS });

@@ -15,6 +15,8 @@ interface HookArgs {
   only?: string[];
   check: boolean;
   warmCache: boolean;
+  /** `--cache-variant family:kind` (with --warm-cache): warm that kind of call only. */
+  cacheVariant?: string;
   unknown: string[];
 }
 
@@ -33,6 +35,10 @@ function parseHookArgs(args: string[]): HookArgs {
     } else if (flag === '--guards') parsed.only = (value() ?? '').split(',').map((id) => id.trim()).filter(Boolean);
     else if (flag === '--check') parsed.check = true;
     else if (flag === '--warm-cache') parsed.warmCache = true;
+    else if (flag === '--cache-variant') {
+      const variant = value();
+      if (variant) parsed.cacheVariant = variant.slice(variant.indexOf(':') + 1);
+    }
     else parsed.unknown.push(arg);
   }
   return parsed;
@@ -49,7 +55,7 @@ export function hookMain(args: string[], bundle: HookBundle): void {
   const options = parseHookArgs(args);
   const guards = bundle.guards;
   if (options.warmCache) {
-    if (bundle.family) warmCache(bundle.family, guards, HOOK_HOSTS, GUARDED);
+    if (bundle.family) warmCache(bundle.family, guards, HOOK_HOSTS, GUARDED, options.cacheVariant);
     return;
   }
   if (options.check) {

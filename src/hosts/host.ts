@@ -5,6 +5,7 @@
 //   HostFiles (src/integrity/host-files.ts)   its files the guarded set covers
 //   HostSetup (src/install/host-setup.ts)     what `isdlc init`, `uninstall` and `doctor` do in its files
 import type { Guard } from '../engine/guard.js';
+import type { ToolKind } from '../events/hook-event.js';
 import type { HookHost } from '../engine/host.js';
 import type { GuardedSet } from '../integrity/guarded-set.js';
 import type { HostFiles } from '../integrity/host-files.js';
@@ -15,6 +16,13 @@ import type { Finding, HostSetup } from '../install/host-setup.js';
  * format, `say.deny` when the call would move the workflow on.
  */
 export type LastResort = (payload: Record<string, unknown>, say: { person: string; note: string; deny(advance: string): string }) => string;
+
+/** What the executable knows of a host (src/hosts/executable.ts). */
+export interface HostInExecutable {
+  /** The canonical kind of the tool a payload names, read from its bytes without parsing them; undefined when none. */
+  toolKindIn(bytes: Buffer): ToolKind | undefined;
+  lastResort: LastResort;
+}
 
 /** What the hook bundles load of a host: kept small, since it is compiled on every hook call. */
 export interface HostHookSide {

@@ -42,6 +42,24 @@ export const GUARDED_KIND_LABELS: Readonly<Record<GuardedKind, string>> = Object
 /** Case-insensitive file systems are the default on Windows and macOS: `.ISDLC/State.json` is the state file there. */
 const FOLD_CASE = process.platform === 'win32' || process.platform === 'darwin';
 
+// Plain string tests rather than regular expressions: this runs for each entry of isdlc's folders on every
+// hook call, and a regular expression is compiled anew in each process.
+/** `loop.db` and its SQLite side files. */
+const LOOP_STORE_FILES = new Set(['loop.db', 'loop.db-wal', 'loop.db-shm', 'loop.db-journal']);
+const ACTIVITY_LOG_NAME = 'hook-activity.log';
+
+/** `hook-activity.log`, or it rotated: `hook-activity.log.<digits>`. */
+function isActivityLogName(name: string): boolean {
+  if (!name.startsWith(ACTIVITY_LOG_NAME)) return false;
+  if (name.length === ACTIVITY_LOG_NAME.length) return true;
+  if (name.length === ACTIVITY_LOG_NAME.length + 1 || name[ACTIVITY_LOG_NAME.length] !== '.') return false;
+  for (let i = ACTIVITY_LOG_NAME.length + 1; i < name.length; i += 1) {
+    const code = name.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
+}
+
 /** The kind of a path inside `.isdlc/` (`relInside` relative to it), or undefined for the agents' own files. */
 export function isdlcKindOf(relInside: string): GuardedKind | undefined {
   const rest = (FOLD_CASE ? relInside.toLowerCase() : relInside).split('/');
@@ -50,8 +68,8 @@ export function isdlcKindOf(relInside: string): GuardedKind | undefined {
   if (file === 'tasks.md') return undefined; // the task plan is the agents' work
   if (file === 'state.json') return 'state';
   if (file === 'constitution.md') return 'constitution';
-  if (rest.length === 1 && /^loop\.db(?:-wal|-shm|-journal)?$/.test(rest[0]!)) return 'loop-store';
-  if (rest.length === 1 && /^hook-activity\.log(?:\.\d+)?$/.test(rest[0]!)) return 'log';
+  if (rest.length === 1 && LOOP_STORE_FILES.has(rest[0]!)) return 'loop-store';
+  if (rest.length === 1 && isActivityLogName(rest[0]!)) return 'log';
   if (rest[0] === 'bin') return 'bin';
   if (rest[0] === 'config' || (rest.length === 1 && ['monorepo.json', 'install.json', '.gitignore'].includes(rest[0]!))) return 'config';
   return 'other';

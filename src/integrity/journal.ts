@@ -161,13 +161,15 @@ export function readCopy(root: string, rel: string, next = false): Buffer | unde
   }
 }
 
-function writeIndex(root: string, index: JournalIndex): void {
+/** `text`: the index as JSON already, when the caller has it (each stamp's numbers are costly to print). */
+function writeIndex(root: string, index: JournalIndex, text?: string): void {
   const unreviewed = index.incidents.filter((incident) => !incident.review);
   if (index.incidents.length > MAX_INCIDENTS) {
     const reviewed = index.incidents.filter((incident) => incident.review).slice(-Math.max(0, MAX_INCIDENTS - unreviewed.length));
     index.incidents = [...reviewed, ...unreviewed].sort((a, b) => a.id - b.id);
+    text = undefined;
   }
-  writeFileAtomic(journalPath(root, INDEX), `${JSON.stringify(index)}\n`, QUICK);
+  writeFileAtomic(journalPath(root, INDEX), `${text ?? JSON.stringify(index)}\n`, QUICK);
 }
 
 const LOCK: LockOptions = { timeoutMs: 5000 };
@@ -202,7 +204,8 @@ export function updateJournal<T>(root: string, work: (index: JournalIndex) => T)
       } finally {
         held = undefined;
       }
-      if (JSON.stringify(index) !== before) writeIndex(root, index);
+      const after = JSON.stringify(index);
+      if (after !== before) writeIndex(root, index, after);
       return result;
     },
     LOCK,

@@ -9,6 +9,9 @@ import { isdlcKindOf } from './guarded-set.js';
 /** The journal's own folder inside `.isdlc/`. */
 export const JOURNAL_DIR = 'journal';
 
+/** Names directly in `.isdlc/` that isdlc writes without the journal. */
+const UNJOURNALED_AT_TOP = new Set(['hook-activity.log', 'hook-activity.log.1', 'loop.db-wal', 'loop.db-shm', 'loop.db-journal', 'rule-sandbox.json']);
+
 /**
  * Names under `.isdlc/` isdlc writes without the journal, or that are not its to keep: the journal itself,
  * the activity log (checked on its own terms), the branch heads kept at each shell call, locks and temporary
@@ -19,8 +22,10 @@ export function unjournaled(relInside: string): boolean {
   const parts = relInside.split('/');
   const name = parts[parts.length - 1]!;
   if (parts[0] === JOURNAL_DIR || parts[0] === BRANCH_HEADS_DIR) return true;
-  if (/\.lock$|\.tmp$|\.abandoned$|\.rejected-[^/]*$|\.corrupt-[^/]*$/.test(name)) return true;
-  if (parts.length === 1 && /^hook-activity\.log(?:\.1)?$|^loop\.db-(?:wal|shm|journal)$|^rule-sandbox\.json$/.test(name)) return true;
+  // String tests, not regular expressions (compiled anew in each process): this runs for each entry of
+  // isdlc's folders on every hook call. `name` holds no `/`.
+  if (name.endsWith('.lock') || name.endsWith('.tmp') || name.endsWith('.abandoned') || name.includes('.rejected-') || name.includes('.corrupt-')) return true;
+  if (parts.length === 1 && UNJOURNALED_AT_TOP.has(name)) return true;
   if (parts[0] === 'bin' && name.endsWith('.cache')) return true;
   return isdlcKindOf(relInside) === undefined; // tasks.md
 }

@@ -31,7 +31,8 @@ export function failingLines(report: ValidationReport): string[] {
   return report.results.filter((result) => !result.passed).flatMap((result) => [`- ${result.message}`, ...indentTail(result.outputTail)]);
 }
 
-const ERROR_LINE = /\b(?:error|assert(?:ion)?\w*|expected|exception|panic(?:ked)?|not ok)\b|[✗✕×]/i;
+// \u2717 ✗, \u2715 ✕, \u00d7 ×: escaped so that the bundles stay ASCII (scripts/build.mjs)
+const ERROR_LINE = /\b(?:error|assert(?:ion)?\w*|expected|exception|panic(?:ked)?|not ok)\b|[\u2717\u2715\u00d7]/i;
 const FAIL_LINE = /\bfail(?:ed|ing|ure|s)?\b/i;
 
 /**

@@ -5,7 +5,6 @@
 // such takeover is reported: a lock set aside is either a crash or someone jamming the workflow, and
 // either is worth a line in the log.
 import { closeSync, fstatSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { hostname } from 'node:os';
 
 export interface LockOptions {
   /** How long to wait for a live holder before giving up. */
@@ -69,7 +68,8 @@ function sleepMs(ms: number): void {
 
 let cachedHost: string | undefined;
 function thisHost(): string {
-  cachedHost ??= hostname();
+  // node:os on first use: the hook bundles load it for nothing else (about 1.8 million instructions).
+  cachedHost ??= process.getBuiltinModule('node:os').hostname();
   return cachedHost;
 }
 

@@ -8,7 +8,8 @@ const PATTERNS: readonly RegExp[] = [
   // pytest-cov / coverage.py: "TOTAL      10      2    80%" (optionally with branch columns)
   /^TOTAL(?:\s+\d+)+\s+([\d.]+)%\s*$/m,
   // node --test --experimental-test-coverage, TAP or spec: "# all files   | 100.00 |    80.00 |   66.67 |" (lines first)
-  /^(?:#|ℹ) all files\s*\|\s*([\d.]+)\s*\|/m,
+  // \u2139 is ℹ, escaped so that the hook bundles stay ASCII (scripts/build.mjs)
+  /^(?:#|\u2139) all files\s*\|\s*([\d.]+)\s*\|/m,
   // cargo tarpaulin: "85.00% coverage, 17/20 lines covered"
   /^([\d.]+)% coverage, \d+\/\d+ lines covered/m,
 ];

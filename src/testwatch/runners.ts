@@ -55,8 +55,10 @@ const jest: Parser = (text, end) => {
     passed: c['passed'] ?? 0,
     failed: c['failed'] ?? 0,
     skipped: (c['skipped'] ?? 0) + (c['todo'] ?? 0),
-    failingTests: names(text, /^[ \t]+● (.+?)\s*$/gm).filter((name) => name !== 'Test suite failed to run'),
-    skippedTests: names(text, /^[ \t]+○ (?:skipped )?(.+?)\s*$/gm),
+    // Characters past ASCII are written as \u escapes, so that the hook bundles stay ASCII (scripts/build.mjs):
+    // \u25cf ●, \u25cb ○, \u00d7 ×, \u2717 ✗, \u2193 ↓, \u2139 ℹ, \u2716 ✖, \ufe63 ﹣, \u203a ›, \u2500 ─.
+    failingTests: names(text, /^[ \t]+\u25cf (.+?)\s*$/gm).filter((name) => name !== 'Test suite failed to run'),
+    skippedTests: names(text, /^[ \t]+\u25cb (?:skipped )?(.+?)\s*$/gm),
   });
   if ((s['failed'] ?? 0) > 0 && result.failed === 0 && /Test suite failed to run/.test(text)) {
     result.couldNotRun = 'a test suite failed to run';
@@ -77,8 +79,8 @@ const vitest: Parser = (text, end) => {
     failed: c['failed'] ?? 0,
     skipped: (c['skipped'] ?? 0) + (c['todo'] ?? 0),
     errors: errors ? Number(errors[1]) : 0,
-    failingTests: names(text, /^[ \t]*(?:×|✗|FAIL)[ \t]+(.+?)(?:\s+\d+m?s)?\s*$/gm).filter((name) => !/\[.*\]$/.test(name) || name.includes('>')),
-    skippedTests: names(text, /^[ \t]*↓[ \t]+(.+?)(?:\s+\[skipped\])?\s*$/gm),
+    failingTests: names(text, /^[ \t]*(?:\u00d7|\u2717|FAIL)[ \t]+(.+?)(?:\s+\d+m?s)?\s*$/gm).filter((name) => !/\[.*\]$/.test(name) || name.includes('>')),
+    skippedTests: names(text, /^[ \t]*\u2193[ \t]+(.+?)(?:\s+\[skipped\])?\s*$/gm),
   });
   if ((f['failed'] ?? 0) > 0 && result.failed === 0 && result.passed === 0 && /no tests/i.test(tests?.[1] ?? 'no tests')) {
     result.couldNotRun = 'a test file failed to load';
@@ -106,7 +108,7 @@ const mocha: Parser = (text, end) => {
 /** node --test: TAP (`# tests 7`) without a terminal, the spec reporter (`ℹ tests 7`) in one. */
 const nodeTest: Parser = (text, end) => {
   const field = (name: string): number | undefined => {
-    const match = lastMatch(end, new RegExp(`^(?:#|ℹ) ${name} (\\d+)\\s*$`, 'm'));
+    const match = lastMatch(end, new RegExp(`^(?:#|\u2139) ${name} (\\d+)\\s*$`, 'm'));
     return match ? Number(match[1]) : undefined;
   };
   const tests = field('tests');
@@ -119,8 +121,8 @@ const nodeTest: Parser = (text, end) => {
     skipped: (field('skipped') ?? 0) + (field('todo') ?? 0),
     failingTests: tap
       ? names(text, /^\s*not ok \d+ - (.+?)\s*$/gm)
-      : names(text, /^\s*✖ (.+?)(?:\s+\([\d.]+m?s\))?\s*$/gm).filter((name) => name !== 'failing tests:'),
-    skippedTests: tap ? names(text, /^\s*ok \d+ - (.+?) # SKIP\b/gm) : names(text, /^\s*﹣ (.+?)(?:\s+\([\d.]+m?s\))?\s*(?:# SKIP)?\s*$/gm),
+      : names(text, /^\s*\u2716 (.+?)(?:\s+\([\d.]+m?s\))?\s*$/gm).filter((name) => name !== 'failing tests:'),
+    skippedTests: tap ? names(text, /^\s*ok \d+ - (.+?) # SKIP\b/gm) : names(text, /^\s*\ufe63 (.+?)(?:\s+\([\d.]+m?s\))?\s*(?:# SKIP)?\s*$/gm),
   });
   if (tests === 0) result.couldNotRun = 'no tests ran';
   // A test file that fails to load is reported as one failing "test" named by its path.
@@ -278,7 +280,7 @@ const playwright: Parser = (text, end) => {
     passed: Number(passed?.[1] ?? 0) + Number(flaky?.[1] ?? 0),
     failed: Number(failed?.[1] ?? 0),
     skipped: Number(skipped?.[1] ?? 0),
-    failingTests: names(text, /^[ \t]+\d+\) (\[[^\]]+\] › .+?)\s*(?:─+)?\s*$/gm),
+    failingTests: names(text, /^[ \t]+\d+\) (\[[^\]]+\] \u203a .+?)\s*(?:\u2500+)?\s*$/gm),
   });
 };
 
@@ -287,7 +289,7 @@ const cypress: Parser = (text, end) => {
     const row = lastMatch(end, /All specs passed!\s+[\d:]+\s+(\d+)\s+(\d+)\s+(\S+)\s+(\S+)\s+(\S+)/);
     return summary('cypress', { passed: Number(row?.[2] ?? 0), skipped: toNumber(row?.[4]) + toNumber(row?.[5]) });
   }
-  const row = lastMatch(end, /✖\s+(\d+) of (\d+) failed \(\d+%\)\s+[\d:]+\s+(\d+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)/);
+  const row = lastMatch(end, /\u2716\s+(\d+) of (\d+) failed \(\d+%\)\s+[\d:]+\s+(\d+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)/);
   if (!row) return null;
   return summary('cypress', { passed: toNumber(row[4]), failed: Math.max(toNumber(row[5]), 1), skipped: toNumber(row[6]) + toNumber(row[7]) });
 };

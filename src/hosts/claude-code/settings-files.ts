@@ -1,6 +1,5 @@
 // Where Claude Code keeps what is not the project's: its per-folder records (trust), the user's settings,
 // and the settings an administrator manages. CLAUDE_CONFIG_DIR moves the first two.
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { readTextIfPresent } from '../../util/read-text.js';
 import { recordOrUndefined } from '../../util/json.js';
@@ -10,7 +9,8 @@ function configDir(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 function home(env: NodeJS.ProcessEnv): string {
-  return env['HOME'] || homedir();
+  // node:os on first use: a hook call that finds HOME set never loads it.
+  return env['HOME'] || process.getBuiltinModule('node:os').homedir();
 }
 
 /** `.claude.json`: trust and other records per project folder. */

@@ -22,7 +22,9 @@ export function claudeCodeWarmSamples(project: string): Record<string, unknown>[
     tool('PreToolUse', 'Agent', { description: 'gate', prompt: 'Advance to the next phase', subagent_type: 'sdlc-orchestrator' }),
     tool('PreToolUse', 'Skill', { skill: 'isdlc', args: 'advance' }),
     tool('PreToolUse', 'Bash', { command: 'node .isdlc/bin/isdlc.cjs escalation approve --phase 06-implementation' }),
+    tool('PreToolUse', 'Bash', { command: 'npm test' }),
     tool('PreToolUse', 'Write', { file_path: join(project, 'src/a.ts'), content: 'x' }),
+    tool('PostToolUse', 'Write', { file_path: join(project, 'src/a.ts'), content: 'x' }, { tool_response: { type: 'create', filePath: join(project, 'src/a.ts'), content: 'x', structuredPatch: [] } }),
     tool('PostToolUseFailure', 'Bash', { command: 'npm test' }, { error: `Exit code 1\n${FAILING_RUN}`, is_interrupt: false }),
     tool('PostToolUse', 'Bash', { command: 'npm test' }, {
       tool_response: {

@@ -5,22 +5,8 @@ import type { ParseResult } from '../../engine/host.js';
 import type { Verdict } from '../../engine/verdict.js';
 import { recordOrUndefined } from '../../util/json.js';
 import { toolName } from '../../config/agent-operations.js';
+import { TOOL_KIND_BY_NAME } from './tool-names.js';
 
-const TOOL_KIND_BY_NAME: Record<string, ToolKind> = {
-  Agent: 'agent',
-  Task: 'agent', // the subagent tool's name before Claude Code 2.1.63
-  Skill: 'skill',
-  Bash: 'shell',
-  PowerShell: 'shell',
-  Write: 'write',
-  Edit: 'edit',
-  MultiEdit: 'edit',
-  NotebookEdit: 'notebook',
-  Read: 'read',
-  Glob: 'read',
-  Grep: 'read',
-  LS: 'read',
-};
 
 /** Claude Code names an MCP tool `mcp__<server>__<tool>`; isdlc's server is registered as `isdlc`. */
 const ISDLC_TOOL_PREFIX = toolName('');

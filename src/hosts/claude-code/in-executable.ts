@@ -1,9 +1,10 @@
-// Claude Code's answer when none of isdlc's hook bundles can run (src/entry/without-bundles.ts): kept to a
-// few lines, since it is compiled into the executable every hook call loads. Without config or state only
-// the plain signs of an advance are known: isdlc's transition tools and commands, the isdlc skill or an
-// orchestrator asked to advance.
+// What the executable knows of Claude Code (src/hosts/executable.ts), kept to a few lines since every hook
+// call compiles it: the kind of tool a payload names, and the answer when none of isdlc's hook bundles can
+// run (src/entry/without-bundles.ts). Without config or state only the plain signs of an advance are known
+// there: isdlc's transition tools and commands, the isdlc skill or an orchestrator asked to advance.
 import { ADVANCE_KEYWORDS, ADVANCING_COMMAND, ADVANCING_TOOLS, isWorkflowSkill, skillArgsNeverAdvance } from '../../detect/advance-words.js';
-import type { LastResort } from '../host.js';
+import type { HostInExecutable, LastResort } from '../host.js';
+import { peekToolName, TOOL_KIND_BY_NAME } from './tool-names.js';
 
 const MCP_PREFIX = 'mcp__isdlc__';
 const CONTEXT_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'SessionStart', 'UserPromptSubmit', 'UserPromptExpansion']);
@@ -24,7 +25,7 @@ function advanceIn(tool: string, input: Record<string, unknown>): string | null 
   return null;
 }
 
-export const CLAUDE_CODE_LAST_RESORT: LastResort = (payload, say) => {
+const lastResort: LastResort = (payload, say) => {
   const event = text(payload['hook_event_name']);
   const toolInput = payload['tool_input'] && typeof payload['tool_input'] === 'object' ? (payload['tool_input'] as Record<string, unknown>) : {};
   const advance = event === 'PreToolUse' ? advanceIn(text(payload['tool_name']), toolInput) : null;
@@ -35,4 +36,12 @@ export const CLAUDE_CODE_LAST_RESORT: LastResort = (payload, say) => {
     out['hookSpecificOutput'] = { hookEventName: event, additionalContext: say.note };
   }
   return JSON.stringify(out);
+};
+
+export const CLAUDE_CODE_IN_EXECUTABLE: HostInExecutable = {
+  toolKindIn(bytes) {
+    const name = peekToolName(bytes);
+    return name === undefined ? undefined : TOOL_KIND_BY_NAME[name];
+  },
+  lastResort,
 };
