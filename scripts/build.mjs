@@ -5,7 +5,8 @@
 // shell parser, loaded only for a command line that names a state file or a commit), loop.cjs (the
 // iteration loop: SQLite store, rules, Stop answer; loaded only where a loop is at work) with the SQLite
 // driver's compiled binding beside it, gate.cjs (a phase gate's evaluation, loaded by a hook only when a
-// call asks to pass a gate) and mcp.cjs (the MCP server, loaded only by `isdlc mcp`).
+// call asks to pass a gate), schemas.cjs (the config files' schemas and their library, loaded only when a
+// project's own config file is checked) and mcp.cjs (the MCP server, loaded only by `isdlc mcp`).
 import { build } from 'esbuild';
 import { chmodSync, copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,6 +19,9 @@ const SIBLINGS = { yaml: './yaml.cjs', 'shell-quote': './shell-quote.cjs', './cl
 const siblingFiles = {
   name: 'sibling-files',
   setup(b) {
+    // The bundled config defaults as JSON text, parsed where they are used (src/config/project-config.ts):
+    // as object literals they were built on every hook call.
+    b.onLoad({ filter: /[\\/]src[\\/]config[\\/]defaults[\\/][^\\/]+\.json$/ }, (args) => ({ contents: JSON.stringify(JSON.parse(readFileSync(args.path, 'utf8'))), loader: 'text' }));
     b.onResolve({ filter: /^(yaml|shell-quote|\.\/cli\.cjs|\.\/mcp\.cjs)$/ }, (args) => ({ path: SIBLINGS[args.path], external: true }));
     // src/loop/load.ts requires the loop's API: in a build that is the loop bundle beside the caller.
     b.onResolve({ filter: /^\.\/api\.js$/ }, (args) =>
@@ -27,6 +31,12 @@ const siblingFiles = {
     b.onResolve({ filter: /^\.\/evaluate\.js$/ }, (args) =>
       args.importer.endsWith(join('src', 'gates', 'load-gate.ts')) ? { path: './gate.cjs', external: true } : undefined,
     );
+    // src/config/load-schemas.ts loads the config schemas from the schemas bundle beside it: its import of the
+    // module itself (for the sources) is left empty in a build.
+    b.onResolve({ filter: /^\.\/schemas\.js$/ }, (args) =>
+      args.importer.endsWith(join('src', 'config', 'load-schemas.ts')) ? { path: 'schemas', namespace: 'left-empty' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'left-empty' }, () => ({ contents: '', loader: 'js' }));
   },
 };
 
@@ -62,6 +72,7 @@ await Promise.all([
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.cjs', plugins: [siblingFiles] }),
   build({ ...common, entryPoints: ['src/entry/loop.ts'], outfile: 'dist/loop.cjs', plugins: [siblingFiles] }),
   build({ ...common, entryPoints: ['src/gates/evaluate.ts'], outfile: 'dist/gate.cjs', plugins: [siblingFiles] }),
+  build({ ...common, entryPoints: ['src/config/schemas.ts'], outfile: 'dist/schemas.cjs', plugins: [siblingFiles] }),
   build({ ...common, entryPoints: ['src/mcp/server.ts'], outfile: 'dist/mcp.cjs', plugins: [siblingFiles] }),
   build({
     ...common,
@@ -78,7 +89,7 @@ chmodSync('dist/isdlc.cjs', 0o755);
 // What runs through the code cache is read as ASCII (src/entry/code-cache.ts): a non-ASCII character
 // (esbuild leaves those of regular expressions as they are) would make the whole source a two-byte
 // string again. Written as \u escapes in the sources instead.
-for (const file of ['isdlc.cjs', 'hook-tool-call.cjs', 'hook-tool-result.cjs', 'hook-turn.cjs', 'loop.cjs', 'gate.cjs']) {
+for (const file of ['isdlc.cjs', 'hook-tool-call.cjs', 'hook-tool-result.cjs', 'hook-turn.cjs', 'loop.cjs', 'gate.cjs', 'schemas.cjs']) {
   const text = readFileSync(join('dist', file), 'latin1');
   const at = text.search(/[^\x00-\x7f]/);
   if (at >= 0) throw new Error(`dist/${file} is not ASCII: ${JSON.stringify(text.slice(Math.max(0, at - 60), at + 20))}; write the character as a \\u escape in the source`);

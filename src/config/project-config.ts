@@ -3,21 +3,14 @@
 // in its host's folder; the faces pass them in), then taken from the defaults bundled with isdlc. Files are
 // read on first use only.
 import { join } from 'node:path';
-import * as v from 'valibot';
 import bundledArtifactPaths from './defaults/artifact-paths.json';
 import bundledRequirements from './defaults/iteration-requirements.json';
 import bundledManifest from './defaults/skills-manifest.json';
 import bundledWorkflows from './defaults/workflows.json';
 import bundledConstitution from './defaults/constitution.md';
 import { parseConstitution, type Constitution } from './constitution.js';
-import {
-  configSchemas,
-  describeIssue,
-  type ArtifactPaths,
-  type IterationRequirements,
-  type SkillsManifest,
-  type Workflows,
-} from './schemas.js';
+import type { ArtifactPaths, IterationRequirements, SkillsManifest, Workflows } from './schemas.js';
+import { loadSchemas } from './load-schemas.js';
 import { readTextIfPresent } from '../util/read-text.js';
 import { parseYaml } from './yaml.js';
 
@@ -44,6 +37,11 @@ export type ConfigName = 'iteration-requirements' | 'artifact-paths' | 'workflow
 interface ConfigSpec {
   files: string[];
   schema: 'IterationRequirementsSchema' | 'ArtifactPathsSchema' | 'WorkflowsSchema' | 'SkillsManifestSchema';
+  /**
+   * The bundled default. A build carries it as JSON text (scripts/build.mjs), parsed on first use: as an
+   * object literal it was built on every hook call, used or not (about 2 million instructions). From the
+   * sources it is the object.
+   */
   bundled: unknown;
 }
 
@@ -67,9 +65,15 @@ export type ConfigValue<K extends ConfigName> = {
 
 export const CONFIG_NAMES = Object.keys(SPECS) as ConfigName[];
 
+const parsedDefaults = new Map<ConfigName, unknown>();
+
 /** The bundled defaults are trusted as they are (a test checks each against its schema). */
 export function bundledConfig<K extends ConfigName>(name: K): ConfigValue<K> {
-  return SPECS[name].bundled as ConfigValue<K>;
+  if (!parsedDefaults.has(name)) {
+    const bundled = SPECS[name].bundled;
+    parsedDefaults.set(name, typeof bundled === 'string' ? JSON.parse(bundled) : bundled);
+  }
+  return parsedDefaults.get(name) as ConfigValue<K>;
 }
 
 export function loadConfig<K extends ConfigName>(root: string, name: K, configDirs: readonly string[]): Loaded<ConfigValue<K>> {
@@ -90,11 +94,9 @@ export function loadConfig<K extends ConfigName>(root: string, name: K, configDi
       } catch (error) {
         return { value: bundledConfig(name), from: BUNDLED, problem: `${path} does not parse: ${(error as Error).message}` };
       }
-      const checked = v.safeParse(configSchemas()[spec.schema], parsed);
-      if (!checked.success) {
-        return { value: bundledConfig(name), from: BUNDLED, problem: `${path}: ${describeIssue(checked.issues)}` };
-      }
-      return { value: checked.output as ConfigValue<K>, from: path };
+      const checked = loadSchemas().checkConfigFile(spec.schema, parsed);
+      if (!checked.ok) return { value: bundledConfig(name), from: BUNDLED, problem: `${path}: ${checked.problem}` };
+      return { value: checked.value as ConfigValue<K>, from: path };
     }
   }
   return { value: bundledConfig(name), from: BUNDLED };

@@ -1,6 +1,7 @@
 // The shapes of the config files, checked when a project's own file is read. Loose objects: fields we
 // do not know are kept, so a project's own additions survive. Built on first use: a hook call that only
-// meets the bundled defaults (trusted, checked by a test) never builds them.
+// meets the bundled defaults (trusted, checked by a test) never builds them, and in a build this module
+// and the schema library are a file of their own (dist/schemas.cjs), loaded only then (load-schemas.ts).
 import * as v from 'valibot';
 
 function buildConfigSchemas() {
@@ -134,4 +135,33 @@ export function describeIssue(issues: readonly v.BaseIssue<unknown>[]): string {
   if (!first) return 'invalid';
   const { path, message } = deepest(first, []);
   return path.length > 0 ? `${path.join('.')}: ${message}` : message;
+}
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+export type SchemaName = keyof ConfigSchemas;
+
+/** A config file's content against its schema: the checked value (defaults filled in), or the first problem. */
+export function checkConfigFile(schema: SchemaName, value: unknown): Checked<unknown> {
+  const checked = v.safeParse(configSchemas()[schema], value);
+  return checked.success ? { ok: true, value: checked.output } : { ok: false, problem: describeIssue(checked.issues) };
+}
+
+function testingSchema(defaultTimeoutMinutes: number) {
+  return v.looseObject({
+    command: v.nullable(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty (use null for none)'))),
+    coverage_command: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
+    coverage_report: v.optional(v.pipe(v.string(), v.minLength(1))),
+    timeout_minutes: v.optional(v.pipe(v.number(), v.minValue(0.01), v.maxValue(24 * 60)), defaultTimeoutMinutes),
+    require_counts: v.optional(v.boolean(), true),
+    definition_files: v.optional(v.array(v.string())),
+  });
+}
+
+export type TestingFile = v.InferOutput<ReturnType<typeof testingSchema>>;
+
+/** `.isdlc/config/testing.json` against its schema (src/config/testing-config.ts). */
+export function checkTestingFile(value: unknown, defaultTimeoutMinutes: number): Checked<TestingFile> {
+  const checked = v.safeParse(testingSchema(defaultTimeoutMinutes), value);
+  return checked.success ? { ok: true, value: checked.output } : { ok: false, problem: describeIssue(checked.issues) };
 }

@@ -3,10 +3,9 @@
 // of isdlc's guarded files: a change the agent makes to it is undone (src/integrity/). While it is missing,
 // or names no command (init found none), the gate uses what detect-tests.ts guesses now, and says so.
 import { join } from 'node:path';
-import * as v from 'valibot';
 
 import { ISDLC_CONFIG_DIR } from './project-config.js';
-import { describeIssue } from './schemas.js';
+import { loadSchemas } from './load-schemas.js';
 import { readTextIfPresent } from '../util/read-text.js';
 import { detectTesting } from './detect-tests.js';
 
@@ -38,17 +37,6 @@ export interface LoadedTesting {
   problem?: string;
 }
 
-function schema() {
-  return v.looseObject({
-    command: v.nullable(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty (use null for none)'))),
-    coverage_command: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
-    coverage_report: v.optional(v.pipe(v.string(), v.minLength(1))),
-    timeout_minutes: v.optional(v.pipe(v.number(), v.minValue(0.01), v.maxValue(24 * 60)), DEFAULT_TIMEOUT_MINUTES),
-    require_counts: v.optional(v.boolean(), true),
-    definition_files: v.optional(v.array(v.string())),
-  });
-}
-
 /** What `isdlc init` writes: the detected commands and the defaults, spelled out so the person sees them. */
 export function initialTestingConfig(root: string): { text: string; basis: string } {
   const detected = detectTesting(root);
@@ -78,9 +66,9 @@ export function loadTestingConfig(root: string): LoadedTesting {
     } catch (error) {
       return { config: fallback(root), from: path, problem: `${path} does not parse: ${(error as Error).message}` };
     }
-    const checked = v.safeParse(schema(), parsed);
-    if (!checked.success) return { config: fallback(root), from: path, problem: `${path}: ${describeIssue(checked.issues)}` };
-    const out = checked.output;
+    const checked = loadSchemas().checkTestingFile(parsed, DEFAULT_TIMEOUT_MINUTES);
+    if (!checked.ok) return { config: fallback(root), from: path, problem: `${path}: ${checked.problem}` };
+    const out = checked.value;
     // No command named (init found none when it ran): what the project shows now, said as a guess.
     const guess = out.command === null ? detectTesting(root) : undefined;
     return {

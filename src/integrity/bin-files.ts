@@ -10,6 +10,7 @@ export const BIN_FILES = [
   'shell-quote.cjs',
   'loop.cjs',
   'gate.cjs',
+  'schemas.cjs',
   'mcp.cjs',
   'better_sqlite3.node',
 ] as const;
