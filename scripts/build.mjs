@@ -6,7 +6,8 @@
 // iteration loop: SQLite store, rules, Stop answer; loaded only where a loop is at work) with the SQLite
 // driver's compiled binding beside it, gate.cjs (a phase gate's evaluation, loaded by a hook only when a
 // call asks to pass a gate), schemas.cjs (the config files' schemas and their library, loaded only when a
-// project's own config file is checked) and mcp.cjs (the MCP server, loaded only by `isdlc mcp`).
+// project's own config file is checked), tamper.cjs (the tamper check past its first look, loaded only
+// when a watched file's stat moved) and mcp.cjs (the MCP server, loaded only by `isdlc mcp`).
 import { build } from 'esbuild';
 import { chmodSync, copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -31,10 +32,12 @@ const siblingFiles = {
     b.onResolve({ filter: /^\.\/evaluate\.js$/ }, (args) =>
       args.importer.endsWith(join('src', 'gates', 'load-gate.ts')) ? { path: './gate.cjs', external: true } : undefined,
     );
-    // src/config/load-schemas.ts loads the config schemas from the schemas bundle beside it: its import of the
-    // module itself (for the sources) is left empty in a build.
-    b.onResolve({ filter: /^\.\/schemas\.js$/ }, (args) =>
-      args.importer.endsWith(join('src', 'config', 'load-schemas.ts')) ? { path: 'schemas', namespace: 'left-empty' } : undefined,
+    // Loaders that take a module from a bundle beside them in a build (dist/schemas.cjs, dist/tamper.cjs):
+    // their import of the module itself, for the sources, is left empty.
+    b.onResolve({ filter: /^\.\/(schemas|tamper-report)\.js$/ }, (args) =>
+      args.importer.endsWith(join('src', 'config', 'load-schemas.ts')) || args.importer.endsWith(join('src', 'integrity', 'load-tamper.ts'))
+        ? { path: args.path, namespace: 'left-empty' }
+        : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'left-empty' }, () => ({ contents: '', loader: 'js' }));
   },
@@ -73,6 +76,7 @@ await Promise.all([
   build({ ...common, entryPoints: ['src/entry/loop.ts'], outfile: 'dist/loop.cjs', plugins: [siblingFiles] }),
   build({ ...common, entryPoints: ['src/gates/evaluate.ts'], outfile: 'dist/gate.cjs', plugins: [siblingFiles] }),
   build({ ...common, entryPoints: ['src/config/schemas.ts'], outfile: 'dist/schemas.cjs', plugins: [siblingFiles] }),
+  build({ ...common, entryPoints: ['src/integrity/tamper-report.ts'], outfile: 'dist/tamper.cjs', plugins: [siblingFiles] }),
   build({ ...common, entryPoints: ['src/mcp/server.ts'], outfile: 'dist/mcp.cjs', plugins: [siblingFiles] }),
   build({
     ...common,
@@ -89,7 +93,7 @@ chmodSync('dist/isdlc.cjs', 0o755);
 // What runs through the code cache is read as ASCII (src/entry/code-cache.ts): a non-ASCII character
 // (esbuild leaves those of regular expressions as they are) would make the whole source a two-byte
 // string again. Written as \u escapes in the sources instead.
-for (const file of ['isdlc.cjs', 'hook-tool-call.cjs', 'hook-tool-result.cjs', 'hook-turn.cjs', 'loop.cjs', 'gate.cjs', 'schemas.cjs']) {
+for (const file of ['isdlc.cjs', 'hook-tool-call.cjs', 'hook-tool-result.cjs', 'hook-turn.cjs', 'loop.cjs', 'gate.cjs', 'schemas.cjs', 'tamper.cjs']) {
   const text = readFileSync(join('dist', file), 'latin1');
   const at = text.search(/[^\x00-\x7f]/);
   if (at >= 0) throw new Error(`dist/${file} is not ASCII: ${JSON.stringify(text.slice(Math.max(0, at - 60), at + 20))}; write the character as a \\u escape in the source`);

@@ -11,6 +11,7 @@ export const BIN_FILES = [
   'loop.cjs',
   'gate.cjs',
   'schemas.cjs',
+  'tamper.cjs',
   'mcp.cjs',
   'better_sqlite3.node',
 ] as const;

@@ -7,8 +7,8 @@ import { ISDLC_DIR } from '../state/locate.js';
 import type { LockOptions } from '../state/lock.js';
 import { StateStore, type StateJournal } from '../state/store.js';
 import { GuardedSet } from './guarded-set.js';
-import { hasJournal, journaledWrite } from './journal.js';
-import { verifyBeforeWrite, workflowKeyFromCopy } from './tamper-check.js';
+import { fileStamp, hasJournal, journaledWrite, readJournal, sameStamp } from './journal.js';
+import { loadTamper } from './load-tamper.js';
 
 /** A state file is judged by its bytes whatever hosts a project has: isdlc's own files are all it needs. */
 const ISDLC_FILES = new GuardedSet([]);
@@ -25,7 +25,12 @@ function journalOf(file: string): { root: string; rel: string } | undefined {
 const STATE_JOURNAL: StateJournal = {
   verify(file) {
     const journal = journalOf(file);
-    if (journal) verifyBeforeWrite(journal.root, journal.rel, { guarded: ISDLC_FILES, foundBy: 'a state write', workflow: () => workflowKeyFromCopy(journal.root, journal.rel) });
+    if (!journal) return;
+    // The file as isdlc left it (its stat has not moved): nothing to judge, and the judging is not loaded.
+    const read = readJournal(journal.root);
+    const entry = read.kind === 'ok' ? read.index.files[journal.rel] : undefined;
+    if (!entry || sameStamp(fileStamp(journal.root, journal.rel), entry.stamp)) return;
+    loadTamper().verifyStateBeforeWrite(journal.root, journal.rel, { guarded: ISDLC_FILES, foundBy: 'a state write' });
   },
   record(file, bytes, write) {
     const journal = journalOf(file);

@@ -26,7 +26,10 @@ import {
 } from './journal.js';
 import { adoptAll, installRecordOf, journalExpected, markJournalExpected } from './journal-adopt.js';
 import type { LoopRows } from './loop-rows.js';
+
+export { noteLogFloor };
 import { watchedChildren } from './unjournaled.js';
+import { anySuspect, logProblem, notAFolder, noteLogFloor, suspects } from './suspects.js';
 import { kindOf, viewOf } from './watched-files.js';
 import { workflowKeyOf } from './workflow-key.js';
 import type { IsdlcState } from '../state/schema.js';
@@ -94,32 +97,6 @@ function isPlaceholder(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** What stands out before any lock is taken: files whose stat moved, folders whose entries may have. */
-function suspects(root: string, index: JournalIndex): { files: string[]; dirs: string[]; log: boolean } {
-  const files = Object.entries(index.files).filter(([rel, entry]) => !sameStamp(fileStamp(root, rel), entry.stamp)).map(([rel]) => rel);
-  // A folder's stamp also moves with isdlc's own locks and temporary files coming and going: only a name
-  // nobody recorded makes it a suspect.
-  const unknownIn = (dir: string): boolean => notAFolder(join(root, dir)) || watchedChildren(root, dir).some((child) => !(child in index.files) && !(child in index.dirs));
-  const dirs = Object.entries(index.dirs).filter(([rel, stamp]) => !sameStamp(lstamp(join(root, rel)), stamp) && unknownIn(rel)).map(([rel]) => rel);
-  return { files, dirs, log: logProblem(root, index) !== undefined };
-}
-
-/** The activity log only grows, until it is rotated to `.1`: anything else is someone else's doing. */
-function logProblem(root: string, index: JournalIndex): IncidentChange | undefined {
-  if (!index.log) return undefined;
-  const log = lstatSync(join(root, ISDLC_DIR, ACTIVITY_LOG), { throwIfNoEntry: false });
-  if (log && log.ino === index.log.ino) return log.size >= index.log.floor ? undefined : 'modified';
-  const rotated = lstatSync(join(root, ISDLC_DIR, `${ACTIVITY_LOG}.1`), { throwIfNoEntry: false });
-  if (rotated && rotated.ino === index.log.ino && rotated.size >= index.log.floor) return undefined;
-  return log ? 'modified' : 'deleted';
-}
-
-export function noteLogFloor(root: string, index: JournalIndex): void {
-  const log = lstatSync(join(root, ISDLC_DIR, ACTIVITY_LOG), { throwIfNoEntry: false });
-  if (log) index.log = { ino: log.ino, floor: log.size };
-  else delete index.log;
 }
 
 interface Judge {
@@ -276,11 +253,6 @@ function safeSnapshot(rows: LoopRows, dbFile: string): string | undefined {
   }
 }
 
-/** A watched folder that is there but no longer a folder of its own (a link, a file). */
-function notAFolder(path: string): boolean {
-  const stats = lstatSync(path, { throwIfNoEntry: false });
-  return stats !== undefined && !stats.isDirectory();
-}
 
 /** New entries in a watched folder that isdlc did not write: set aside. */
 function judgeFolder(judge: Judge, dir: string): Finding[] {
@@ -404,7 +376,7 @@ export function checkGuardedFiles(root: string, options: CheckOptions): CheckRes
   }
   if (read.kind === 'broken') return journalLost(root, read.problem, options, now);
   const first = suspects(root, read.index);
-  if (first.files.length === 0 && first.dirs.length === 0 && !first.log) return NOTHING;
+  if (!anySuspect(first)) return NOTHING;
 
   return withStateLocks(root, options.guarded, first.files, () =>
     updateJournal(root, (index) => {

@@ -80,7 +80,6 @@ function record(file: string, rows: string): void {
   });
 }
 
-/** After isdlc wrote to the store: its loop rows and the files' stamps become what the check expects. */
 /**
  * Runs `work` as one `BEGIN IMMEDIATE` transaction (the write lock is taken before anything is read), and
  * records the loop rows it left as isdlc's own.
@@ -91,6 +90,7 @@ export function immediate<T>(db: Db, work: () => T): T {
   return result;
 }
 
+/** After isdlc wrote to the store: its loop rows and the files' stamps become what the check expects. */
 export function recordLoopRows(db: Db): void {
   if (db.inTransaction || db.memory || db.readonly) return;
   wrote.add(db);
