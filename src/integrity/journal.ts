@@ -10,7 +10,7 @@
 //
 // Every write to the journal happens under its lock (`index.json.lock`); a writer that holds the state
 // lock takes it second, never the other way round.
-import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, type Stats } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { withLock, type LockOptions } from '../state/lock.js';
@@ -235,7 +235,9 @@ export function journaledWrite(root: string, rel: string, content: Buffer | null
 /** The same, inside an updateJournal the caller holds. */
 export function recordContent(root: string, index: JournalIndex, rel: string, content: Buffer | null, write: () => void): void {
   const next = copyPath(root, rel, true);
-  if (content !== null) writeFileAtomic(next, content, QUICK);
+  // Written in place, not through a temporary file: until `write` has run the file is still the last copy,
+  // so a `.next` cut short by a crash is never the one compared with.
+  if (content !== null) writeFileSync(next, content);
   write();
   if (content !== null) renameSync(next, copyPath(root, rel));
   else rmSync(copyPath(root, rel), { force: true });
