@@ -32,7 +32,6 @@ export type BlockInput = {
     }
 );
 
-
 /** `{artifact_folder}` filled in; any other `{variable}` left as written; a folder that would leave the project leaves the template as it is. */
 function resolvePath(template: string, folder: string): string {
   return resolveArtifactPath(template, folder) ?? template;

@@ -26,14 +26,13 @@ import {
 } from './journal.js';
 import { adoptAll, installRecordOf, journalExpected, markJournalExpected } from './journal-adopt.js';
 import type { LoopRows } from './loop-rows.js';
-
-export { noteLogFloor };
-import { watchedChildren } from './unjournaled.js';
 import { anySuspect, logProblem, notAFolder, noteLogFloor, suspects } from './suspects.js';
+import { watchedChildren } from './unjournaled.js';
 import { kindOf, viewOf } from './watched-files.js';
 import { workflowKeyOf } from './workflow-key.js';
 import type { IsdlcState } from '../state/schema.js';
 
+export { noteLogFloor };
 export type { LoopRows };
 
 export interface Finding {
@@ -252,7 +251,6 @@ function safeSnapshot(rows: LoopRows, dbFile: string): string | undefined {
     return undefined;
   }
 }
-
 
 /** New entries in a watched folder that isdlc did not write: set aside. */
 function judgeFolder(judge: Judge, dir: string): Finding[] {

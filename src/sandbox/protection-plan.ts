@@ -1,5 +1,6 @@
 // What an OS sandbox must hold still so that a command cannot change the paths it is told to protect (the
-// guarded set, src/integrity/guarded-set.ts, passed in as data), worked out from one project's disk. Read-only mounts of the guarded paths are not enough on their own:
+// guarded set, src/integrity/guarded-set.ts, passed in as data), worked out from one project's disk.
+// Read-only mounts of the guarded paths are not enough on their own:
 //   - a folder that holds a guarded file can be renamed away and made again with a forged file in it, so
 //     every folder on the way to a guarded path (the root and the root's ancestors too) is pinned: bound
 //     onto itself, and a mount point cannot be renamed or removed;

@@ -1,8 +1,8 @@
 // macOS: a command under sandbox-exec with a Seatbelt profile that refuses writes to the guarded set.
 // Seatbelt matches path names, not mounts, so a guarded path that does not exist yet is refused by name and
 // needs no stand-in. What it must still be told: the folders on the way to a guarded path may not be
-// removed or renamed (unlink) nor made anew (create), else a command could move a folder (a host's settings folder) aside and put a
-// forged settings file where the old one was. Writing inside those folders stays allowed.
+// removed or renamed (unlink) nor made anew (create), else a command could move a host's settings folder
+// aside and put a forged settings file where the old one was. Writing inside those folders stays allowed.
 //
 // Written from Apple's profile language as other sandboxes use it; never run on the machine this was
 // built on (Linux), so only the profile's text is tested.

@@ -22,7 +22,6 @@ const KILL_GRACE_MS = 2_000;
 /** How long to wait for the output pipes to close once the program has exited. */
 const CLOSE_GRACE_MS = 500;
 
-
 export const IS_WINDOWS = process.platform === 'win32';
 
 export function invocation(command: string | string[]): { file: string; args: string[]; verbatim: boolean } {
@@ -195,4 +194,3 @@ export async function runGroup(run: Invocation, verbatim: boolean, limitMs: numb
   );
   return { ...outcome, started: child.pid !== undefined, outputTail: options.render ? tail.render(options.render.lines, options.render.chars) : tail.render() };
 }
-

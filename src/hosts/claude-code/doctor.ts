@@ -200,7 +200,6 @@ function checkMcpServer(root: string, reinit: string, findings: Finding[]): void
   else findings.push({ severity: 'warn', what: `${MCP_FILE} does not register the isdlc MCP server: agents have no loop tools`, fix: `run \`${reinit}\`` });
 }
 
-
 export interface ClaudeCodeDoctorOptions {
   /** `--claude-version`: the version to check against, as the user gave it; else it is found with `claude --version`. */
   claudeVersion?: string;

@@ -10,7 +10,6 @@ import { readInstallRecord } from '../../state/install-record.js';
 import { CLAUDE_CODE_SETUP } from './setup.js';
 import { isVersion } from './versions.js';
 
-
 export const CLAUDE_CODE: Host = {
   ...CLAUDE_CODE_HOOK_SIDE,
   guards: [hookSettingsGuard],

@@ -14,7 +14,6 @@ export function ourMcpServer(): Record<string, unknown> {
   return { type: 'stdio', command: 'node', args: [`\${CLAUDE_PROJECT_DIR:-.}/${BIN_RELATIVE}`, 'mcp'] };
 }
 
-
 export function isOurMcpServer(entry: unknown): boolean {
   const args = recordOrUndefined(entry)?.['args'];
   return Array.isArray(args) && args.some((arg) => typeof arg === 'string' && arg.endsWith(BIN_RELATIVE)) && args.includes('mcp');

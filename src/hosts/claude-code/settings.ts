@@ -110,7 +110,6 @@ export function isOurPermission(rule: unknown): boolean {
   return typeof rule === 'string' && (PERMISSION_RULES.includes(rule) || LEGACY_PERMISSION_RULES.includes(rule));
 }
 
-
 export class SettingsShapeError extends Error {}
 
 function requireShape(settings: Settings): void {

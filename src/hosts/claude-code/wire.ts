@@ -7,7 +7,6 @@ import { recordOrUndefined } from '../../util/json.js';
 import { toolName } from '../../config/agent-operations.js';
 import { TOOL_KIND_BY_NAME } from './tool-names.js';
 
-
 /** Claude Code names an MCP tool `mcp__<server>__<tool>`; isdlc's server is registered as `isdlc`. */
 const ISDLC_TOOL_PREFIX = toolName('');
 
@@ -255,7 +254,6 @@ function failureOutcome(p: Payload): ToolOutcome {
   if (match) outcome.exitCode = Number(match[1]);
   return outcome;
 }
-
 
 /** The readable text inside a tool response, whatever its shape. */
 export function textOf(value: unknown): string {
