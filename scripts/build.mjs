@@ -4,7 +4,8 @@
 // (every other command), yaml.cjs (the YAML parser, loaded only for YAML config) and shell-quote.cjs (the
 // shell parser, loaded only for a command line that names a state file or a commit), loop.cjs (the
 // iteration loop: SQLite store, rules, Stop answer; loaded only where a loop is at work) with the SQLite
-// driver's compiled binding beside it, gate.cjs (a phase gate's evaluation, loaded by a hook only when a
+// driver's compiled binding beside it, validate.cjs (a loop's rules run: the program of the Stop hook's
+// validation worker), gate.cjs (a phase gate's evaluation, loaded by a hook only when a
 // call asks to pass a gate), schemas.cjs (the config files' schemas and their library, loaded only when a
 // project's own config file is checked), tamper.cjs (the tamper check past its first look, loaded only
 // when a watched file's stat moved) and mcp.cjs (the MCP server, loaded only by `isdlc mcp`).
@@ -74,6 +75,7 @@ await Promise.all([
   ),
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.cjs', plugins: [siblingFiles] }),
   build({ ...common, entryPoints: ['src/entry/loop.ts'], outfile: 'dist/loop.cjs', plugins: [siblingFiles] }),
+  build({ ...common, entryPoints: ['src/loop/validate.ts'], outfile: 'dist/validate.cjs', plugins: [siblingFiles] }),
   build({ ...common, entryPoints: ['src/gates/evaluate.ts'], outfile: 'dist/gate.cjs', plugins: [siblingFiles] }),
   build({ ...common, entryPoints: ['src/config/schemas.ts'], outfile: 'dist/schemas.cjs', plugins: [siblingFiles] }),
   build({ ...common, entryPoints: ['src/integrity/tamper-report.ts'], outfile: 'dist/tamper.cjs', plugins: [siblingFiles] }),

@@ -1,18 +1,17 @@
-// dist/loop.cjs: the loop's API for the hook, the CLI and the MCP server. Run directly with `--validate`
-// it is the Stop hook's validation child (validate-in-child.ts); with `--probe DIR` it tells `isdlc doctor`
-// whether SQLite loads on this machine and what the loop store in DIR holds.
+// dist/loop.cjs: the loop's API for the hook, the CLI and the MCP server. Run with `--validate` it
+// validates the request on stdin as a Stop does, on the validation worker (validate-in-worker.ts), and
+// prints the report; with `--probe DIR` it tells `isdlc doctor` whether SQLite loads on this machine and
+// what the loop store in DIR holds.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOOP_DB, openLoopDb } from '../loop/db.js';
-import { validate } from '../loop/validate.js';
-import { VALIDATE_FLAG, type ChildRequest } from '../loop/validate-in-child.js';
+import { VALIDATE_FLAG, validateInWorker, type ValidationRequest } from '../loop/validate-in-worker.js';
 
 export * from '../loop/api.js';
 
-async function validateChild(): Promise<void> {
-  const request = JSON.parse(readFileSync(0, 'utf8')) as ChildRequest;
-  const report = await validate(request.rules, request.context, { deadline: request.deadline });
-  process.stdout.write(JSON.stringify(report));
+function validateFromStdin(): void {
+  const request = JSON.parse(readFileSync(0, 'utf8')) as ValidationRequest;
+  process.stdout.write(JSON.stringify(validateInWorker(request)));
 }
 
 /** Read only: the store is opened read-only, and not at all when there is none. */
@@ -46,11 +45,6 @@ if (require.main === module && process.argv[2] === '--probe') {
     process.exit(1);
   }
 } else if (require.main === module && process.argv[2] === VALIDATE_FLAG) {
-  validateChild().then(
-    () => process.exit(0),
-    (error: unknown) => {
-      process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
-      process.exit(1);
-    },
-  );
+  validateFromStdin();
+  process.exit(0);
 }

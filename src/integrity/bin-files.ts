@@ -9,6 +9,7 @@ export const BIN_FILES = [
   'yaml.cjs',
   'shell-quote.cjs',
   'loop.cjs',
+  'validate.cjs',
   'gate.cjs',
   'schemas.cjs',
   'tamper.cjs',

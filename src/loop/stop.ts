@@ -6,7 +6,7 @@ import { awaitingApproval, ruleContext, unvouched, waitingForPersonMessage } fro
 import { continueReason, endMessage, progressMessage } from './messages.js';
 import { detectPromise, promiseTexts } from './promise.js';
 import { LoopStore, LoopStoreError } from './store.js';
-import { validateInChild } from './validate-in-child.js';
+import { validateInWorker } from './validate-in-worker.js';
 
 export interface StopInput {
   isdlcDir: string;
@@ -39,7 +39,7 @@ export function answerStop(input: StopInput): StopAnswer {
       if (awaitingApproval(loop, sandbox)) return { kind: 'waiting', userMessage: waitingForPersonMessage(loop, sandbox), loopId: loop.id };
     }
     const task = store.task(loop.taskId);
-    const report = validateInChild({
+    const report = validateInWorker({
       rules: loop.config.validationRules,
       context: { root: input.root, protect: input.protect, agentOutput: input.lastMessage, loop: ruleContext(loop) },
       deadline: input.deadline,

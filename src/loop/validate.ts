@@ -1,13 +1,11 @@
 // One validation: the enabled rules, one after another, each turned into a result however it ends; then
-// the counts and the score.
-import { ruleSandbox, type ProtectedPaths } from '../sandbox/os-sandbox.js';
-import { awaitingApproval, ruleContext, unvouched, waitingForAgentMessage } from './approval.js';
+// the counts and the score. In a build this is also a bundle of its own (dist/validate.cjs), the program of
+// the Stop hook's validation worker (validate-in-worker.ts): so it leaves the loop store out.
 import { runCommandRule } from './rules/command.js';
 import { runContentPatternRule } from './rules/content-pattern.js';
 import { runCoverageRule } from './rules/coverage.js';
 import { runFileExistsRule } from './rules/file-exists.js';
 import { score } from './score.js';
-import { LoopStoreError, type Loop } from './store.js';
 import type { Rule, RuleResult, ValidationContext, ValidationReport } from './types.js';
 
 export interface ValidateOptions {
@@ -63,16 +61,4 @@ export function summarise(results: RuleResult[]): ValidationReport {
   const failedRules = totalRules - passedRules - erroredRules;
   const counts = { totalRules, passedRules, failedRules, erroredRules };
   return { results, ...counts, overallPassed: failedRules === 0 && erroredRules === 0, score: score(counts) };
-}
-
-/**
- * A loop's rules, run for iteration_validate: refused, with what to ask the person for, while its command
- * rules wait for approval (approval.ts), so nothing is recorded against the loop.
- */
-export function validateLoop(loop: Loop, root: string, protect: ProtectedPaths, agentOutput: string): Promise<ValidationReport> {
-  if (unvouched(loop)) {
-    const sandbox = ruleSandbox();
-    if (awaitingApproval(loop, sandbox)) throw new LoopStoreError(waitingForAgentMessage(loop, sandbox));
-  }
-  return validate(loop.config.validationRules, { root, protect, agentOutput, loop: ruleContext(loop) });
 }

@@ -1,7 +1,8 @@
 // Issue 13 part 3: a loop's `command` rule is a program the agent may have written, run by the Stop hook or
 // the MCP server outside the host's sandbox. In the OS sandbox it cannot change isdlc's files, by any
-// route: each route here runs as a rule through the Stop hook's own validation child (dist/loop.cjs
-// --validate), and afterwards every guarded file is byte for byte as it was. Ordinary work still passes.
+// route: each route here runs as a rule on the Stop hook's own validation worker (dist/loop.cjs
+// --validate starts it as the hook does), and afterwards every guarded file is byte for byte as it was.
+// Ordinary work still passes.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +18,7 @@ const LOOP_BUNDLE = join(REPO, 'dist/loop.cjs');
 const here = probeOsSandbox();
 
 /**
- * One rule, run the way a Stop runs rules: in the validation child, as a loop nobody approved. `unguarded`
+ * One rule, run the way a Stop runs rules: on the validation worker, as a loop nobody approved. `unguarded`
  * runs it as a person's rule where no sandbox is, for the control that shows the routes do work.
  */
 function runRule(project: string, command: string, unguarded = false): RuleResult {
@@ -28,7 +29,7 @@ function runRule(project: string, command: string, unguarded = false): RuleResul
   };
   const env = unguarded ? { ...process.env, ISDLC_OS_SANDBOX: 'off' } : process.env;
   const child = spawnSync(process.execPath, [LOOP_BUNDLE, '--validate'], { input: JSON.stringify(request), encoding: 'utf8', cwd: project, env, timeout: 40_000 });
-  if (child.status !== 0) throw new Error(`validation child failed: ${child.stderr}`);
+  if (child.status !== 0) throw new Error(`validation failed: ${child.stderr}`);
   return (JSON.parse(child.stdout) as ValidationReport).results[0]!;
 }
 
