@@ -252,7 +252,7 @@ const median = (values) => {
 const base = median(samples[0]);
 const rows = cases.map((c, index) => ({ case: c.name, build: c.build ?? '', median_ms: Number(median(samples[index]).toFixed(1)), ratio: Number((median(samples[index]) / base).toFixed(3)) }));
 
-// The GATE REQUIREMENTS block (seed 001 NFR-02: under 100 ms; our target 5 ms), built in-process from a
+// The GATE REQUIREMENTS block (required under 100 ms; our target 5 ms), built in-process from a
 // cold read of the project's config each time, as a hook call does.
 const { buildGateRequirementsBlock } = createRequire(import.meta.url)(join(repo, 'dist/cli.cjs'));
 const blockSamples = [];

@@ -130,7 +130,7 @@ export function runningLoopLines(running: { loops: RunningLoop[]; problem?: stri
 }
 
 export function registerLoopCommands(program: Command): void {
-  const loop = program.command('loop').description('iteration loops: an agent works until validation passes with a completion promise (seed 004)');
+  const loop = program.command('loop').description('iteration loops: an agent works until validation passes with a completion promise');
 
   loop
     .command('start')

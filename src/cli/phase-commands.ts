@@ -1,6 +1,6 @@
 // phase activate / complete / skip / review and escalations: the phase handshake as commands, each one
-// locked read-validate-write through the store (seed 003 STEP 3c-prime and 3e), through the operations the
-// MCP tools share (src/workflow/operations.ts).
+// locked read-validate-write through the store (the /isdlc command's STEP 3c-prime and 3e), through the
+// operations the MCP tools share (src/workflow/operations.ts).
 import { gateIsolation } from '../hosts/index.js';
 import type { Command } from 'commander';
 import { userInfo } from 'node:os';

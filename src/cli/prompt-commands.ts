@@ -1,5 +1,5 @@
 // gate-requirements and delegation-prompt: what a phase agent is told when it is delegated to, printed
-// for the orchestrating agent (seed 001 FR-06) and for people who want to see it.
+// for the orchestrating agent and for people who want to see it.
 import type { Command } from 'commander';
 import { ProjectConfig } from '../config/project-config.js';
 import { buildGateRequirementsBlock } from '../gates/requirements-block.js';

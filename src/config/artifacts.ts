@@ -55,7 +55,7 @@ export function describeVariants(group: readonly string[]): string {
   return [group[0], ...group.slice(1).map((path) => `(or ${basename(path)})`)].join(' ');
 }
 
-/** In a monorepo, a path under `docs/` belongs under the project's own documents folder (seed 003 AC-007e). */
+/** In a monorepo, a path under `docs/` belongs under the project's own documents folder. */
 export function scopeToProject(path: string, docsBase: string | undefined): string {
   if (!docsBase) return path;
   const posix = path.replace(/\\/g, '/');

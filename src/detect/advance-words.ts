@@ -1,7 +1,7 @@
 // The words and names that mark an attempt to move a workflow on, in a module of their own: the
 // executable's last-resort answer (src/entry/without-bundles.ts) needs them without the rest of detect/.
 
-/** The corridor's set (seed 000 AC-IE-008: advance, pass the gate, delegate, hand off, declare complete). */
+/** The corridor's set: advance, pass the gate, delegate, hand off, declare complete. */
 export const ADVANCE_KEYWORDS = /\b(?:advance|gate|next\s+phase|proceed|move\s+to\s+phase|progress\s+to|delegate|hand\s*-?\s*off|phase\s+complete|declare\s+complete)\b/i;
 
 /** isdlc's MCP tools that move a phase or the workflow forward. */

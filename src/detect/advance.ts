@@ -1,7 +1,7 @@
-// Attempts to move a workflow on (seed 000 AC-IE-001, AC-IE-008): asking the orchestrator to advance or
-// pass a gate, running the `isdlc` skill with advance or gate, or handing work to another phase's agent.
-// Only the orchestrator and the isdlc skill can move a workflow, so words like "proceed" in an ordinary
-// subagent's prompt are work, not an attempt; and a delegation to the current phase's own agent is work.
+// Attempts to move a workflow on: asking the orchestrator to advance or pass a gate, running the `isdlc`
+// skill with advance or gate, or handing work to another phase's agent. Only the orchestrator and the
+// isdlc skill can move a workflow, so words like "proceed" in an ordinary subagent's prompt are work,
+// not an attempt; and a delegation to the current phase's own agent is work.
 import type { SkillsManifest } from '../config/schemas.js';
 import type { HookEvent } from '../events/hook-event.js';
 import { ADVANCE_KEYWORDS, isWorkflowSkill, skillArgsNeverAdvance } from './advance-words.js';
@@ -9,11 +9,11 @@ import { agentPhases, normalizeAgentName } from '../config/agents.js';
 import { detectPhaseDelegation, type DelegationContext } from './phase-delegation.js';
 import { isSetupCommand } from './setup-commands.js';
 
-/** AC-IE-001's gate keywords. */
+/** The gate keywords: asking to advance or to pass the gate. */
 export const GATE_KEYWORDS = /\b(?:advance|gate|next\s+phase|proceed|move\s+to\s+phase|progress\s+to)\b/i;
-/** The corridor's wider set (seed 000 AC-IE-008: delegate, hand off, declare complete). */
+/** The corridor's wider set, which adds delegate, hand off and declare complete. */
 export { ADVANCE_KEYWORDS };
-/** Phase-completion phrases (seed 000 AC-IE-018's constitution-validator trigger). */
+/** Phase-completion phrases: what triggers the constitution-validator. */
 export const COMPLETION_PHRASES =
   /\b(?:phase\s+(?:\d+\s+)?(?:is\s+)?(?:complete|completed|done|finished)|ready\s+for\s+(?:the\s+)?gate|gate\s+validation|submit\s+for\s+review|finali[sz]e\s+artifacts|declare\s+complete|mark\s+(?:it\s+|the\s+phase\s+)?as\s+complete|(?:implementation|testing|requirements|design|architecture)\s+(?:is\s+)?complete)\b/i;
 

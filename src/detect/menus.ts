@@ -1,5 +1,5 @@
-// The A/R/C elicitation menu (seed 000 AC-IE-012): recognising that an agent presented it, and that what
-// the user typed next was a choice from it. A sentence like "select an option" is neither.
+// The A/R/C elicitation menu: recognising that an agent presented it, and that what the user typed next
+// was a choice from it. A sentence like "select an option" is neither.
 
 // Characters past ASCII are written as \u escapes, so that the hook bundles stay ASCII (scripts/build.mjs):
 // \u2013 –, \u2713 ✓, \u2714 ✔.

@@ -1,7 +1,7 @@
-// The prompt a phase agent is delegated with (seed 001 FR-06, seed 003 IR-007): the artifact folder and
-// phase key, the workflow's modifiers for the phase, discovery context for phases 02 and 03 (flagged when
-// older than a day), the GATE REQUIREMENTS block, and the gate to validate. A part that is empty is left
-// out, with no blank lines in its place (AC-06-02).
+// The prompt a phase agent is delegated with: the artifact folder and phase key, the workflow's
+// modifiers for the phase, discovery context for phases 02 and 03 (flagged when older than a day), the
+// GATE REQUIREMENTS block, and the gate to validate. A part that is empty is left out, with no blank
+// lines in its place.
 import type { ProjectConfig } from '../config/project-config.js';
 import { activeWorkflowOf } from '../state/current-phase.js';
 import type { IsdlcState } from '../state/schema.js';

@@ -1,6 +1,6 @@
-// A phase's gate (seed 000 AC-IE-002): the test iteration, constitutional validation, interactive
-// elicitation and agent delegation checks, in that order, then artifact presence. Each unmet check says
-// what it saw and what to do. Used by the gate-blocker guard, `isdlc gate check` and `isdlc status`.
+// A phase's gate: the test iteration, constitutional validation, interactive elicitation and agent
+// delegation checks, in that order, then artifact presence. Each unmet check says what it saw and what
+// to do. Used by the gate-blocker guard, `isdlc gate check` and `isdlc status`.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { artifactVariantGroups, describeVariants, requiredArtifactTemplates, resolveArtifactPath, scopeToProject } from '../config/artifacts.js';

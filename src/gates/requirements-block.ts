@@ -1,7 +1,6 @@
-// Seed 001 (REQ-0024): the GATE REQUIREMENTS block a phase agent is given when it is delegated to, so it
-// knows what its gate will check before a guard has to tell it. Built from the same config the guards
-// read (the one resolver), and never an error: anything wrong gives "" and the delegation goes on
-// without the block (NFR-01).
+// The GATE REQUIREMENTS block a phase agent is given when it is delegated to, so it knows what its gate
+// will check before a guard has to tell it. Built from the same config the guards read (the one
+// resolver), and never an error: anything wrong gives "" and the delegation goes on without the block.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveArtifactPath } from '../config/artifacts.js';
@@ -97,7 +96,7 @@ function agentModifiers(config: ProjectConfig, workflowType: string | undefined,
     const workflow = obj(obj(config.workflows.workflows)[workflowType]);
     return obj(obj(workflow['agent_modifiers'])[phase]);
   } catch {
-    return {}; // AC-04-03: a workflows file that cannot be read only costs the overrides
+    return {}; // a workflows file that cannot be read only costs the overrides
   }
 }
 
@@ -108,12 +107,12 @@ function artifactTemplates(config: ProjectConfig, phase: string, requirements: P
     const entry = obj(config.artifactPaths.phases)[phase];
     fromPaths = Array.isArray(obj(entry)['paths']) ? (obj(entry)['paths'] as unknown[]).filter((p): p is string => typeof p === 'string') : [];
   } catch {
-    fromPaths = []; // AC-01-06: without artifact-paths the block goes on without its paths
+    fromPaths = []; // without artifact-paths the block goes on without its paths
   }
   return [...new Set([...fromPaths, ...(requirements.artifact_validation.paths ?? [])])];
 }
 
-/** The project's own constitution; without one the articles are named by their IDs (AC-03-04). */
+/** The project's own constitution; without one the articles are named by their IDs. */
 function constitutionFor(config: ProjectConfig): Constitution | null {
   try {
     const loaded = config.loadedConstitution();
@@ -127,7 +126,7 @@ function build(input: BlockInput): string {
   const phase = normalizePhaseKey(input.phaseKey);
   if (!phase || typeof input.artifactFolder !== 'string') return '';
   const root = 'config' in input ? input.config.root : (input.projectRoot ?? process.cwd());
-  // No isdlc set up there: no config of the project's at all, so nothing to tell (NFR-01 "missing").
+  // No isdlc set up there: no config of the project's at all, so nothing to tell.
   if (!('config' in input) && !existsSync(join(root, ISDLC_DIR))) return '';
   const config = 'config' in input ? input.config : new ProjectConfig(root, input.configDirs);
   const loaded = config.get('iteration-requirements');

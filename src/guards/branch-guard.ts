@@ -1,6 +1,6 @@
-// Seed 002 FR-04 (ADR-005): while a workflow works on its own branch, nothing is committed to main or
-// master; and on the workflow branch nothing is committed before the last phase, which is where the work
-// has passed its quality loop and review (the phase-aware rule).
+// While a workflow works on its own branch, nothing is committed to main or master; and on the workflow
+// branch nothing is committed before the last phase, which is where the work has passed its quality loop
+// and review (the phase-aware rule).
 import { isAbsolute, resolve } from 'node:path';
 import { branchExists, currentBranch } from '../detect/git-branch.js';
 import { gitCommitsIn } from '../detect/git-commands.js';

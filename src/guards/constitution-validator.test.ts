@@ -24,7 +24,7 @@ guardTable('constitution-validator', {
   ],
   invalid: [
     {
-      name: 'not started: tracking is initialised exactly as AC-IE-018 lists, and the checklist is given',
+      name: 'not started: tracking is initialised with every field, and the checklist is given',
       state: workflowState('feature', '01-requirements'),
       payload: completion,
       expect: 'deny',

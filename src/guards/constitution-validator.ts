@@ -1,6 +1,6 @@
-// Seed 000 AC-IE-018: an attempt to declare the phase complete (the orchestrator or the isdlc skill told
-// "phase complete", "ready for gate", ...) while its constitutional validation is unfinished starts the
-// tracking if needed and is denied with the checklist of articles to check.
+// An attempt to declare the phase complete (the orchestrator or the isdlc skill told "phase complete",
+// "ready for gate", ...) while its constitutional validation is unfinished starts the tracking if needed
+// and is denied with the checklist of articles to check.
 import { articleChecklist } from '../config/constitution.js';
 import { effectivePhaseRequirements } from '../config/requirements.js';
 import { COMPLETION_PHRASES, orchestratorCall, workflowSkillCall } from '../detect/advance.js';

@@ -1,6 +1,6 @@
-// Seed 002 FR-07: the discover command's first menu offers exactly three paths (new project, existing
-// project, chat or explore). A menu that lacks one, or shows a retired option, is reported to the model
-// and the user; never blocked.
+// The discover command's first menu offers exactly three paths (new project, existing project, chat or
+// explore). A menu that lacks one, or shows a retired option, is reported to the model and the user;
+// never blocked.
 import { normalizeAgentName } from '../config/agents.js';
 import { defineGuard } from '../engine/guard.js';
 

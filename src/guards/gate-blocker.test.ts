@@ -45,21 +45,21 @@ guardTable('gate-blocker', {
       expect: 'allow',
     },
     {
-      name: 'escalated tests approved by a person count as met (AC-IE-017)',
+      name: 'escalated tests approved by a person count as met',
       state: delegated(withConstitution(withTests(workflowState('feature', '06-implementation'), '06-implementation', testRecord('failed', 3, { status: 'escalated', completed: true, escalation_reason: 'circuit_breaker', escalation_approved: true })), '06-implementation', compliant(IMPL_ARTICLES)), 'software-developer', '06-implementation'),
       files: passingSuiteFiles(),
       payload: advance,
       expect: 'allow',
     },
     {
-      name: 'agent delegation fails open when no agent owns the phase (AC-IE-014)',
+      name: 'agent delegation fails open when no agent owns the phase',
       state: withConstitution(withTests(workflowState('feature', '06-implementation'), '06-implementation', testRecord('passed', 1)), '06-implementation', compliant(IMPL_ARTICLES)),
       files: { ...passingSuiteFiles(), '.isdlc/config/skills-manifest.json': { ownership: { 'sdlc-orchestrator': { phase: 'all' } } } },
       payload: advance,
       expect: 'allow',
     },
     {
-      name: 'a passing gate with the cloud undecided writes the cloud trigger (AC-IE-016)',
+      name: 'a passing gate with the cloud undecided writes the cloud trigger',
       state: delegated(withConstitution(withTests(workflowState('feature', '06-implementation'), '06-implementation', testRecord('passed', 1)), '06-implementation', compliant(IMPL_ARTICLES)), 'software-developer', '06-implementation'),
       files: { ...passingSuiteFiles(), '.isdlc/config/iteration-requirements.json': gateConfigWithCloudTrigger() },
       payload: advance,
@@ -75,7 +75,7 @@ guardTable('gate-blocker', {
     { name: 'gate check with a flag of its own invention', state: workflowState('feature', '06-implementation'), payload: skillCall(P, 'isdlc', 'gate check --pass'), expect: 'deny' },
     { name: 'an /isdlc add with an advance chained after the item', state: workflowState('feature', '06-implementation'), payload: skillCall(P, 'isdlc', 'add "x" && advance'), expect: 'deny' },
     {
-      name: 'tests not run, constitution not started, no delegation: all listed with what to do (AC-IE-002)',
+      name: 'tests not run, constitution not started, no delegation: all listed with what to do',
       state: workflowState('feature', '06-implementation'),
       files: passingSuiteFiles(),
       payload: advance,
@@ -92,14 +92,14 @@ guardTable('gate-blocker', {
     },
     { name: 'tests failing', state: delegated(withConstitution(withTests(workflowState('feature', '06-implementation'), '06-implementation', testRecord('failed', 4)), '06-implementation', compliant(IMPL_ARTICLES)), 'software-developer', '06-implementation'), payload: skillCall(P, 'isdlc', 'advance'), expect: 'deny', reasonIncludes: ['tests failing (iteration 4/10'] },
     {
-      name: 'escalated but not approved (AC-IE-017)',
+      name: 'escalated but not approved',
       state: delegated(withConstitution(withTests(workflowState('feature', '06-implementation'), '06-implementation', testRecord('failed', 3, { status: 'escalated', completed: true, escalation_reason: 'circuit_breaker' })), '06-implementation', compliant(IMPL_ARTICLES)), 'software-developer', '06-implementation'),
       payload: advance,
       expect: 'deny',
       reasonIncludes: ['escalated to a human (circuit_breaker', 'isdlc escalation approve --phase 06-implementation'],
     },
     {
-      name: 'elicitation never started (AC-IE-011)',
+      name: 'elicitation never started',
       state: delegated(withConstitution(workflowState('feature', '01-requirements'), '01-requirements', compliant(['I', 'IV', 'VII', 'IX', 'XII'])), 'requirements-analyst', '01-requirements'),
       files: { 'docs/requirements/REQ-0001-test/requirements-spec.md': '# spec\n' },
       payload: advance,
@@ -107,7 +107,7 @@ guardTable('gate-blocker', {
       reasonIncludes: ['interactive_elicitation: Interactive elicitation not started'],
     },
     {
-      name: 'elicitation ended with a selection that is not allowed (AC-IE-011)',
+      name: 'elicitation ended with a selection that is not allowed',
       state: (() => {
         const state = delegated(withConstitution(workflowState('feature', '01-requirements'), '01-requirements', compliant(['I', 'IV', 'VII', 'IX', 'XII'])), 'requirements-analyst', '01-requirements');
         state['phases']['01-requirements'].iteration_requirements = { interactive_elicitation: { started_at: 'x', completed: true, final_selection: 'exit', menu_interactions: 4 } };

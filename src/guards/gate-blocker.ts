@@ -1,7 +1,6 @@
-// Seed 000 AC-IE-001, -002, -011, -014, -016, -017: an attempt to pass the current phase's gate (the
-// orchestrator asked to advance, or the isdlc skill run with advance or gate) is denied until every
-// check holds, with each unmet requirement and what to do about it. The outcome is recorded in
-// `phases[p].gate_validation`.
+// An attempt to pass the current phase's gate (the orchestrator asked to advance, or the isdlc skill run
+// with advance or gate) is denied until every check holds, with each unmet requirement and what to do
+// about it. The outcome is recorded in `phases[p].gate_validation`.
 import { effectivePhaseRequirements } from '../config/requirements.js';
 import { GATE_KEYWORDS, orchestratorCall, workflowSkillCall } from '../detect/advance.js';
 import { defineGuard } from '../engine/guard.js';
@@ -40,7 +39,7 @@ export const gateBlocker = defineGuard({
           blocking_requirements: evaluation.unmet.map((check) => check.requirement),
           details: evaluation.unmet.map((check) => `${check.requirement}: ${check.detail}`),
         };
-        // Constitutional tracking starts the first time the gate is asked for (seed 000 AC-IE-018).
+        // Constitutional tracking starts the first time the gate is asked for.
         const constitutional = requirements?.constitutional_validation;
         if (constitutional?.enabled && evaluation.unmet.some((check) => check.requirement === 'constitutional_validation')) {
           ensureConstitutionalTracking(draft, phase, { articles: constitutional.articles ?? [], maxIterations: constitutional.max_iterations ?? 5, now: timestamp });

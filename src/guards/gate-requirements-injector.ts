@@ -1,6 +1,6 @@
-// Beyond seed 001: the GATE REQUIREMENTS block reaches a phase agent even when the orchestrating model
-// forgot to include it. Runs last among the tool-call guards, so only a delegation nothing denied is
-// touched; the prompt is kept as written and the block appended once.
+// The GATE REQUIREMENTS block reaches a phase agent even when the orchestrating model forgot to include
+// it. Runs last among the tool-call guards, so only a delegation nothing denied is touched; the prompt
+// is kept as written and the block appended once.
 import { workflowDelegationOf } from '../detect/phase-delegation.js';
 import { defineGuard } from '../engine/guard.js';
 import { injectionEnabled } from '../gates/injection-settings.js';

@@ -9,7 +9,7 @@ const passing = () => withTests(workflowState('feature', '06-implementation'), '
 
 guardTable('iteration-corridor', {
   valid: [
-    { name: 'TEST_CORRIDOR: delegating the fix to the phase agent (seed 003 AC-013e)', state: failing(), payload: agentCall(P, { subagent_type: 'software-developer', prompt: 'Fix the failing tests, then proceed' }), expect: 'allow' },
+    { name: 'TEST_CORRIDOR: delegating the fix to the phase agent', state: failing(), payload: agentCall(P, { subagent_type: 'software-developer', prompt: 'Fix the failing tests, then proceed' }), expect: 'allow' },
     { name: 'TEST_CORRIDOR: an ordinary subagent whose prompt says proceed', state: failing(), payload: agentCall(P, { subagent_type: 'general-purpose', prompt: 'Proceed to read the file src/cart.ts and explain it' }), expect: 'allow' },
     { name: 'TEST_CORRIDOR: a setup command to the orchestrator', state: failing(), payload: agentCall(P, { subagent_type: 'sdlc-orchestrator', prompt: '/isdlc status' }), expect: 'allow' },
     { name: 'TEST_CORRIDOR: running the tests, editing, reading', state: failing(), payload: bashCall(P, 'npm test'), expect: 'allow' },
@@ -39,7 +39,7 @@ guardTable('iteration-corridor', {
       reasonIncludes: ['Iteration 1 of 4'],
     },
     {
-      name: 'TEST_CORRIDOR: asking the orchestrator to advance, with iteration, max, last error and command (AC-IE-008)',
+      name: 'TEST_CORRIDOR: asking the orchestrator to advance, with iteration, max, last error and command',
       state: failing(),
       payload: agentCall(P, { subagent_type: 'sdlc-orchestrator', prompt: 'Tests are mostly fine; advance to the next phase' }),
       expect: 'deny',
@@ -55,7 +55,7 @@ guardTable('iteration-corridor', {
     { name: 'TEST_CORRIDOR: gate check with a flag that asks to advance', state: failing(), payload: skillCall(P, 'isdlc', 'gate check --then-advance'), expect: 'deny' },
     { name: 'TEST_CORRIDOR: the orchestrator told to hand off', state: failing(), payload: agentCall(P, { subagent_type: 'orchestrator', prompt: 'Hand off to QA' }), expect: 'deny' },
     {
-      name: 'CONST_CORRIDOR: tests pass, constitution not started (AC-IE-009, -010)',
+      name: 'CONST_CORRIDOR: tests pass, constitution not started',
       state: passing(),
       payload: agentCall(P, { subagent_type: 'sdlc-orchestrator', prompt: 'Proceed to the next phase' }),
       expect: 'deny',

@@ -1,6 +1,6 @@
-// Seed 000 AC-IE-008..010: while the phase's tests fail (TEST_CORRIDOR), or after they pass while its
-// constitutional validation is unfinished (CONST_CORRIDOR), attempts to move the workflow on are denied.
-// Everything else, including delegating to the phase's own agent to fix things, goes ahead.
+// While the phase's tests fail (TEST_CORRIDOR), or after they pass while its constitutional validation
+// is unfinished (CONST_CORRIDOR), attempts to move the workflow on are denied. Everything else,
+// including delegating to the phase's own agent to fix things, goes ahead.
 import { articleChecklist } from '../config/constitution.js';
 import { knownPhaseKeys } from '../config/phases.js';
 import type { ProjectConfig } from '../config/project-config.js';
@@ -18,7 +18,7 @@ import { RECORD_ARTICLE } from '../config/agent-operations.js';
 
 export type Corridor = 'TEST_CORRIDOR' | 'CONST_CORRIDOR' | 'NONE';
 
-/** AC-IE-010: the corridor in force, in priority order. */
+/** The corridor in force, in priority order. */
 export function corridorOf(state: IsdlcState, config: ProjectConfig, phase: string): Corridor {
   const requirements = effectivePhaseRequirements(config.iterationRequirements, phase, activeWorkflowOf(state)?.type);
   const tests = testIterationOf(state, phase);
@@ -74,7 +74,7 @@ export const iterationCorridor = defineGuard({
     const constitution = constitutionalOf(state, phase) ?? {};
     const articles = constitution.articles_required ?? requirements?.constitutional_validation?.articles ?? [];
     const max = constitution.max_iterations ?? requirements?.constitutional_validation?.max_iterations ?? 5;
-    // An attempt to move on is when constitutional tracking starts (seed 000 AC-IE-018).
+    // An attempt to move on is when constitutional tracking starts.
     if (!constitution.started_at) update((draft) => void ensureConstitutionalTracking(draft, phase, { articles, maxIterations: max, now: now.toISOString() }));
     deny(
       `isdlc iteration-corridor: Check phase ${phase}'s work against each article below and record each check with ` +

@@ -1,7 +1,8 @@
-// Seed 004's stop hook, as a real Stop / SubagentStop hook: while a loop bound to this session (and
-// subagent) runs, the end of a turn is validated; the agent keeps working until the rules pass with a
-// completion promise, it declares BLOCKED, or a safety limit hands the loop to a person. Every block moves
-// the loop on by one iteration, so the loop's own iteration limit caps the blocks whatever the host counts.
+// An iteration loop's stop hook, as a real Stop / SubagentStop hook: while a loop bound to this session
+// (and subagent) runs, the end of a turn is validated; the agent keeps working until the rules pass with
+// a completion promise, it declares BLOCKED, or a safety limit hands the loop to a person. Every block
+// moves the loop on by one iteration, so the loop's own iteration limit caps the blocks whatever the
+// host counts.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineGuard } from '../engine/guard.js';

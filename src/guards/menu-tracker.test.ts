@@ -48,7 +48,7 @@ guardTable('menu-tracker', {
       then: ({ state }) => expect(elicitation(state)).toMatchObject({ menu_interactions: 3, awaiting_selection: false, selections: [expect.objectContaining({ selection: 'refine' })] }),
     },
     {
-      name: 'Save completes the elicitation with the seed message (AC-IE-013)',
+      name: 'Save completes the elicitation with the completion message',
       state: awaiting(),
       payload: userPrompt(P, '[S]'),
       expect: 'allow',

@@ -1,6 +1,6 @@
-// Seed 000 AC-IE-012, -013: counts the A/R/C menu presentations in what agents say (a subagent's result,
-// the main agent's last message) and takes the user's choice from what the user typed next, where the
-// choice really comes from. Save completes the elicitation.
+// Counts the A/R/C menu presentations in what agents say (a subagent's result, the main agent's last
+// message) and takes the user's choice from what the user typed next, where the choice really comes
+// from. Save completes the elicitation.
 import { effectivePhaseRequirements } from '../config/requirements.js';
 import { completedStepsIn, menuChoiceIn, presentsMenu, stepNameOf, type CompletedStep, type MenuChoice } from '../detect/menus.js';
 import type { HookEvent } from '../events/hook-event.js';

@@ -26,7 +26,7 @@ function neverActivated(): State {
 guardTable('phase-loop-controller', {
   valid: [
     { name: 'the agent of the phase in progress (T03)', state: workflowState('feature', '06-implementation'), payload: agentCall(P, { subagent_type: 'software-developer' }), expect: 'allow' },
-    { name: 'tracing sub-agents T1-T3 of 02-tracing (BUG-0013, seed 003 TS-003)', state: workflowState('fix', '02-tracing'), payload: agentCall(P, { subagent_type: 'execution-path-tracer' }), expect: 'allow' },
+    { name: 'tracing sub-agents T1-T3 of 02-tracing (BUG-0013)', state: workflowState('fix', '02-tracing'), payload: agentCall(P, { subagent_type: 'execution-path-tracer' }), expect: 'allow' },
     { name: 'an ordinary subagent (T04)', state: workflowState('feature', '06-implementation'), payload: agentCall(P, { subagent_type: 'general-purpose', prompt: 'List the files under src/export.' }), expect: 'allow' },
     { name: 'no active workflow (T05)', state: { state_version: 1, active_workflow: null }, payload: agentCall(P, { subagent_type: 'software-developer' }), expect: 'allow' },
     { name: 'no state file (T06)', payload: agentCall(P, { subagent_type: 'software-developer' }), expect: 'allow' },

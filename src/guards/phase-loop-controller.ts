@@ -1,6 +1,6 @@
-// Seed 002 FR-01 and seed 003 IR-002: a phase's agent may be delegated to only once the phase has been
-// activated (the tool phase_activate, STEP 3c-prime), so every tracker already names it when the agent
-// starts. Sub-agents of the phase in progress pass (BUG-0013); delegations to other phases are the
+// A phase's agent may be delegated to only once the phase has been activated (the tool phase_activate,
+// STEP 3c-prime of the /isdlc command), so every tracker already names it when the agent starts.
+// Sub-agents of the phase in progress pass (BUG-0013); delegations to other phases are the
 // phase-sequence-guard's to judge.
 import { workflowDelegationOf } from '../detect/phase-delegation.js';
 import { defineGuard } from '../engine/guard.js';

@@ -1,4 +1,4 @@
-// Seed 002 FR-03: a phase agent may be delegated to only while its phase is the current one.
+// A phase agent may be delegated to only while its phase is the current one.
 import { phaseAgent } from '../config/agents.js';
 import { workflowDelegationOf } from '../detect/phase-delegation.js';
 import { defineGuard } from '../engine/guard.js';

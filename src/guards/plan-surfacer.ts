@@ -1,6 +1,6 @@
-// Seed 002 FR-02: the work after design follows a task plan the user can see. Delegating a phase past
-// the early ones (quick scan to test strategy) is denied while `tasks.md` is missing; when it exists
-// and implementation is delegated, what is wrong with its format comes back as a note.
+// The work after design follows a task plan the user can see. Delegating a phase past the early ones
+// (quick scan to test strategy) is denied while `tasks.md` is missing; when it exists and implementation
+// is delegated, what is wrong with its format comes back as a note.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { workflowDelegationOf } from '../detect/phase-delegation.js';

@@ -1,7 +1,7 @@
 // When a session starts or picks up again, the model knows nothing of isdlc's workflow or of a loop that
-// holds it: after a compaction, a resume or /clear it has lost what it knew; a fresh start never knew. So
-// it is told the workflow's phase and that phase's gate requirements (beyond seed 001; can be turned off
-// in config), and any live loop of the project. A fresh start in an idle project hears nothing.
+// holds it: after a compaction, a resume or /clear it has lost what it knew; a fresh start never knew.
+// So it is told the workflow's phase and that phase's gate requirements (this can be turned off in
+// config), and any live loop of the project. A fresh start in an idle project hears nothing.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HookEvent } from '../events/hook-event.js';

@@ -244,7 +244,7 @@ guardTable('state-write-validator', {
     { name: 'perl -ne with -i after the code', state: onDisk(), payload: bashCall(P, `perl -ne 'print' -i ${STATE}`), expect: 'deny', reasonIncludes: ['perl -i'] },
     { name: 'sed -Ei on state', state: onDisk(), payload: bashCall(P, `sed -Ei 's/failed/passed/' ${STATE}`), expect: 'deny', reasonIncludes: ['sed -i'] },
     {
-      name: 'V7: a Write made from a stale read (version 3, disk 5; seed 003 TS-009)',
+      name: 'V7: a Write made from a stale read (version 3, disk 5)',
       state: onDisk(),
       payload: writeCall(P, STATE, changed((s) => (s['state_version'] = 3))),
       expect: 'deny',
@@ -252,7 +252,7 @@ guardTable('state-write-validator', {
       then: unchangedOnDisk,
     },
     {
-      name: 'V8: a phase status going back from completed to pending (seed 003 TS-010)',
+      name: 'V8: a phase status going back from completed to pending',
       state: onDisk(),
       payload: writeCall(P, STATE, changed((s) => {
         s['active_workflow'].phase_status['01-requirements'] = 'pending';

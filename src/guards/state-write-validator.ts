@@ -1,6 +1,6 @@
-// Seed 002 FR-05 and seed 003 IR-011/IR-012, moved to before the write: an agent's Write or Edit of a
-// state file is judged on the file it would leave behind, and refused when it is stale (V7), regresses
-// a phase (V8), or changes what isdlc's commands and watchers own. A shell command that writes a state
+// The original's state-write-validator checks, moved to before the write: an agent's Write or Edit of a
+// state file is judged on the file it would leave behind, and refused when it is stale (V7), regresses a
+// phase (V8), or changes what isdlc's commands and watchers own. A shell command that writes a state
 // file cannot be judged that way and is refused outright. The file on disk is never touched here.
 // A file tool's path is judged as the file system resolves it (integrity/tool-target.ts), and only this
 // project's state files count: a `.isdlc/state.json` among the test fixtures is somebody else's.

@@ -16,7 +16,7 @@ function legacyResult(command: string, text: string): Record<string, unknown> {
 guardTable('test-watcher', {
   valid: [
     {
-      name: 'a failing npm test (PostToolUseFailure) is iteration 1 of 10, recorded as AC-IE-003 lists',
+      name: 'a failing npm test (PostToolUseFailure) is iteration 1 of 10, recorded with every field',
       state: impl(),
       payload: bashFailed(P, 'npm test', 1, runnerOutput('jest', 'failing')),
       expect: 'allow',
@@ -43,7 +43,7 @@ guardTable('test-watcher', {
       then: ({ state }) => expect(tests(state)).toMatchObject({ completed: true, last_test_result: 'passed', current_iteration: 3 }),
     },
     {
-      name: 'the tenth failure escalates with max_iterations (AC-IE-007)',
+      name: 'the tenth failure escalates with max_iterations',
       state: withTests(impl(), '06-implementation', testRecord('failed', 9, { last_failure_signature: 'something else' })),
       payload: bashFailed(P, 'pytest', 1, runnerOutput('pytest', 'failing')),
       expect: 'allow',
@@ -115,7 +115,7 @@ guardTable('test-watcher', {
         ['tee, then another filter', 'npx vitest run | tee vitest.log | head -50', 'its output goes through `tee vitest.log`'],
       ] as const
     ).map(([what, command, why]) => ({
-      name: `a pass is not taken from a run with ${what} (issue 15, item 4): inconclusive`,
+      name: `a pass is not taken from a run with ${what}: inconclusive`,
       state: withTests(impl(), '06-implementation', testRecord('failed', 2)),
       payload: bashPassed(P, command, runnerOutput('vitest', 'passing')),
       expect: 'allow' as const,
@@ -126,7 +126,7 @@ guardTable('test-watcher', {
       },
     })),
     {
-      name: 'a run whose tests were all skipped is not a pass (issue 15, item 2): inconclusive',
+      name: 'a run whose tests were all skipped is not a pass: inconclusive',
       state: withTests(impl(), '06-implementation', testRecord('failed', 2)),
       payload: bashPassed(P, 'python3 -m pytest', 'tests/test_calc.py ss                                                   [100%]\n\n============================== 2 skipped in 0.04s ==============================\n'),
       expect: 'allow',
@@ -153,7 +153,7 @@ guardTable('test-watcher', {
       then: ({ state }) => expect(tests(state).last_test_result).toBe('failed'),
     },
     {
-      name: 'ATDD mode: a pass with skipped tests warns and records the skips (AC-IE-015)',
+      name: 'ATDD mode: a pass with skipped tests warns and records the skips',
       state: workflowState('feature', '06-implementation', { atdd: true }),
       payload: bashPassed(P, 'npx jest', runnerOutput('jest', 'skipped')),
       expect: 'allow',

@@ -1,6 +1,5 @@
-// Seed 000 AC-IE-003..007 and -015: every test run in a phase that requires passing tests is judged
-// and recorded, and the model is told where it stands. It listens to PostToolUseFailure too: a failing
-// command never arrives as PostToolUse.
+// Every test run in a phase that requires passing tests is judged and recorded, and the model is told
+// where it stands. It listens to PostToolUseFailure too: a failing command never arrives as PostToolUse.
 import { isAbsolute, join } from 'node:path';
 import type { ProjectConfig } from '../config/project-config.js';
 import { coverageThreshold, effectivePhaseRequirements } from '../config/requirements.js';

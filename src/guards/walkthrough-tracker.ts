@@ -1,5 +1,5 @@
-// Seed 002 FR-06: when discovery finishes without the constitution walkthrough the user was meant to go
-// through, the model and the user hear of it. It never blocks: the walkthrough is the user's time.
+// When discovery finishes without the constitution walkthrough the user was meant to go through, the
+// model and the user hear of it. It never blocks: the walkthrough is the user's time.
 import { normalizeAgentName } from '../config/agents.js';
 import { defineGuard } from '../engine/guard.js';
 

@@ -27,7 +27,7 @@ const now = (): string => new Date().toISOString();
 guardTable('workflow-completion-enforcer', {
   valid: [
     {
-      name: 'repairs a hand-archived workflow: snapshots, metrics, pruning (AC-010e)',
+      name: 'repairs a hand-archived workflow: snapshots, metrics, pruning',
       state: archivedByHand(now()),
       payload: writeDone(P, STATE, '{}'),
       expect: 'allow',
@@ -45,7 +45,7 @@ guardTable('workflow-completion-enforcer', {
       },
     },
     {
-      name: 'leaves an entry with snapshots and metrics alone (seed 003 TS-011)',
+      name: 'leaves an entry with snapshots and metrics alone',
       state: archivedByHand(now(), { phase_snapshots: [], metrics: { phases_total: 0 } }),
       payload: writeDone(P, STATE, '{}'),
       expect: 'allow',

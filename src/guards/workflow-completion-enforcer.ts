@@ -1,5 +1,5 @@
-// Seed 003 IR-010 AC-010e: after an agent archives a workflow by editing state itself, the archived
-// entry gets the phase snapshots and metrics `isdlc workflow finalize` would have written.
+// After an agent archives a workflow by editing state itself, the archived entry gets the phase
+// snapshots and metrics `isdlc workflow finalize` would have written.
 import { defineGuard } from '../engine/guard.js';
 import { relativeToRoot } from '../integrity/guarded-set.js';
 import { toolTarget } from '../integrity/tool-target.js';

@@ -21,7 +21,7 @@ export interface AgentIterationDefaults {
 export class AgentDefaultsError extends Error {}
 
 const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/;
-/** The promises and rule a testing phase's loop has always had (seed 004 §2.3). */
+/** The promises and rule a testing phase's loop has always had. */
 const TEST_PHASE_PROMISES = ['<promise>COMPLETE</promise>', '<promise>BLOCKED</promise>'];
 const TEST_PHASE_RULES = ['tests_pass'];
 

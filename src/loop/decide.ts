@@ -1,5 +1,5 @@
-// What one validation means for the loop (seed 004 §3.3, §5): a pure function of the loop's counters, the
-// report and the promise found in the agent's final message.
+// What one validation means for the loop: a pure function of the loop's counters, the report and the
+// promise found in the agent's final message.
 //   COMPLETE only when every rule passes; the safety limits (circuit breaker, quality regression, the
 //   last iteration spent) end the loop as ESCALATE and override a BLOCKED promise; BLOCKED is otherwise
 //   always honoured; anything else is CONTINUE.

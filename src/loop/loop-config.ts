@@ -1,5 +1,5 @@
-// A loop's configuration (seed 004 §2.3, §5), with every default applied in this one place. Limits are
-// always finite: an unlimited loop is what let the Stop-hook plugin run 6,239 iterations.
+// A loop's configuration, with every default applied in this one place. Limits are always finite: an
+// unlimited loop is what let the Stop-hook plugin run 6,239 iterations.
 import * as v from 'valibot';
 import { parseRules } from './rule-schema.js';
 import type { Rule } from './types.js';

@@ -36,7 +36,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX one_live_loop_per_task ON loops(task_id) WHERE status = 'active';
   CREATE INDEX loops_by_session ON loops(session_id, status);
 
-  -- Seed 004 Appendix D: a checkpoint carries the iteration fields of the moment it was taken.
+  -- A checkpoint carries the iteration fields of the moment it was taken.
   CREATE TABLE checkpoints (
     id TEXT PRIMARY KEY,
     task_id TEXT NOT NULL REFERENCES tasks(id),

@@ -6,23 +6,23 @@ const fence = '```';
 
 describe('detectPromise', () => {
   const rows: { name: string; message: string; promises?: PromiseTexts; expected: DetectedPromise | undefined }[] = [
-    // Appendix C, valid
-    { name: 'C valid: the bare tag', message: '<promise>COMPLETE</promise>', expected: COMPLETE },
+    // valid
+    { name: 'valid: the bare tag', message: '<promise>COMPLETE</promise>', expected: COMPLETE },
     {
-      name: 'C valid: BLOCKED with a reason',
+      name: 'valid: BLOCKED with a reason',
       message: '<promise>BLOCKED</promise>\nReason: External dependency unavailable',
       expected: { signal: 'BLOCKED', promise: 'BLOCKED', reason: 'Reason: External dependency unavailable' },
     },
-    { name: 'C valid: COMPLETE with a summary', message: '<promise>COMPLETE</promise>\nAll tests passing (15/15), coverage 89%, lint clean.', expected: COMPLETE },
-    // the seed's other examples
-    { name: '§2.2: after a summary paragraph', message: 'Implementation complete. All tests passing, lint clean.\n\n<promise>COMPLETE</promise>', expected: COMPLETE },
+    { name: 'valid: COMPLETE with a summary', message: '<promise>COMPLETE</promise>\nAll tests passing (15/15), coverage 89%, lint clean.', expected: COMPLETE },
+    // promises in context
+    { name: 'after a summary paragraph', message: 'Implementation complete. All tests passing, lint clean.\n\n<promise>COMPLETE</promise>', expected: COMPLETE },
     {
-      name: '§2.2: blocked after an explanation',
+      name: 'blocked after an explanation',
       message: 'Cannot proceed: Database migration requires DBA approval.\n\n<promise>BLOCKED</promise>\nReason: Requires human decision on schema changes.',
       expected: { signal: 'BLOCKED', promise: 'BLOCKED', reason: 'Reason: Requires human decision on schema changes.' },
     },
     {
-      name: '§3.4: a reason over two lines',
+      name: 'a reason over two lines',
       message: '<promise>BLOCKED</promise>\nReason: Database schema migration requires DBA review and approval.\nBlocking issue: Cannot proceed with implementation until migration is approved.\n',
       expected: {
         signal: 'BLOCKED',
@@ -30,7 +30,7 @@ describe('detectPromise', () => {
         reason: 'Reason: Database schema migration requires DBA review and approval.\nBlocking issue: Cannot proceed with implementation until migration is approved.',
       },
     },
-    { name: '§3.3: inline after a sentence', message: 'Tests passing! <promise>COMPLETE</promise>', expected: COMPLETE },
+    { name: 'inline after a sentence', message: 'Tests passing! <promise>COMPLETE</promise>', expected: COMPLETE },
     // whitespace
     { name: 'blanks inside the tag', message: '<promise> COMPLETE </promise>', expected: COMPLETE },
     { name: 'the text on its own line inside the tag', message: '<promise>\nCOMPLETE\n</promise>', expected: COMPLETE },
@@ -61,10 +61,10 @@ describe('detectPromise', () => {
     { name: 'BLOCKED alone has no reason', message: '<promise>BLOCKED</promise>', expected: { signal: 'BLOCKED', promise: 'BLOCKED' } },
     { name: 'a configured completion text', message: '<promise>DONE</promise>', promises: promiseTexts(['DONE']), expected: { signal: 'COMPLETE', promise: 'DONE' } },
 
-    // Appendix C, invalid
-    { name: 'C invalid: missing XML tags', message: 'COMPLETE', expected: undefined },
-    { name: 'C invalid: wrong tag name', message: '<incomplete>COMPLETE</incomplete>', expected: undefined },
-    { name: 'C invalid: commented out', message: '<!-- <promise>COMPLETE</promise> -->', expected: undefined },
+    // invalid
+    { name: 'invalid: missing XML tags', message: 'COMPLETE', expected: undefined },
+    { name: 'invalid: wrong tag name', message: '<incomplete>COMPLETE</incomplete>', expected: undefined },
+    { name: 'invalid: commented out', message: '<!-- <promise>COMPLETE</promise> -->', expected: undefined },
     // case
     { name: 'lowercase text', message: '<promise>complete</promise>', expected: undefined },
     { name: 'mixed-case text', message: '<promise>Complete</promise>', expected: undefined },
@@ -125,7 +125,7 @@ describe('detectPromise', () => {
 
 describe('promiseTexts', () => {
   it.each([
-    { name: "the seed's form", configured: ['<promise>COMPLETE</promise>', '<promise>BLOCKED</promise>'], expected: { complete: ['COMPLETE'], blocked: ['BLOCKED'] } },
+    { name: 'tag forms', configured: ['<promise>COMPLETE</promise>', '<promise>BLOCKED</promise>'], expected: { complete: ['COMPLETE'], blocked: ['BLOCKED'] } },
     { name: 'bare texts', configured: ['DONE', 'BLOCKED'], expected: { complete: ['DONE'], blocked: ['BLOCKED'] } },
     { name: 'BLOCKED is always looked for', configured: ['DONE'], expected: { complete: ['DONE'], blocked: ['BLOCKED'] } },
     { name: 'nothing configured: the defaults', configured: [], expected: { complete: ['COMPLETE'], blocked: ['BLOCKED'] } },

@@ -1,7 +1,7 @@
-// Completion promises (seed 004 §3, Appendix C): `<promise>TEXT</promise>` in the agent's final message.
-// Only a promise the agent makes counts, not one it mentions: tags inside code (fenced blocks, inline code
-// spans), HTML comments, blockquote lines, quotation marks or after a backslash are not promises. Tag and
-// text are case-sensitive; whitespace inside the text is not significant. BLOCKED beats COMPLETE (§3.3).
+// Completion promises: `<promise>TEXT</promise>` in the agent's final message. Only a promise the agent
+// makes counts, not one it mentions: tags inside code (fenced blocks, inline code spans), HTML comments,
+// blockquote lines, quotation marks or after a backslash are not promises. Tag and text are
+// case-sensitive; whitespace inside the text is not significant. BLOCKED beats COMPLETE.
 
 export interface PromiseTexts {
   complete: string[];
@@ -32,7 +32,7 @@ export function normalizePromiseText(text: string): string {
 }
 
 /**
- * The seed's configuration form (`"<promise>COMPLETE</promise>"`, or a bare text such as `"DONE"`) as
+ * The configured form (`"<promise>COMPLETE</promise>"`, or a bare text such as `"DONE"`) as
  * texts to look for. `BLOCKED` is a blocked promise, any other text a completion; BLOCKED is always
  * looked for, and COMPLETE when nothing else would complete.
  */

@@ -21,7 +21,7 @@ describe('parseRule: accepted shapes and defaults', () => {
       expected: { type: 'command', name: 'lint_clean', enabled: true, command: 'npm run lint', expectedExitCode: 0, timeoutSeconds: 300 },
     },
     {
-      name: "the seed's nested form; a command rule without expectedExitCode expects 0 (prior bug: always failed)",
+      name: 'the nested form; a command rule without expectedExitCode expects 0 (prior bug: always failed)',
       input: { type: 'command', name: 'tests_pass', config: { command: 'npm test' } },
       expected: { type: 'command', name: 'tests_pass', enabled: true, command: 'npm test', expectedExitCode: 0, timeoutSeconds: 300 },
     },
@@ -61,7 +61,7 @@ describe('parseRule: accepted shapes and defaults', () => {
       expected: { type: 'command', name: 'node "a b.js"', enabled: true, command: ['node', 'a b.js'], expectedExitCode: 0, timeoutSeconds: 300 },
     },
     {
-      name: "the seed's flat content_pattern form",
+      name: 'the flat content_pattern form',
       input: { type: 'content_pattern', name: 'promise_complete', pattern: '<promise>COMPLETE</promise>', target: 'agent_output', mustMatch: false, enabled: true },
       expected: { type: 'content_pattern', name: 'promise_complete', enabled: true, pattern: '<promise>COMPLETE</promise>', flags: '', target: 'agent_output', mustMatch: false },
     },
@@ -81,7 +81,7 @@ describe('parseRule: accepted shapes and defaults', () => {
       expected: { type: 'content_pattern', name: 'no /TODO/ in src/a.ts', enabled: true, pattern: 'TODO', flags: '', target: 'src/a.ts', mustMatch: false },
     },
     {
-      name: "the seed's coverage form (prior bug: coverage rules never worked)",
+      name: 'the nested coverage form (prior bug: coverage rules never worked)',
       input: { type: 'coverage', name: 'coverage_threshold', config: { minCoverage: 80 } },
       expected: { type: 'coverage', name: 'coverage_threshold', enabled: true, minCoverage: 80 },
     },

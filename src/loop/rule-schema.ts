@@ -1,4 +1,4 @@
-// Rules as agents and people write them (a well-known name, the seed's `{ type, name, config: {...} }`, or
+// Rules as agents and people write them (a well-known name, the nested `{ type, name, config: {...} }`, or
 // flat fields in camelCase or snake_case) turned into the engine's `Rule` with every default applied. The
 // defaults live here and only here: a rule the engine runs never has a field left to guess.
 import * as v from 'valibot';

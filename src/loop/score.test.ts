@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detectQualityRegression, score } from './score.js';
 
-describe('score (Appendix B)', () => {
+describe('score', () => {
   it.each([
     { totalRules: 0, passedRules: 0, erroredRules: 0, expected: 100 },
     { totalRules: 3, passedRules: 3, erroredRules: 0, expected: 100 },

@@ -1,4 +1,4 @@
-// Appendix B's validation score, and the regression it is watched for (seed 004 §5.3).
+// A validation's score, and the regression it is watched for.
 import type { ValidationReport } from './types.js';
 
 /**

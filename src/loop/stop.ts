@@ -1,6 +1,6 @@
-// The Stop / SubagentStop answer for a loop (the seed's "stop hook", made real): find the live loop bound
-// to this session (and subagent), validate, and either let the turn end or keep the agent working. A
-// session never answers for another session's loop, so a loop left behind by a crash traps nobody.
+// The Stop / SubagentStop answer for a loop: find the live loop bound to this session (and subagent),
+// validate, and either let the turn end or keep the agent working. A session never answers for another
+// session's loop, so a loop left behind by a crash traps nobody.
 import { ruleSandbox, type ProtectedPaths } from '../sandbox/os-sandbox.js';
 import { awaitingApproval, ruleContext, unvouched, waitingForPersonMessage } from './approval.js';
 import { continueReason, endMessage, progressMessage } from './messages.js';

@@ -105,7 +105,7 @@ describe('LoopStore', () => {
     const store = fresh();
     const { task, loop } = started(store, { maxIterations: 50, circuitBreakerThreshold: 50 });
     for (let i = 0; i < 5; i += 1) store.recordValidation(loop.id, { report: failing, by: 'hook', advanceOnContinue: true });
-    // An agent naming its checkpoints like the loop's own (the seed's example does) gains no protection.
+    // An agent naming its checkpoints like the loop's own gains no protection.
     for (let i = 0; i < KEPT_CHECKPOINTS + 10; i += 1) store.createCheckpoint(task.id, { trigger: 'auto_iteration', agentContext: { step: i } });
     const rows = store.db.prepare('SELECT origin FROM checkpoints WHERE task_id = ?').all(task.id) as { origin: string }[];
     expect(rows.filter((row) => row.origin === 'agent')).toHaveLength(KEPT_CHECKPOINTS);
@@ -114,7 +114,7 @@ describe('LoopStore', () => {
     expect(store.resumePoint(task.id).agentContext).toEqual({ step: KEPT_CHECKPOINTS + 9 });
   });
 
-  it('keeps agent context across iterations (seed §4.2)', () => {
+  it('keeps agent context across iterations', () => {
     const store = fresh();
     const { task, loop } = started(store);
     store.createCheckpoint(task.id, { agentContext: { filesModified: ['src/auth.ts'] } });

@@ -297,7 +297,7 @@ export class LoopStore {
 
   /**
    * An agent's change to a task (task_update). Marking it blocked, with the reason, ends its live loop
-   * (the escape hatch of seed §5.4); completing or cancelling it while a loop runs is refused: only a
+   * (the agent's escape hatch); completing or cancelling it while a loop runs is refused: only a
    * passing validation completes a loop, and only a person cancels one.
    */
   updateTask(

@@ -71,7 +71,7 @@ export interface ValidationReport {
   failedRules: number;
   erroredRules: number;
   overallPassed: boolean;
-  /** Appendix B: 0–100. */
+  /** 0–100 (score.ts). */
   score: number;
 }
 

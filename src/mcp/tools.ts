@@ -1,5 +1,5 @@
-// The loop's MCP tools of `isdlc mcp` (seed 004 §1.3, Appendix A). The surface is kept small on purpose:
-// the old iteration-loop server's 55 tools cost about 6,400 tokens of schema in every session.
+// The loop's MCP tools of `isdlc mcp`. The surface is kept small on purpose: the old iteration-loop
+// server's 55 tools cost about 6,400 tokens of schema in every session.
 import { AGENT_DEFINITION_DIRS } from '../hosts/index.js';
 import type { ProtectedPaths } from '../sandbox/os-sandbox.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';

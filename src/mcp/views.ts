@@ -33,7 +33,7 @@ function compactResult(result: RuleResult): Record<string, unknown> {
   return out;
 }
 
-/** The report as Appendix A's validationReport, each rule's output cut to its tail (failing rules only). */
+/** The report as the tools' validationReport, each rule's output cut to its tail (failing rules only). */
 export function compactReport(report: ValidationReport): Record<string, unknown> {
   return {
     totalRules: report.totalRules,

@@ -1,6 +1,6 @@
-// The task plan (`tasks.md`) the seeds' generate-plan skill writes: where it lives, and what is wrong
-// with one that claims the v2.0 format (seed 002 FR-02). Only a plan that says `Format: v2.0` is
-// checked, so older plans are never nagged about.
+// The task plan (`tasks.md`) the original framework's generate-plan skill writes: where it lives, and
+// what is wrong with one that claims the v2.0 format. Only a plan that says `Format: v2.0` is checked,
+// so older plans are never nagged about.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StateLocation } from '../state/locate.js';

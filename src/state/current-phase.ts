@@ -1,5 +1,5 @@
-// The one way to ask which phase is current (seed 003 IR-005): `active_workflow.current_phase` first,
-// the top-level `current_phase` only as a fallback, legacy keys normalised.
+// The one way to ask which phase is current: `active_workflow.current_phase` first, the top-level
+// `current_phase` only as a fallback, legacy keys normalised.
 import { normalizePhaseKey } from '../config/phase-keys.js';
 import type { ActiveWorkflow, IsdlcState } from './schema.js';
 

@@ -1,6 +1,6 @@
 // `pending_escalations`: what guards blocked, for the orchestrator and the human to see. Bounded (at most
 // 20, oldest dropped) and de-duplicated (the same guard, phase and type within 60 seconds is one entry)
-// so a loop of retries cannot flood it (seed 003 Risk-006).
+// so a loop of retries cannot flood it.
 import type { IsdlcState } from './schema.js';
 
 export const MAX_ESCALATIONS = 20;

@@ -1,7 +1,7 @@
-// What an agent's own edit of a state file would change, judged before it is written (seed 003 IR-011,
-// IR-012; seed 002 FR-05). The fields isdlc's commands and watchers own may change only through them:
-// a stale copy (V7), a regression (V8), a change to recorded evidence or to the phase trackers is
-// refused. Inconsistencies already present (V1-V3, V9) are reported, not refused.
+// What an agent's own edit of a state file would change, judged before it is written. The fields isdlc's
+// commands and watchers own may change only through them: a stale copy (V7), a regression (V8), a change
+// to recorded evidence or to the phase trackers is refused. Inconsistencies already present (V1-V3, V9)
+// are reported, not refused.
 import { normalizePhaseKey } from '../config/phase-keys.js';
 import { asRecord as obj } from '../util/json.js';
 import type { IsdlcState, PhaseState } from './schema.js';

@@ -25,7 +25,7 @@ export type ElicitationState = {
   [key: string]: unknown;
 };
 
-/** The keys a phase may be stored under: its own, then the legacy keys that mean it (seed 003 AC-005d). */
+/** The keys a phase may be stored under: its own, then the legacy keys that mean it. */
 function keysOf(phase: string): string[] {
   return [phase, ...Object.entries(PHASE_KEY_ALIASES).filter(([, canonical]) => canonical === phase).map(([legacy]) => legacy)];
 }
@@ -82,7 +82,7 @@ export function constitutionalDraft(draft: IsdlcState, phase: string): Constitut
   return (phaseDraft(draft, phase).constitutional_validation ??= {});
 }
 
-/** Seed 000 AC-IE-018: constitutional tracking as it starts, unless it has started already. */
+/** Constitutional tracking as it starts, unless it has started already. */
 export function ensureConstitutionalTracking(
   draft: IsdlcState,
   phase: string,

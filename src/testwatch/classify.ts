@@ -1,7 +1,7 @@
 // Did a test run pass? From what the host reported: the exit status (a failed shell command arrives as
-// PostToolUseFailure with `Exit code N`), the runner's own summary or reporter file, then the seed's
-// generic patterns. When none of it can be trusted the run is inconclusive, never guessed. An exit status
-// the host did not give (the legacy `tool_result`) is unknown, never taken for 0.
+// PostToolUseFailure with `Exit code N`), the runner's own summary or reporter file, then generic
+// patterns. When none of it can be trusted the run is inconclusive, never guessed. An exit status the
+// host did not give (the legacy `tool_result`) is unknown, never taken for 0.
 import type { ToolOutcome } from '../events/hook-event.js';
 import { parseCoverage } from './coverage.js';
 import { parseRunnerSummary, type RunSummary } from './runners.js';
@@ -37,7 +37,7 @@ export interface ClassifyInput {
 const SUCCESS = [/All tests passed/i, /\b\d+ passing\b/, /\bPASSED\b/, /\b0 failures\b/];
 const FAILURE = [/\b[1-9]\d* failed\b/, /\bFAIL\b/, /\bError:/, /\bTypeError:/, /npm ERR!/];
 
-/** Seed 000 AC-IE-005: success and failure patterns; when both appear, the failure counts decide. */
+/** Success and failure patterns; when both appear, the failure counts decide. */
 function genericVerdict(text: string): TestResult | null {
   const success = SUCCESS.some((pattern) => pattern.test(text));
   const failure = FAILURE.some((pattern) => pattern.test(text));
@@ -122,7 +122,7 @@ function judgeRun(input: ClassifyInput): Classification {
     if (summary.couldNotRun) return failed(`the tests could not run (${summary.couldNotRun})`, summary.couldNotRun);
     if (summary.failed > 0 || summary.errors > 0) return failed(describe(summary));
     if (summary.passed + summary.skipped === 0) return failed('no tests ran', 'no tests ran');
-    // Nothing was tested: no evidence either way (issue 15, item 2), and no pass.
+    // Nothing was tested: no evidence either way, and no pass.
     if (summary.passed === 0) return { result: 'inconclusive', basis: `no test ran: all ${summary.skipped} ${summary.skipped === 1 ? 'was' : 'were'} skipped (${summary.runner})`, summary };
     if (exitCode !== undefined && exitCode !== 0 && exitStatus === 'own') {
       return failed(`${describe(summary)}, but the command exited ${exitCode} (a coverage threshold or another check failed)`);

@@ -1,4 +1,4 @@
-// Recording one test run in a phase's `test_iteration` (seed 000 AC-IE-003, -006, -007): the iteration
+// Recording one test run in a phase's `test_iteration`: the iteration
 // count, the last result and command, the history, and the two safety limits: the same failure N times
 // in a row (circuit breaker) and too many iterations. Inconclusive runs are recorded but count toward
 // neither.
@@ -77,7 +77,7 @@ export function recordTestRun(record: TestIterationState, input: TestRunInput): 
   if (identicalFailures >= input.circuitBreakerThreshold) escalated = 'circuit_breaker';
   else if (iteration >= input.maxIterations) escalated = 'max_iterations';
   if (escalated) {
-    // Seed AC-IE-006/007: the loop is over; what remains is a human decision.
+    // The loop is over; what remains is a human decision.
     record.status = 'escalated';
     record.escalation_reason = escalated;
     record.completed = true;

@@ -1,8 +1,7 @@
-// Which shell commands run tests (seed 000 AC-IE-004). A command line is split into the commands it
-// chains; each is stripped of what only wraps a runner (environment assignments, `npx`, `pnpm exec`,
-// `python -m`, `bundle exec`, ...) and then compared with the known runners and the phase's own
-// `test_commands`. Text that merely mentions a runner (`echo "npm test"`, `git commit -m "fix pytest"`)
-// is not a test run.
+// Which shell commands run tests. A command line is split into the commands it chains; each is
+// stripped of what only wraps a runner (environment assignments, `npx`, `pnpm exec`, `python -m`,
+// `bundle exec`, ...) and then compared with the known runners and the phase's own `test_commands`.
+// Text that merely mentions a runner (`echo "npm test"`, `git commit -m "fix pytest"`) is not a test run.
 import { splitCommandLine } from '../detect/shell-commands.js';
 
 /**
@@ -111,8 +110,8 @@ const TEE_ONLY = /^tee(?:\s+-\S+)*(?:\s+[^|\s]+)*$/;
 const INFO_ONLY = /\s(?:--version|--help|-h|--listTests|--list-tests|--collect-only|--co|--no-run|-list)(?=[\s=]|$)/;
 
 /**
- * What makes a run's result unprovable from what the tool returned (issue 15, item 4), or undefined. The
- * runner's part of the line is `parts[index]`.
+ * What makes a run's result unprovable from what the tool returned, or undefined. The runner's part of
+ * the line is `parts[index]`.
  */
 function distrustOf(parts: readonly { text: string; joinedBy: string }[], index: number): string | undefined {
   const part = parts[index]!;

@@ -1,4 +1,4 @@
-// What defines a project's test command, as digests (issue 15: test definition integrity). An agent that
+// What defines a project's test command, as digests, so that it keeps its integrity. An agent that
 // cannot make the tests pass can make the test command pass instead: `"test": "exit 0"`, a vitest config
 // that includes no file, `script-shell=true` in .npmrc. The gate runs and reads the test command, so the
 // files that decide what that command does are recorded when the workflow starts and compared at the gate.

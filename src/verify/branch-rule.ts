@@ -1,6 +1,6 @@
-// Which branches an active workflow keeps commits off (seed 002 FR-04, ADR-005), as branch-guard reads
-// the rule before a `git commit` and branch-evidence checks it after every shell command: main and
-// master while the workflow works on a branch of its own, and that branch itself until the last phase.
+// Which branches an active workflow keeps commits off, as branch-guard reads the rule before a
+// `git commit` and branch-evidence checks it after every shell command: main and master while the
+// workflow works on a branch of its own, and that branch itself until the last phase.
 import { activeWorkflowOf, currentPhaseOf, workflowPhasesOf } from '../state/current-phase.js';
 import type { IsdlcState } from '../state/schema.js';
 

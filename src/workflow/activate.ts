@@ -1,6 +1,6 @@
-// `isdlc phase activate` (seed 003 STEP 3c-prime, IR-002): the phase the workflow has reached becomes the
-// current one in every tracker, in one write, before any delegation to its agent. Running it again for
-// the same phase is a retry: the first start time is kept and the retry is counted.
+// `isdlc phase activate` (STEP 3c-prime of the /isdlc command): the phase the workflow has reached
+// becomes the current one in every tracker, in one write, before any delegation to its agent. Running it
+// again for the same phase is a retry: the first start time is kept and the retry is counted.
 import { normalizePhaseKey } from '../config/phase-keys.js';
 import type { ProjectConfig } from '../config/project-config.js';
 import type { IsdlcState } from '../state/schema.js';

@@ -1,7 +1,7 @@
-// `isdlc phase complete` (seed 003 STEP 3e, IR-003): only through an open gate. The phase is marked
+// `isdlc phase complete` (STEP 3e of the /isdlc command): only through an open gate. The phase is marked
 // completed in both trackers and the index moves on; the next phase is NOT activated here (BUG-0006:
 // activation belongs to `phase activate`, so nothing writes the same fields twice). `isdlc phase skip`
-// is a person's override of a closed gate (seed 003 TS-015 "Skip").
+// is a person's override of a closed gate.
 import type { ProjectConfig } from '../config/project-config.js';
 import { describeUnmet, evaluateGate, type GateEvaluation } from '../gates/evaluate.js';
 import { clockOf, runningPhaseRuns } from '../state/agent-runs.js';

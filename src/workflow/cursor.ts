@@ -1,5 +1,5 @@
 // Where the active workflow stands, for the transition commands: its phases (keys normalised), the index
-// of the phase that runs next or now, and the trackers that must agree (seed 003 IR-001).
+// of the phase that runs next or now, and the trackers that must agree.
 import { normalizePhaseKey } from '../config/phase-keys.js';
 import type { ProjectConfig } from '../config/project-config.js';
 import { phaseAgent } from '../config/agents.js';
@@ -41,7 +41,7 @@ export function cursorOf(draft: IsdlcState): Cursor {
   return { workflow, phases, index, atIndex: phases[index] ?? null };
 }
 
-/** Sets a phase's status in both trackers at once (seed 003 AC-001a/b). */
+/** Sets a phase's status in both trackers at once. */
 export function setPhaseStatus(draft: IsdlcState, workflow: ActiveWorkflow, phase: string, status: PhaseStatus): PhaseState {
   const record = phaseDraft(draft, phase);
   record.status = status;

@@ -1,5 +1,5 @@
-// `isdlc escalation approve` (seed 000 AC-IE-017): a person lets a phase go on after its tests or its
-// constitutional validation were escalated.
+// `isdlc escalation approve`: a person lets a phase go on after its tests or its constitutional
+// validation were escalated.
 import { phaseDraft } from '../state/phase-records.js';
 import type { IsdlcState } from '../state/schema.js';
 import { WorkflowError } from './start.js';

@@ -1,6 +1,6 @@
-// `isdlc workflow finalize` and `isdlc workflow cancel` (seed 003 IR-010): the workflow goes to
-// `workflow_history` with its phase snapshots and metrics, nothing is active any more, and state is
-// pruned. Finalize needs every phase completed; cancel archives whatever was reached, with the reason.
+// `isdlc workflow finalize` and `isdlc workflow cancel`: the workflow goes to `workflow_history` with
+// its phase snapshots and metrics, nothing is active any more, and state is pruned. Finalize needs every
+// phase completed; cancel archives whatever was reached, with the reason.
 import { phaseStatusOf } from '../state/phase-records.js';
 import type { IsdlcState } from '../state/schema.js';
 import { addHistory, cursorOf } from './cursor.js';

@@ -1,6 +1,6 @@
-// Keeps state.json small after a workflow ends (seed 003 AC-010f): bounded logs, and completed phases
-// stripped of the detail their snapshot already holds. Newest entries are always kept, so the workflow
-// just archived survives its own pruning.
+// Keeps state.json small after a workflow ends: bounded logs, and completed phases stripped of the
+// detail their snapshot already holds. Newest entries are always kept, so the workflow just archived
+// survives its own pruning.
 import type { IsdlcState } from '../state/schema.js';
 
 export const PRUNE_LIMITS = Object.freeze({ skillUsageLog: 50, history: 100, workflowHistory: 50, text: 200 });

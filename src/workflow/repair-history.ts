@@ -1,6 +1,6 @@
-// Seed 003 IR-010 AC-010e: a workflow archived by hand (not with `isdlc workflow finalize`) may lack its
-// phase snapshots or metrics. Within two minutes of the archive they can still be rebuilt from the phase
-// records, which pruning has not yet stripped; later the records may describe another workflow.
+// A workflow archived by hand (not with `isdlc workflow finalize`) may lack its phase snapshots or
+// metrics. Within two minutes of the archive they can still be rebuilt from the phase records, which
+// pruning has not yet stripped; later the records may describe another workflow.
 import type { IsdlcState } from '../state/schema.js';
 import { pruneAfterWorkflow } from './prune.js';
 import { collectPhaseSnapshots, workflowMetrics } from './snapshots.js';

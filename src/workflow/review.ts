@@ -1,7 +1,7 @@
-// Supervised workflows (seed 003 TS-014): after each phase completes, a person reviews it before the next
-// starts. Continue lets the workflow go on; review marks that the person is looking; redo re-opens the
-// phase (it runs again and counts a retry). Agents may ask for more scrutiny, never grant less: continue
-// is for people only.
+// Supervised workflows: after each phase completes, a person reviews it before the next starts. Continue
+// lets the workflow go on; review marks that the person is looking; redo re-opens the phase (it runs
+// again and counts a retry). Agents may ask for more scrutiny, never grant less: continue is for people
+// only.
 import type { ProjectConfig } from '../config/project-config.js';
 import type { ActiveWorkflow, IsdlcState } from '../state/schema.js';
 import { addHistory, cursorOf, pointAt, setPhaseStatus, timingOf } from './cursor.js';

@@ -1,5 +1,5 @@
-// What a finished workflow leaves in `workflow_history` (seed 003 IR-010 AC-010b/c): one snapshot per
-// phase, taken before pruning removes the detail, and the workflow's metrics.
+// What a finished workflow leaves in `workflow_history`: one snapshot per phase, taken before pruning
+// removes the detail, and the workflow's metrics.
 import { phaseOf, phaseStatusOf } from '../state/phase-records.js';
 import type { IsdlcState, PhaseState } from '../state/schema.js';
 import { finiteNumber as num } from '../util/json.js';

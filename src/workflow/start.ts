@@ -1,6 +1,6 @@
-// `isdlc workflow start`: one locked transaction that sets up a workflow (seed 003 IR-008). The first
-// phase starts in progress in every place that tracks it, so no moment exists where the trackers
-// disagree (IR-001 AC-001e). Its timing starts when `isdlc phase activate` runs for it (STEP 3c-prime).
+// `isdlc workflow start`: one locked transaction that sets up a workflow. The first phase starts in
+// progress in every place that tracks it, so no moment exists where the trackers disagree. Its timing
+// starts when `isdlc phase activate` runs for it (STEP 3c-prime of the /isdlc command).
 import { normalizePhaseKey } from '../config/phase-keys.js';
 import { knownPhaseKeys } from '../config/phases.js';
 import type { ProjectConfig } from '../config/project-config.js';

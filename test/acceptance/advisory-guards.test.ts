@@ -1,4 +1,4 @@
-// Seed 002 FR-01..FR-07 and the bookkeeping guards, through the hook command `isdlc init` registered,
+// The advisory guards and the bookkeeping guards, through the hook command `isdlc init` registered,
 // with payloads shaped like the recorded ones; the Stop loop that cannot happen; and a corpus of
 // everyday tool calls that no guard may deny.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -31,8 +31,8 @@ function reach(dir: string, phase: string): void {
   }
 }
 
-describe('seed 002 FR-01..FR-07 through the registered hook', () => {
-  it('FR-01 phase-loop-controller: the next phase is delegated only after `isdlc phase activate`', () => {
+describe('the advisory guards through the registered hook', () => {
+  it('phase-loop-controller: the next phase is delegated only after `isdlc phase activate`', () => {
     const dir = projectOnBranch();
     reach(dir, '01-requirements');
     isdlc(dir, ['phase', 'complete', '--summary', 'requirements agreed']);
@@ -42,7 +42,7 @@ describe('seed 002 FR-01..FR-07 through the registered hook', () => {
     expect(send(dir, agentCall(dir, { subagent_type: 'impact-analysis-orchestrator' })).kind).toBe('allow');
   });
 
-  it('FR-02 plan-surfacer: implementation waits for the task plan; its format problems come back as a note', () => {
+  it('plan-surfacer: implementation waits for the task plan; its format problems come back as a note', () => {
     const dir = projectOnBranch();
     reach(dir, '06-implementation');
     const developer = agentCall(dir, { subagent_type: 'software-developer', prompt: 'Implement phase 06.' });
@@ -55,14 +55,14 @@ describe('seed 002 FR-01..FR-07 through the registered hook', () => {
     expect(send(dir, developer).context ?? '').not.toContain('plan-surfacer');
   });
 
-  it('FR-03 phase-sequence-guard: out of order is denied, naming both phases', () => {
+  it('phase-sequence-guard: out of order is denied, naming both phases', () => {
     const dir = projectOnBranch();
     reach(dir, '01-requirements');
     const denied = send(dir, agentCall(dir, { subagent_type: 'system-designer' }));
     expect(denied.reason).toContain('targets phase 04-design, but the active feature workflow is in phase 01-requirements');
   });
 
-  it('FR-04 branch-guard: no commit on main while the workflow branch is active, none on the branch before the last phase', () => {
+  it('branch-guard: no commit on main while the workflow branch is active, none on the branch before the last phase', () => {
     const dir = projectOnBranch();
     reach(dir, '06-implementation');
     writePlan(dir);
@@ -74,7 +74,7 @@ describe('seed 002 FR-01..FR-07 through the registered hook', () => {
     expect(send(dir, bashCall(dir, 'git add -A && git commit -m "CSV export"')).kind).toBe('allow');
   });
 
-  it('FR-05 state-write-validator: a hand edit of a tracker is denied before the write', () => {
+  it('state-write-validator: a hand edit of a tracker is denied before the write', () => {
     const dir = projectOnBranch();
     const before = readFileSync(join(dir, '.isdlc/state.json'), 'utf8');
     const denied = send(dir, editCall(dir, join(dir, '.isdlc/state.json'), '"current_phase_index": 0', '"current_phase_index": 3'));
@@ -82,7 +82,7 @@ describe('seed 002 FR-01..FR-07 through the registered hook', () => {
     expect(readFileSync(join(dir, '.isdlc/state.json'), 'utf8')).toBe(before);
   });
 
-  it('FR-05 where isdlc keeps a journal: an edit of a field it does not record is refused too, since the tamper check would undo it', () => {
+  it('state-write-validator where isdlc keeps a journal: an edit of a field it does not record is refused too, since the tamper check would undo it', () => {
     const dir = projectOnBranch();
     const before = readFileSync(join(dir, '.isdlc/state.json'), 'utf8');
     expect(before).toContain('"state_version"');
@@ -95,7 +95,7 @@ describe('seed 002 FR-01..FR-07 through the registered hook', () => {
     expect(readFileSync(join(dir, '.isdlc/state.json'), 'utf8')).toBe(before);
   });
 
-  it('FR-06 and FR-07: discovery without the walkthrough, and an old discover menu, are told to the model and the user', () => {
+  it('discovery without the walkthrough, and an old discover menu, are told to the model and the user', () => {
     const dir = initedProject('isdlc-discover-');
     const state = stateOf(dir);
     state['discovery_context'] = { completed_at: new Date().toISOString(), walkthrough_completed: false };

@@ -1,4 +1,4 @@
-// Never deny harmless work (issue 16): the everyday tool calls of test/fixtures/everyday, played through
+// Never deny harmless work: the everyday tool calls of test/fixtures/everyday, played through
 // the hook commands `isdlc init` registered, as Claude Code runs them (PreToolUse, then PostToolUse with
 // the tool's result; UserPromptSubmit for a typed prompt), in a Node, a Python, a Go and a Rust project,
 // outside a workflow and in every phase the bundled workflows use. Not one may be denied, blocked or

@@ -1,5 +1,5 @@
-// Seed 001 FR-06 (AC-06-01..AC-06-04) through `isdlc delegation-prompt`, and the injection beyond the
-// seed through the hook command `isdlc init` registered: the block appended once, and given again after
+// The GATE REQUIREMENTS block in the delegation prompt through `isdlc delegation-prompt`, and its injection
+// through the hook command `isdlc init` registered: the block appended once, and given again after
 // a compaction.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,8 +20,8 @@ const prompt = (dir: string, ...args: string[]) => {
   return run.stdout;
 };
 
-describe('FR-06: the delegation prompt', () => {
-  it('AC-06-01: the GATE REQUIREMENTS block comes after the context and before the gate line', () => {
+describe('the delegation prompt', () => {
+  it('the GATE REQUIREMENTS block comes after the context and before the gate line', () => {
     const dir = fixAt01();
     const text = prompt(dir);
     expect(text).toBe(
@@ -38,7 +38,7 @@ describe('FR-06: the delegation prompt', () => {
     );
   });
 
-  it('AC-06-02 and AC-06-04: without a block the prompt is the same, with no empty block and no extra blank line', () => {
+  it('without a block the prompt is the same, with no empty block and no extra blank line', () => {
     const dir = fixAt01();
     const withBlock = prompt(dir);
     writeFile(join(dir, '.isdlc/config/iteration-requirements.json'), '{ broken');
@@ -48,7 +48,7 @@ describe('FR-06: the delegation prompt', () => {
     expect(without).not.toContain('GATE REQUIREMENTS');
   });
 
-  it('AC-06-03: each requirement the gate checks is in the block the agent reads', () => {
+  it('each requirement the gate checks is in the block the agent reads', () => {
     const dir = fixAt01();
     const text = prompt(dir);
     const gate = JSON.parse(cli(['gate', 'check', '--json'], { cwd: dir }).stdout) as { checks: { requirement: string }[] };

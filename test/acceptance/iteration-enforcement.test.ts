@@ -1,6 +1,6 @@
-// Seed 000, AC-IE-001 to AC-IE-018, each through the hook command `isdlc init` registered, run the way
+// Iteration enforcement, each rule through the hook command `isdlc init` registered, run the way
 // Claude Code runs it, with payloads shaped like the recorded ones; each checks the decision and the
-// state written. Then the end-to-end scenario of seed 003 TS-004 and the circuit breaker.
+// state written. Then failing tests holding the gate end to end, and the circuit breaker.
 import { spawn } from 'node:child_process';
 import { utimesSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -34,8 +34,8 @@ const IMPL_ARTICLES = ['I', 'II', 'III', 'V', 'VI', 'VII', 'VIII', 'IX', 'X'];
 const advance = (dir: string) => agentCall(dir, { subagent_type: 'sdlc-orchestrator', prompt: 'The phase is done; advance to the next phase.' });
 const testsOf = (dir: string, phase = IMPL) => stateOf(dir)['phases'][phase].iteration_requirements?.test_iteration;
 
-describe('seed 000: iteration enforcement, through the registered hook', () => {
-  it('AC-IE-001: gate advancement through Agent to the orchestrator and through the isdlc skill is detected; other calls pass', () => {
+describe('iteration enforcement, through the registered hook', () => {
+  it('gate advancement through Agent to the orchestrator and through the isdlc skill is detected; other calls pass', () => {
     const dir = projectWith(workflowState('feature', IMPL));
     expect(send(dir, advance(dir)).kind).toBe('deny');
     expect(send(dir, skillCall(dir, 'isdlc', 'gate')).kind).toBe('deny');
@@ -44,14 +44,14 @@ describe('seed 000: iteration enforcement, through the registered hook', () => {
     expect(stateOf(dir)['phases'][IMPL].gate_validation.status).toBe('blocked');
   });
 
-  it('AC-IE-002: four checks in order, all must pass, the details stored in gate_validation', () => {
+  it('four checks in order, all must pass, the details stored in gate_validation', () => {
     const dir = projectWith(workflowState('feature', IMPL));
     const decision = send(dir, advance(dir));
     expect(decision.reason).toMatch(/1\. test_iteration[\s\S]*2\. constitutional_validation[\s\S]*3\. agent_delegation/);
     expect(stateOf(dir)['phases'][IMPL].gate_validation).toMatchObject({ status: 'blocked', blocking_requirements: ['test_iteration', 'constitutional_validation', 'agent_delegation'], details: expect.any(Array) });
   });
 
-  it('AC-IE-003: a test run creates and updates the iteration state', () => {
+  it('a test run creates and updates the iteration state', () => {
     const dir = projectWith(workflowState('feature', IMPL));
     send(dir, bashFailed(dir, 'npm test', 1, runnerOutput('jest', 'failing')));
     send(dir, bashPassed(dir, 'npm test', runnerOutput('jest', 'passing')));
@@ -87,13 +87,13 @@ describe('seed 000: iteration enforcement, through the registered hook', () => {
     'npm test', 'npm run test', 'yarn test', 'pnpm test', 'pytest', 'python -m pytest', 'go test ./...', 'cargo test', 'mvn test', 'gradle test',
     'dotnet test', 'jest', 'mocha', 'vitest', 'phpunit', 'rspec', 'npm run test:unit', 'npm run test:integration', 'npm run test:e2e', 'npm run e2e',
     'cypress run', 'playwright test', 'npx vitest run', 'CI=1 npm test', 'cd packages/api && npm test', 'npm run test:unit -- --watch=false', 'python3 -m pytest -q', 'bundle exec rspec',
-  ])('AC-IE-004: `%s` is recognised as a test run', (command) => {
+  ])('`%s` is recognised as a test run', (command) => {
     const dir = projectWith(workflowState('feature', IMPL));
     send(dir, bashFailed(dir, command, 1, 'Tests:       1 failed, 1 total'));
     expect(testsOf(dir)?.current_iteration, command).toBe(1);
   });
 
-  it('AC-IE-005: output patterns decide, both kinds present means the failure count decides, the exit code when none match', () => {
+  it('output patterns decide, both kinds present means the failure count decides, the exit code when none match', () => {
     const dir = projectWith(workflowState('feature', IMPL));
     send(dir, bashPassed(dir, 'make test', 'Ran checks\nError: none found\n0 failures\nAll tests passed\n'));
     expect(testsOf(dir).last_test_result).toBe('passed');
@@ -103,7 +103,7 @@ describe('seed 000: iteration enforcement, through the registered hook', () => {
     expect(testsOf(dir).last_test_result).toBe('failed');
   });
 
-  it('AC-IE-006: the same failure three times trips the circuit breaker and asks for a human', () => {
+  it('the same failure three times trips the circuit breaker and asks for a human', () => {
     const dir = projectWith(workflowState('feature', IMPL));
     const failing = bashFailed(dir, 'npm test', 1, runnerOutput('jest', 'failing'));
     send(dir, failing);
@@ -114,14 +114,14 @@ describe('seed 000: iteration enforcement, through the registered hook', () => {
     expect(testsOf(dir)).toMatchObject({ status: 'escalated', escalation_reason: 'circuit_breaker', completed: true, current_iteration: 3 });
   });
 
-  it('AC-IE-007: the last allowed iteration failing escalates with max_iterations', () => {
+  it('the last allowed iteration failing escalates with max_iterations', () => {
     const dir = projectWith(withTests(workflowState('feature', IMPL), IMPL, testRecord('failed', 9)));
     const decision = send(dir, bashFailed(dir, 'cargo test', 101, runnerOutput('cargo', 'failing')));
     expect(decision.context).toContain('all 10 iterations are used');
     expect(testsOf(dir)).toMatchObject({ status: 'escalated', escalation_reason: 'max_iterations' });
   });
 
-  it('AC-IE-008: in the TEST_CORRIDOR advancing is denied with count, max, last error and command; other calls pass', () => {
+  it('in the TEST_CORRIDOR advancing is denied with count, max, last error and command; other calls pass', () => {
     const dir = projectWith(withTests(workflowState('feature', IMPL), IMPL, testRecord('failed', 2)));
     const denied = send(dir, skillCall(dir, 'isdlc', 'advance'));
     expect(denied.kind).toBe('deny');
@@ -133,14 +133,14 @@ describe('seed 000: iteration enforcement, through the registered hook', () => {
     expect(stateOf(dir)['phases'][IMPL].gate_validation).toBeUndefined();
   });
 
-  it('AC-IE-009: in the CONST_CORRIDOR advancing is denied with the articles, status and iteration count', () => {
+  it('in the CONST_CORRIDOR advancing is denied with the articles, status and iteration count', () => {
     const dir = projectWith(withConstitution(withTests(workflowState('feature', IMPL), IMPL, testRecord('passed', 2)), IMPL, { ...compliant(IMPL_ARTICLES), completed: false, status: 'iterating', iterations_used: 1, articles_checked: ['I'] }));
     const denied = send(dir, advance(dir));
     for (const text of ['CONST_CORRIDOR', 'iterating', 'iteration 1 of 5', 'Article X: Fail-Safe Defaults']) expect(denied.reason).toContain(text);
     expect(stateOf(dir)['phases'][IMPL].constitutional_validation).toMatchObject({ status: 'iterating', iterations_used: 1, articles_checked: ['I'] });
   });
 
-  it('AC-IE-010: TEST_CORRIDOR before CONST_CORRIDOR, and CONST only once the tests are satisfied', () => {
+  it('TEST_CORRIDOR before CONST_CORRIDOR, and CONST only once the tests are satisfied', () => {
     const dir = projectWith(withTests(workflowState('feature', IMPL), IMPL, testRecord('failed', 1)));
     expect(send(dir, advance(dir)).reason).toContain('TEST_CORRIDOR');
     send(dir, bashPassed(dir, 'npm test', runnerOutput('jest', 'passing')));
@@ -149,7 +149,7 @@ describe('seed 000: iteration enforcement, through the registered hook', () => {
     expect(stateOf(dir)['phases'][IMPL].constitutional_validation).toMatchObject({ status: 'pending', articles_required: IMPL_ARTICLES });
   });
 
-  it('AC-IE-011: phase 01 needs elicitation: "not started" until it is, and the final selection must be allowed', () => {
+  it('phase 01 needs elicitation: "not started" until it is, and the final selection must be allowed', () => {
     const state = delegated(withConstitution(workflowState('feature', '01-requirements'), '01-requirements', compliant(['I', 'IV', 'VII', 'IX', 'XII'])), 'requirements-analyst', '01-requirements');
     const dir = projectWith(state);
     writeFile(join(dir, 'docs/requirements/REQ-0001-test/requirements-spec.md'), '# Requirements\n');
@@ -161,7 +161,7 @@ describe('seed 000: iteration enforcement, through the registered hook', () => {
     expect(send(dir, advance(dir)).kind).toBe('allow');
   });
 
-  it('AC-IE-012: menus in agent output are counted, selections come from what the user types', () => {
+  it('menus in agent output are counted, selections come from what the user types', () => {
     const dir = projectWith(workflowState('feature', '01-requirements'));
     const menu = 'Step 1 complete.\n[A] Adjust [R] Refine [C] Continue [S] Save';
     send(dir, agentResult(dir, { subagent_type: 'requirements-analyst' }, menu));
@@ -174,7 +174,7 @@ describe('seed 000: iteration enforcement, through the registered hook', () => {
     expect(record.selections.map((s: State) => s['selection'])).toEqual(['adjust', 'continue']);
   });
 
-  it('AC-IE-013: Save completes the elicitation with the message', () => {
+  it('Save completes the elicitation with the message', () => {
     const dir = projectWith(workflowState('feature', '01-requirements'));
     send(dir, stop(dir, 'Draft ready.\n[A] Adjust [R] Refine [C] Continue [S] Save'));
     const saved = send(dir, userPrompt(dir, 'save'));
@@ -183,7 +183,7 @@ describe('seed 000: iteration enforcement, through the registered hook', () => {
     expect(stateOf(dir)['phases']['01-requirements'].iteration_requirements.interactive_elicitation).toMatchObject({ completed: true, final_selection: 'save', completed_at: expect.any(String) });
   });
 
-  it('AC-IE-014: agent delegation is checked against the manifest owner, from the delegations the hook logged', () => {
+  it('agent delegation is checked against the manifest owner, from the delegations the hook logged', () => {
     const state = withConstitution(withTests(workflowState('feature', IMPL), IMPL, testRecord('passed', 1)), IMPL, compliant(IMPL_ARTICLES));
     const dir = projectWith(state);
     expect(send(dir, advance(dir)).reason).toContain('no delegation to software-developer recorded');
@@ -192,14 +192,14 @@ describe('seed 000: iteration enforcement, through the registered hook', () => {
     expect(send(dir, advance(dir)).kind).toBe('allow');
   });
 
-  it('AC-IE-015: ATDD mode: skipped tests on a passing run are reported and stored', () => {
+  it('ATDD mode: skipped tests on a passing run are reported and stored', () => {
     const dir = projectWith(workflowState('feature', IMPL, { atdd: true }));
     const decision = send(dir, bashPassed(dir, 'python3 -m pytest', runnerOutput('pytest', 'skipped')));
     expect(decision.context).toContain('ATDD mode');
     expect(stateOf(dir)['phases'][IMPL].atdd_validation).toMatchObject({ skipped_tests_detected: true, skipped_count: 2 });
   });
 
-  it('AC-IE-016: a gate that opens with the cloud undecided leaves a cloud configuration trigger (phase 07-testing)', () => {
+  it('a gate that opens with the cloud undecided leaves a cloud configuration trigger (phase 07-testing)', () => {
     const state = delegated(withConstitution(withTests(workflowState('test-run', '07-testing'), '07-testing', testRecord('passed', 1)), '07-testing', compliant(['II', 'VII', 'IX', 'XI'])), 'integration-tester', '07-testing');
     const dir = projectWith(state);
     const decision = send(dir, advance(dir));
@@ -207,7 +207,7 @@ describe('seed 000: iteration enforcement, through the registered hook', () => {
     expect(stateOf(dir)['pending_triggers']).toEqual([expect.objectContaining({ type: 'cloud_configuration', phase: '07-testing' })]);
   });
 
-  it('AC-IE-017: an escalation blocks the gate until a person approves it', () => {
+  it('an escalation blocks the gate until a person approves it', () => {
     const state = delegated(withConstitution(withTests(workflowState('feature', IMPL), IMPL, testRecord('failed', 3, { status: 'escalated', completed: true, escalation_reason: 'circuit_breaker' })), IMPL, compliant(IMPL_ARTICLES)), 'software-developer', IMPL);
     const dir = projectWith(state);
     expect(send(dir, advance(dir)).reason).toContain('isdlc escalation approve --phase 06-implementation');
@@ -222,7 +222,7 @@ describe('seed 000: iteration enforcement, through the registered hook', () => {
     expect(send(dir, advance(dir)).kind).toBe('allow');
   });
 
-  it('AC-IE-018: a completion attempt starts constitutional tracking and lists the articles; recording them completes it', () => {
+  it('a completion attempt starts constitutional tracking and lists the articles; recording them completes it', () => {
     const dir = projectWith(workflowState('feature', '04-design'));
     const denied = send(dir, agentCall(dir, { subagent_type: 'sdlc-orchestrator', prompt: 'Design phase complete; mark as complete.' }));
     expect(denied.reason).toContain('- [ ] Article V: Simplicity First');
@@ -236,7 +236,7 @@ describe('seed 000: iteration enforcement, through the registered hook', () => {
   });
 });
 
-describe('seed 003 TS-004: failing tests hold the gate until they pass', () => {
+describe('failing tests hold the gate until they pass', () => {
   it('runs end to end through the registered hook and the CLI', () => {
     const dir = initedProject('isdlc-ts004-');
     givePassingSuite(dir);

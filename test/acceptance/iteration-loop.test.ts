@@ -1,4 +1,4 @@
-// Issue 7, "Done when" 1: iteration loops through the hook command `init` registered, with real `npm test`
+// Iteration loops through the hook command `init` registered, with real `npm test`
 // runs in a real project. The agent starts the loop in its shell, the PostToolUse hook of that call binds
 // the loop to the session, and every Stop is validated.
 import { readFileSync, rmSync } from 'node:fs';
@@ -175,7 +175,7 @@ describe('a loop held by the registered Stop hook', () => {
     expect(noTests.stderr).toContain('its phase (01-requirements) does not iterate on tests');
   });
 
-  it("follows the project's own config, and an iteration: frontmatter a person wrote still wins (seed 004 §2.3)", () => {
+  it("follows the project's own config, and an iteration: frontmatter a person wrote still wins", () => {
     const project = projectWithTests();
     writeJson(join(project, '.isdlc/config/iteration-requirements.json'), {
       phase_requirements: { '06-implementation': { test_iteration: { enabled: true, max_iterations: 6 } } },

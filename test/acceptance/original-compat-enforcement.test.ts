@@ -1,4 +1,4 @@
-// Issue 16: iteration enforcement where the JavaScript framework's hooks were right and isdlc was not, each
+// Iteration enforcement where the JavaScript framework's hooks were right and isdlc was not, each
 // through the hook command `isdlc init` registered (run as Claude Code runs it) or the CLI, on real state:
 // `iteration_enforcement.enabled: false` stands the enforcement guards down; a legacy `tool_result` has no
 // exit status; the framework's own completed records count at the gate; `state.iteration_config` sets the

@@ -1,4 +1,4 @@
-// Issue 16: records and gates that must read as the JavaScript iSDLC framework wrote them, through the
+// Records and gates that must read as the JavaScript iSDLC framework wrote them, through the
 // entry points people and agents use (`isdlc gate check`, `isdlc workflow finalize`, the hook command
 // `isdlc init` registered). Artifact paths: the project's artifact-paths.json replaces the requirement's
 // paths, and paths in one folder are variants of one artifact. Workflow metrics under the framework's

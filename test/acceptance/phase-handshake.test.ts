@@ -1,6 +1,6 @@
-// Seed 003, TS-001 to TS-015: the phase handshake through the entry points people and agents use (the
+// The phase handshake through the entry points people and agents use (the
 // isdlc commands, and the hook command `isdlc init` registered, run as Claude Code runs it), checking
-// the state checklists of §5 at every boundary. Then racing commands on one project.
+// the state checklists at every boundary. Then racing commands on one project.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,7 +30,7 @@ const TS002_PHASES = ['02-tracing', '06-implementation', '16-quality-loop', '08-
 const HUMAN = { CLAUDECODE: '' };
 const AGENT = { CLAUDECODE: '1' };
 
-/** Activate and complete one phase, checking both §5 checklists; `work` runs while the phase is in progress. */
+/** Activate and complete one phase, checking both checklists; `work` runs while the phase is in progress. */
 function runPhase(dir: string, phase: string, index: number, work: () => void, project?: string): void {
   expect(activate(dir, project ? { project } : {})).toMatchObject({ phase, index });
   work();
@@ -47,14 +47,14 @@ function freshProject(phases: Record<string, string[]> = {}, options: { noRequir
   return dir;
 }
 
-describe('seed 003 TS-001 and TS-011: a feature workflow of eight phases, start to history', () => {
+describe('a feature workflow of eight phases, start to history', () => {
   const dir = freshProject({ feature: TS001_PHASES });
 
-  it('TS-001: every boundary leaves the trackers in agreement, through real gates', () => {
+  it('every boundary leaves the trackers in agreement, through real gates', () => {
     const started = isdlc(dir, ['workflow', 'start', 'feature', '--description', 'CSV export']);
     expect(started['phases']).toEqual(TS001_PHASES);
     const state = stateOf(dir);
-    // 1. After init: first phase in progress, the rest pending, index 0 (AC-008a..e).
+    // 1. After init: first phase in progress, the rest pending, index 0.
     expect(state['active_workflow']).toMatchObject({ current_phase: '01-requirements', current_phase_index: 0 });
     expect(state['active_workflow'].phase_status).toEqual(Object.fromEntries(TS001_PHASES.map((p, i) => [p, i === 0 ? 'in_progress' : 'pending'])));
     expect(Object.keys(state['phases'])).toEqual(TS001_PHASES);
@@ -77,7 +77,7 @@ describe('seed 003 TS-001 and TS-011: a feature workflow of eight phases, start 
     expect(cli(['status'], { cwd: dir }).stdout).toMatch(/08-code-review\s+completed/);
   });
 
-  it('TS-011: finalize archives snapshots and metrics for all eight phases, prunes, and the enforcer has nothing to repair', () => {
+  it('finalize archives snapshots and metrics for all eight phases, prunes, and the enforcer has nothing to repair', () => {
     const archived = isdlc(dir, ['workflow', 'finalize']);
     const state = stateOf(dir);
     expect(state['active_workflow']).toBeNull();
@@ -104,8 +104,8 @@ describe('seed 003 TS-001 and TS-011: a feature workflow of eight phases, start 
   });
 });
 
-describe('seed 003: shorter workflows, sub-agents, gates, stale reads', () => {
-  it('TS-002: a four-phase fix workflow stays inside its array and finalizes at index 4', () => {
+describe('shorter workflows, sub-agents, gates, stale reads', () => {
+  it('a four-phase fix workflow stays inside its array and finalizes at index 4', () => {
     const dir = freshProject({ fix: TS002_PHASES }, { noRequirements: true });
     isdlc(dir, ['workflow', 'start', 'fix', '--description', 'crash on empty cart']);
     TS002_PHASES.forEach((phase, index) => runPhase(dir, phase, index, () => undefined));
@@ -114,7 +114,7 @@ describe('seed 003: shorter workflows, sub-agents, gates, stale reads', () => {
     expect(isdlc(dir, ['workflow', 'finalize'])['metrics']).toMatchObject({ phases_total: 4, phases_completed: 4 });
   });
 
-  it('TS-003: tracing sub-agents pass in 02-tracing; a delegation to 06-implementation does not', () => {
+  it('tracing sub-agents pass in 02-tracing; a delegation to 06-implementation does not', () => {
     const dir = freshProject({ fix: TS002_PHASES }, { noRequirements: true });
     isdlc(dir, ['workflow', 'start', 'fix']);
     activate(dir);
@@ -129,7 +129,7 @@ describe('seed 003: shorter workflows, sub-agents, gates, stale reads', () => {
     expect(log).toContain('same-phase');
   });
 
-  it('TS-004: failing tests close the gate; work goes on; passing tests open it', () => {
+  it('failing tests close the gate; work goes on; passing tests open it', () => {
     const dir = freshProject({ fix: TS002_PHASES });
     isdlc(dir, ['workflow', 'start', 'fix']);
     activate(dir);
@@ -149,7 +149,7 @@ describe('seed 003: shorter workflows, sub-agents, gates, stale reads', () => {
     expect(complete(dir, 'fixed')['next']).toBe('16-quality-loop');
   });
 
-  it('TS-005: a pending constitutional validation closes the gate the same way', () => {
+  it('a pending constitutional validation closes the gate the same way', () => {
     const dir = freshProject();
     isdlc(dir, ['workflow', 'start', 'fix']);
     activate(dir);
@@ -161,7 +161,7 @@ describe('seed 003: shorter workflows, sub-agents, gates, stale reads', () => {
     expect(complete(dir, 'requirements agreed')['phase']).toBe('01-requirements');
   });
 
-  it('TS-006: with a stale top-level current_phase every reader uses active_workflow.current_phase', () => {
+  it('with a stale top-level current_phase every reader uses active_workflow.current_phase', () => {
     const dir = freshProject({ feature: TS001_PHASES }, { noRequirements: true });
     isdlc(dir, ['workflow', 'start', 'feature']);
     for (const phase of TS001_PHASES.slice(0, 2)) runPhase(dir, phase, TS001_PHASES.indexOf(phase), () => undefined);
@@ -175,7 +175,7 @@ describe('seed 003: shorter workflows, sub-agents, gates, stale reads', () => {
     expect(cli(['gate', 'check', '--json'], { cwd: dir }).stdout).toContain('"phase": "03-architecture"');
   });
 
-  it('TS-007: when the activation cannot be written, the delegation stays blocked, the file is intact, and a retry works', () => {
+  it('when the activation cannot be written, the delegation stays blocked, the file is intact, and a retry works', () => {
     const dir = freshProject({ fix: TS002_PHASES }, { noRequirements: true });
     isdlc(dir, ['workflow', 'start', 'fix']);
     runPhase(dir, '02-tracing', 0, () => undefined);
@@ -194,7 +194,7 @@ describe('seed 003: shorter workflows, sub-agents, gates, stale reads', () => {
     expectTrackersAgree(stateOf(dir));
   });
 
-  it('TS-008: a legacy key (13-test-deploy) reads as 12-test-deploy everywhere', () => {
+  it('a legacy key (13-test-deploy) reads as 12-test-deploy everywhere', () => {
     const dir = freshProject({ 'test-run': ['11-local-testing', '13-test-deploy'] });
     isdlc(dir, ['workflow', 'start', 'test-run']);
     expect(stateOf(dir)['active_workflow'].phases).toEqual(['11-local-testing', '12-test-deploy']);
@@ -213,7 +213,7 @@ describe('seed 003: shorter workflows, sub-agents, gates, stale reads', () => {
     expect(readFileSync(join(dir, '.isdlc/hook-activity.log'), 'utf8')).not.toMatch(/missing requirements|13-test-deploy.*unknown/);
   });
 
-  it('TS-009: a write made from a stale read is refused before it happens; version 5 stays', () => {
+  it('a write made from a stale read is refused before it happens; version 5 stays', () => {
     const dir = freshProject({ fix: TS002_PHASES }, { noRequirements: true });
     isdlc(dir, ['workflow', 'start', 'fix']);
     while (stateOf(dir)['state_version'] < 5) activate(dir);
@@ -227,7 +227,7 @@ describe('seed 003: shorter workflows, sub-agents, gates, stale reads', () => {
     expect(readFileSync(stateFile(dir), 'utf8')).toBe(before);
   });
 
-  it('TS-010: a phase status regression is refused and names the regression; so is marking tests passed', () => {
+  it('a phase status regression is refused and names the regression; so is marking tests passed', () => {
     const dir = freshProject({ fix: TS002_PHASES });
     isdlc(dir, ['workflow', 'start', 'fix']);
     runPhase(dir, '02-tracing', 0, () => satisfyGate(dir, '02-tracing', { type: 'fix' }));
@@ -249,7 +249,7 @@ describe('seed 003: shorter workflows, sub-agents, gates, stale reads', () => {
     expect(readFileSync(stateFile(dir), 'utf8')).toBe(before);
   });
 
-  it('TS-012: two monorepo projects keep separate state, enforcement and artifact paths', () => {
+  it('two monorepo projects keep separate state, enforcement and artifact paths', () => {
     const dir = freshProject();
     writeJson(join(dir, '.isdlc/monorepo.json'), {
       version: '1.0.0',
@@ -282,7 +282,7 @@ describe('seed 003: shorter workflows, sub-agents, gates, stale reads', () => {
     expect(cli(['status'], { cwd: join(dir, 'apps/web') }).stdout).toContain('No active workflow');
   });
 
-  it('TS-013: the artifact folder links the phases; a missing predecessor artifact does not block the next phase', () => {
+  it('the artifact folder links the phases; a missing predecessor artifact does not block the next phase', () => {
     const dir = freshProject({ feature: TS001_PHASES });
     isdlc(dir, ['workflow', 'start', 'feature', '--description', 'CSV export']);
     const folder: string = stateOf(dir)['active_workflow'].artifact_folder;
@@ -298,7 +298,7 @@ describe('seed 003: shorter workflows, sub-agents, gates, stale reads', () => {
   });
 });
 
-describe('seed 003 TS-014 and TS-015: people decide at phase boundaries', () => {
+describe('people decide at phase boundaries', () => {
   function supervisedAfterFirstPhase(): string {
     const dir = freshProject({ fix: TS002_PHASES }, { noRequirements: true });
     isdlc(dir, ['workflow', 'start', 'fix', '--supervised']);
@@ -308,7 +308,7 @@ describe('seed 003 TS-014 and TS-015: people decide at phase boundaries', () => 
     return dir;
   }
 
-  it('TS-014: a supervised phase waits for review; redo re-runs it with a retry counted; continue lets the next start', () => {
+  it('a supervised phase waits for review; redo re-runs it with a retry counted; continue lets the next start', () => {
     const dir = supervisedAfterFirstPhase();
     expect(stateOf(dir)['active_workflow'].supervised_review).toMatchObject({ phase: '02-tracing', status: 'awaiting' });
     expect(refused(dir, ['phase', 'activate'])).toContain("waiting for a person's review");
@@ -345,7 +345,7 @@ describe('seed 003 TS-014 and TS-015: people decide at phase boundaries', () => 
     return dir;
   }
 
-  it('TS-015 retry: the escalations are shown, cleared, and the phase re-runs with a retry counted', () => {
+  it('retry: the escalations are shown, cleared, and the phase re-runs with a retry counted', () => {
     const dir = blockedAtFirstPhase();
     const banner = cli(['phase', 'activate'], { cwd: dir });
     expect(banner.stdout).toMatch(/Open escalations \(1\)[\s\S]*gate-blocker \(gate_blocked, phase 02-tracing\)/);
@@ -355,7 +355,7 @@ describe('seed 003 TS-014 and TS-015: people decide at phase boundaries', () => 
     expect(activate(dir)).toMatchObject({ phase: '02-tracing', retry: true, retries: 2 });
   });
 
-  it('TS-015 skip: a person overrides the gate; escalations cleared, phase completed, the next one starts', () => {
+  it('skip: a person overrides the gate; escalations cleared, phase completed, the next one starts', () => {
     const dir = blockedAtFirstPhase();
     expect(refused(dir, ['phase', 'skip', '--reason', 'trivial'], { env: AGENT, status: 2 })).toContain('decision for a person');
     expect(send(dir, bashCall(dir, 'node .isdlc/bin/isdlc.cjs phase skip --reason "trivial"')).context).toContain('is a decision for a person');
@@ -371,7 +371,7 @@ describe('seed 003 TS-014 and TS-015: people decide at phase boundaries', () => 
     expectTrackersAgree(stateOf(dir));
   });
 
-  it('TS-015 cancel: the workflow is archived as cancelled, with its reason and what it reached', () => {
+  it('cancel: the workflow is archived as cancelled, with its reason and what it reached', () => {
     const dir = blockedAtFirstPhase();
     expect(refused(dir, ['workflow', 'cancel'], { status: 1 })).toContain('--reason');
     const entry = isdlc(dir, ['workflow', 'cancel', '--reason', 'customer withdrew the request']);

@@ -1,4 +1,4 @@
-// Issue 13 part 3, at a Stop through the hook command `init` registered: a rule the agent wrote runs in the
+// At a Stop through the hook command `init` registered: a rule the agent wrote runs in the
 // OS sandbox and cannot forge isdlc's files; where no sandbox is (forced here by ISDLC_OS_SANDBOX=off in
 // the hook's own environment), the agent's rules wait for a person's `isdlc loop approve`.
 import { readdirSync } from 'node:fs';

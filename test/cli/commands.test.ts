@@ -92,7 +92,7 @@ describe('isdlc doctor', () => {
 });
 
 describe('isdlc workflow start and status', () => {
-  it('starts a workflow with every phase tracker agreeing on the first phase (seed 003 IR-008)', () => {
+  it('starts a workflow with every phase tracker agreeing on the first phase', () => {
     const dir = initedProject();
     const run = cli(['workflow', 'start', 'fix', '--description', 'Cart total is wrong', '--branch', 'fix/cart', '--dir', dir]);
     expect(run.status, run.stderr).toBe(0);

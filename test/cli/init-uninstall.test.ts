@@ -221,7 +221,7 @@ describe('isdlc uninstall', () => {
   });
 });
 
-describe('the orchestration files (seed 001 FR-06, seed 003 STEP 3, seed 004 §2.3)', () => {
+describe('the orchestration files', () => {
   it('init installs the /isdlc phase loop and one agent per phase owner, whose frontmatter has only keys Claude Code documents', () => {
     const dir = tempDir();
     expect(cli(['init', dir]).status).toBe(0);
@@ -232,7 +232,7 @@ describe('the orchestration files (seed 001 FR-06, seed 003 STEP 3, seed 004 §2
     expect(loop).toContain('the user runs `isdlc phase skip --reason "..."` in their\n  own terminal');
     expect(loop).toContain('the user runs `isdlc phase review continue` in their own terminal');
     expect(loop).not.toMatch(/node \.isdlc\/bin|`isdlc (?:workflow|phase (?:activate|complete)|gate|delegation-prompt|status|escalations|constitution)/);
-    // AC-06-05: the delegation step says what to do when the block is missing (fail-open).
+    // The delegation step says what to do when the block is missing (fail-open).
     expect(loop).toMatch(/no GATE REQUIREMENTS block[\s\S]*delegate without it/);
     expect(loop).toContain('Never write `.isdlc/` yourself');
     const agents = readdirSync(join(dir, '.claude/agents')).sort();

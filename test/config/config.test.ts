@@ -1,4 +1,4 @@
-// The bundled defaults agree with each other and with the seeds; the resolver looks in one order.
+// The bundled defaults agree with each other and hold the expected values; the resolver looks in one order.
 import { CONFIG_DIRS } from '../../src/hosts/hook-hosts.js';
 import { join } from 'node:path';
 import * as v from 'valibot';
@@ -34,7 +34,7 @@ describe('bundled defaults', () => {
     expect(configProblems(bundledSet())).toEqual([]);
   });
 
-  it('the constitution holds articles I–XIV with the titles seed 001 lists', () => {
+  it('the constitution holds articles I–XIV with their titles', () => {
     const constitution = parseConstitution(bundledConstitutionText());
     expect([...constitution.articles]).toEqual([
       ['I', 'Specification Primacy'],
@@ -57,13 +57,13 @@ describe('bundled defaults', () => {
     expect(describeArticle(null, 'IV')).toBe('Article IV');
   });
 
-  it('phase 06-implementation tests with 10 iterations, circuit breaker 3 and tiered coverage (seed 001 AC-05-01)', () => {
+  it('phase 06-implementation tests with 10 iterations, circuit breaker 3 and tiered coverage', () => {
     const test = effectivePhaseRequirements(bundledConfig('iteration-requirements'), '06-implementation')?.test_iteration;
     expect(test).toMatchObject({ enabled: true, max_iterations: 10, circuit_breaker_threshold: 3 });
     expect(test?.success_criteria?.min_coverage_percent).toEqual({ light: 60, standard: 80, epic: 95 });
   });
 
-  it('phase 01-requirements requires articles I, IV, VII, IX, XII (seed 001 AC-03-02)', () => {
+  it('phase 01-requirements requires articles I, IV, VII, IX, XII', () => {
     const requirements = effectivePhaseRequirements(bundledConfig('iteration-requirements'), '01-requirements');
     expect(requirements?.constitutional_validation?.articles).toEqual(['I', 'IV', 'VII', 'IX', 'XII']);
     expect(requirements?.test_iteration?.enabled).toBe(false);

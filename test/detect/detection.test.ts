@@ -1,4 +1,4 @@
-// The detection helpers (seed 002 ADR-001/002): structured signals first, and text heuristics that leave
+// The detection helpers: structured signals first, and text heuristics that leave
 // ordinary prompts alone.
 import { describe, expect, it } from 'vitest';
 import { bundledConfig } from '../../src/config/project-config.js';
@@ -85,7 +85,7 @@ describe('isSetupCommand', () => {
     '',
   ])('leaves %j alone', (text) => expect(isSetupCommand(text)).toBe(false));
 
-  it('knows the seed keyword list', () => {
+  it('knows the setup keyword list', () => {
     expect(SETUP_COMMAND_KEYWORDS).toEqual(['discover', 'constitution', 'init', 'setup', 'configure', 'configure-cloud', 'new project', 'project setup', 'install', 'status']);
   });
 });

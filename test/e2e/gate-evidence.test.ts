@@ -1,4 +1,4 @@
-// Issue 15, played by the real Claude Code through the registered hooks and isdlc's MCP tools: an agent in
+// Gate evidence, played by the real Claude Code through the registered hooks and isdlc's MCP tools: an agent in
 // 06-implementation with one failing test tries the routes that once opened the gate without fixing the
 // code (a filtered run, a summary printed after the runner, `pytest --version`, every test skipped, the
 // failing test file deleted, no coverage figure). The gate stays closed for each and says why; fixing the

@@ -1,4 +1,4 @@
-// Who checked the constitution (issue 15, item 7), with the real Claude Code. The phase's worker subagent
+// Who checked the constitution, with the real Claude Code. The phase's worker subagent
 // records its own articles compliant: with independent_review on, the gate stays closed and names it (the
 // MCP gate_check and `isdlc gate check` in the shell alike). A different agent then reviews and records the
 // same articles: the requirement is met, the phase completes, and state says who checked each article.

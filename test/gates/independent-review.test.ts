@@ -1,4 +1,4 @@
-// Who checked the constitution (issue 15, item 7): `isdlc gate check` on recorded article checks, as a
+// Who checked the constitution: `isdlc gate check` on recorded article checks, as a
 // table of recorders. 06-implementation reviews independently by default: a check counts only when a
 // caller the host named is not the phase's worker (software-developer), or a person recorded it where the
 // agent's shell could not have.

@@ -1,6 +1,6 @@
 // The phase handshake driven the way an orchestrating agent and its user drive it: isdlc commands for
 // the transitions, the hook command `isdlc init` registered for everything the agent does, and the
-// state checklists of seed 003 §5 asserted at each boundary.
+// state checklists asserted at each boundary.
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import bundledRequirements from '../../src/config/defaults/iteration-requirements.json';
@@ -15,7 +15,7 @@ export type State = Record<string, any>;
 
 /**
  * The phase → agent table of the JavaScript framework (its PHASE_AGENT_MAP), written out here on its
- * own so that `active_agent` is checked against the old contract, not against our own map (Risk-003).
+ * own so that `active_agent` is checked against the old contract, not against our own map.
  */
 export const PHASE_AGENT_MAP: Record<string, string> = {
   '01-requirements': 'requirements-analyst',
@@ -86,7 +86,7 @@ export function useNoRequirements(dir: string): void {
   writeJson(join(dir, '.isdlc/config/iteration-requirements.json'), noRequirements());
 }
 
-/** Every tracker agrees (seed 003 IR-001, AC-001e, Risk-001). */
+/** Every tracker agrees. */
 export function expectTrackersAgree(state: State): void {
   const workflow = state['active_workflow'];
   if (!workflow) return;
@@ -99,11 +99,11 @@ export function expectTrackersAgree(state: State): void {
     if (i < workflow.current_phase_index) expect(workflow.phase_status[phase], `${phase} is before the index`).toBe('completed');
     if (i > workflow.current_phase_index) expect(workflow.phase_status[phase], `${phase} is after the index`).toBe('pending');
   });
-  expect(workflow.phase_status[workflow.current_phase], 'the current phase is never pending (AC-001e)').not.toBe('pending');
+  expect(workflow.phase_status[workflow.current_phase], 'the current phase is never pending').not.toBe('pending');
   expect(state['active_agent']).toBe(PHASE_AGENT_MAP[workflow.current_phase] ?? null);
 }
 
-/** Seed 003 §5, "Fields to verify after STEP 3c-prime". */
+/** The fields to check after an activation (step 3c-prime of the /isdlc phase loop). */
 export function expectActivated(before: State, after: State, phase: string, index: number): void {
   const workflow = after['active_workflow'];
   expect(workflow.current_phase).toBe(phase);
@@ -118,7 +118,7 @@ export function expectActivated(before: State, after: State, phase: string, inde
   expectTrackersAgree(after);
 }
 
-/** Seed 003 §5, "Fields to verify after STEP 3e" and "Fields that must NOT change in STEP 3e". */
+/** The fields to check after a completion (step 3e of the /isdlc phase loop), and those it must not change. */
 export function expectCompleted(before: State, after: State, phase: string): void {
   const workflow = after['active_workflow'];
   const next: string | undefined = workflow.phases[before['active_workflow'].current_phase_index + 1];
@@ -176,7 +176,7 @@ export function satisfyGate(dir: string, phase: string, options: { type: string;
   throw new Error(`the gate of ${phase} stayed closed`);
 }
 
-/** `isdlc phase activate`, with the §5 checklist after STEP 3c-prime; a retry keeps the first start and counts. */
+/** `isdlc phase activate`, with the checklist after step 3c-prime; a retry keeps the first start and counts. */
 export function activate(dir: string, options: { project?: string; phase?: string } = {}): State {
   const scope = options.project ? ['--project', options.project] : [];
   const before = stateOf(dir, options.project);
@@ -185,16 +185,16 @@ export function activate(dir: string, options: { project?: string; phase?: strin
   expectActivated(before, after, result['phase'], result['index']);
   const timing = after['phases'][result['phase']].timing;
   if (result['retry']) {
-    expect(after['phases'][result['phase']].started, 'a retry keeps the first start (AC-002d)').toBe(before['phases'][result['phase']].started);
+    expect(after['phases'][result['phase']].started, 'a retry keeps the first start').toBe(before['phases'][result['phase']].started);
     expect(timing.started_at).toBe(before['phases'][result['phase']].timing.started_at);
-    expect(timing.retries, 'a retry is counted (AC-002e)').toBe((before['phases'][result['phase']].timing?.retries ?? 0) + 1);
+    expect(timing.retries, 'a retry is counted').toBe((before['phases'][result['phase']].timing?.retries ?? 0) + 1);
   } else {
     expect(timing.retries).toBe(0);
   }
   return result;
 }
 
-/** `isdlc phase complete`, with the §5 checklists after STEP 3e and of what STEP 3e must not change. */
+/** `isdlc phase complete`, with the checklists after step 3e and of what step 3e must not change. */
 export function complete(dir: string, summary: string, options: { project?: string } = {}): State {
   const scope = options.project ? ['--project', options.project] : [];
   const before = stateOf(dir, options.project);

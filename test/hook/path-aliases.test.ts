@@ -1,4 +1,4 @@
-// Issue 14, item 5: the file tools' paths are judged as the file system resolves them. Each alias of
+// The file tools' paths are judged as the file system resolves them. Each alias of
 // `<project>/.isdlc/state.json` goes through the hook `isdlc init` registered for Write, Edit and
 // MultiEdit, forging passing tests; each must be judged as the state file and refused. A state file
 // that is not this project's (a fixture in a subfolder, `.ISDLC` where case matters) is left alone.

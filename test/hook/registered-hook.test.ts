@@ -82,7 +82,7 @@ describe('the registered hook command', () => {
     expect(decisionOf(runRegisteredHook(dir, payload)).kind).toBe('deny');
   });
 
-  it('in a monorepo, judges each call against the state of the project it was made in (seed 003 TS-012)', () => {
+  it('in a monorepo, judges each call against the state of the project it was made in', () => {
     const dir = tempDir('isdlc-mono-');
     writeFile(join(dir, '.isdlc/monorepo.json'), JSON.stringify({ default_project: 'web-frontend', projects: { 'api-service': { path: 'services/api' }, 'web-frontend': { path: 'apps/web' } } }));
     mkdirSync(join(dir, 'services/api/src'), { recursive: true });

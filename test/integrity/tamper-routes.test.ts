@@ -1,4 +1,4 @@
-// Tamper evidence as a property (issue 14): whatever route changes isdlc's files, the next hook call finds
+// Tamper evidence as a property: whatever route changes isdlc's files, the next hook call finds
 // it, puts the files back as isdlc wrote them, tells the model and the person, and the gate stays closed.
 // Each route runs for real (bash in the project, or a file tool's write as Claude Code makes it) in its own
 // copy of a project in 06-implementation with a failing test run, an open loop and no sandbox; then the

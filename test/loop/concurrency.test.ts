@@ -1,4 +1,4 @@
-// Issue 7, "Done when" 3: the loop store under several processes at once, through the built loop bundle
+// The loop store under several processes at once, through the built loop bundle
 // and real SQLite files.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Issue 13 part 3: a loop's `command` rule is a program the agent may have written, run by the Stop hook or
+// A loop's `command` rule is a program the agent may have written, run by the Stop hook or
 // the MCP server outside the host's sandbox. In the OS sandbox it cannot change isdlc's files, by any
 // route: each route here runs as a rule on the Stop hook's own validation worker (dist/loop.cjs
 // --validate starts it as the hook does), and afterwards every guarded file is byte for byte as it was.

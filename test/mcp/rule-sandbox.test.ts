@@ -1,4 +1,4 @@
-// Issue 13 part 3, through iteration_validate of `isdlc mcp` on stdio: a rule the agent gave
+// Through iteration_validate of `isdlc mcp` on stdio: a rule the agent gave
 // iteration_start runs in the OS sandbox and cannot forge isdlc's files; where no sandbox is (forced by
 // ISDLC_OS_SANDBOX=off in the server's own environment), its rules wait for a person's approval and the
 // tool says so, running and recording nothing.

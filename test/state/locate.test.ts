@@ -70,7 +70,7 @@ describe('state file in a monorepo', () => {
   });
 });
 
-describe('current phase (seed 003 IR-005)', () => {
+describe('current phase', () => {
   it.each([
     [{ active_workflow: { current_phase: '03-architecture' }, current_phase: '01-requirements' }, '03-architecture'],
     [{ active_workflow: { type: 'x' }, current_phase: '01-requirements' }, '01-requirements'],

@@ -22,7 +22,7 @@ describe('findTestCommand', () => {
     expect(findTestCommand(line)).toMatchObject({ segment, exitStatus });
   });
 
-  // Issue 15, item 4: what keeps a line's output from proving that the tests passed.
+  // What keeps a line's output from proving that the tests passed.
   it.each<[string, string | undefined]>([
     ['npm test', undefined],
     ['npm test && npm run lint', undefined],

@@ -1,7 +1,6 @@
-// The agent-facing files `isdlc init` installs (seed 001 FR-06, seed 003 STEP 3a-3e, seed 004 §2.3):
-// the /isdlc command that runs the phase loop with isdlc's MCP tools, and one definition per phase agent
-// of the skills manifest. Generated from the project's config so names, phases and limits cannot drift
-// from what the guards enforce.
+// The agent-facing files `isdlc init` installs: the /isdlc command that runs the phase loop with isdlc's
+// MCP tools, and one definition per phase agent of the skills manifest. Generated from the project's
+// config so names, phases and limits cannot drift from what the guards enforce.
 import { artifactTemplatesFor } from '../../config/artifacts.js';
 import { knownPhaseKeys } from '../../config/phases.js';
 import type { ProjectConfig } from '../../config/project-config.js';
@@ -102,8 +101,8 @@ function phaseAgentFile(config: ProjectConfig, agent: string, phases: string[]):
     `Before you report back, call ${T('gate_check')} and say what it shows.`,
     `${NEVER_BY_HAND} Leave commits to the end of the workflow.`,
   ];
-  // Only keys Claude Code documents: it warns about others. The loop defaults seed 004 §2.3 kept in an
-  // `iteration:` key come from the agent's phase config instead (loop/agent-defaults.ts).
+  // Only keys Claude Code documents: it warns about others. So the loop defaults are not kept in an
+  // `iteration:` key here; they come from the agent's phase config (loop/agent-defaults.ts).
   const front = [`name: ${agent}`, `description: isdlc phase agent for ${phases.join(', ')}.`];
   const promises = testing
     ? '\n\nWhen the work is done and the tests pass, end with `<promise>COMPLETE</promise>`; when something outside your reach stops you, end with `<promise>BLOCKED</promise>` and the reason.'
