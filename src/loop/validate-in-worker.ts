@@ -1,8 +1,8 @@
 // The hook's engine is synchronous, while a rule's process group has to be watched and killed
 // asynchronously; so the Stop hook runs the validation on a worker thread (dist/validate.cjs, the rules
-// without the loop store) and blocks until it reports. A thread, not a child Node process: it starts in about half the
-// time, and that start is in every Stop of a loop's session. The worker gets a deadline inside the hook's
-// own time limit.
+// without the loop store) and blocks until it reports. A thread, not a child Node process: it starts in
+// about half the time, and that start is in every Stop of a loop's session. The worker gets a deadline
+// inside the hook's own time limit.
 import { join } from 'node:path';
 import type { Rule, RuleResult, ValidationContext, ValidationReport } from './types.js';
 import { summarise } from './validate.js';
