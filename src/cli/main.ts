@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { InstallError } from '../install/host-setup.js';
 import { StateConflictError } from '../state/store.js';
 import { describeLockTakeover, LockTimeoutError, reportLockTakeovers } from '../state/lock.js';
+import { quietWhenPipesClose } from '../util/closed-pipes.js';
 import { WorkflowError } from '../workflow/start.js';
 import { registerChangesCommands } from './changes-commands.js';
 import { registerInstallCommands } from './install-commands.js';
@@ -38,6 +39,7 @@ function buildProgram(): Command {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  quietWhenPipesClose();
   // A command that had to set a lock aside says so: a person should know the state was jammed or a writer crashed.
   reportLockTakeovers((takeover) => io.err(`isdlc: ${describeLockTakeover(takeover)}\n`));
   try {

@@ -1,6 +1,7 @@
 // Raw stdio for the hook's hot path. `process.stdin`/`process.stdout` build stream objects (and load
 // net, tty and stream) on first touch, which costs a hook call more than its whole decision.
 import { fstatSync, readSync, writeSync } from 'node:fs';
+import { isClosedPipe } from '../util/closed-pipes.js';
 
 /** Past this, the payload is not read further: no real hook payload is this large. */
 export const STDIN_LIMIT_BYTES = 32 * 1024 * 1024;
@@ -51,7 +52,7 @@ export function readStdinSync(limit = STDIN_LIMIT_BYTES): { bytes: Buffer; trunc
   return { bytes: buffer.subarray(0, total), truncated: false };
 }
 
-/** Writes all of `text` to a file descriptor, waiting out a full non-blocking pipe. */
+/** Writes all of `text` to a file descriptor, waiting out a full non-blocking pipe; a closed one takes nothing more. */
 export function writeAllSync(fd: 1 | 2, text: string): void {
   let data = Buffer.from(text, 'utf8');
   while (data.length > 0) {
@@ -59,6 +60,7 @@ export function writeAllSync(fd: 1 | 2, text: string): void {
       const written = writeSync(fd, data);
       data = data.subarray(written);
     } catch (error) {
+      if (isClosedPipe(error)) return; // the reader is gone: nobody is left to answer
       if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
       waitBriefly();
     }
