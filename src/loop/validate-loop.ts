@@ -1,5 +1,5 @@
-// A loop's rules, validated for the MCP tool iteration_validate (the Stop hook validates on a worker
-// thread instead, stop.ts).
+// The MCP server validates in its own process, where waiting is no problem; a Stop hook runs the same
+// rules on a worker thread instead (stop.ts, validate-in-worker.ts).
 import { ruleSandbox, type ProtectedPaths } from '../sandbox/os-sandbox.js';
 import { awaitingApproval, ruleContext, unvouched, waitingForAgentMessage } from './approval.js';
 import { LoopStoreError, type Loop } from './store.js';
