@@ -51,41 +51,38 @@ export function initialTestingConfig(root: string): { text: string; basis: strin
 
 /** isdlc's own file: it is read from `.isdlc/config/` only (no framework before isdlc had it). */
 export function loadTestingConfig(root: string): LoadedTesting {
-  for (const dir of [ISDLC_CONFIG_DIR]) {
-    const path = join(root, dir, TESTING_FILE);
-    let text: string | undefined;
-    try {
-      text = readTextIfPresent(path);
-    } catch (error) {
-      return { config: fallback(root), from: path, problem: `${path}: ${(error as Error).message}` };
-    }
-    if (text === undefined) continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (error) {
-      return { config: fallback(root), from: path, problem: `${path} does not parse: ${(error as Error).message}` };
-    }
-    const checked = loadSchemas().checkTestingFile(parsed, DEFAULT_TIMEOUT_MINUTES);
-    if (!checked.ok) return { config: fallback(root), from: path, problem: `${path}: ${checked.problem}` };
-    const out = checked.value;
-    // No command named (init found none when it ran): what the project shows now, said as a guess.
-    const guess = out.command === null ? detectTesting(root) : undefined;
-    return {
-      ...(guess?.command ? { guessed: true } : {}),
-      config: {
-        command: guess ? guess.command : out.command,
-        ...(guess?.coverage_command && !out.coverage_command ? { coverage_command: guess.coverage_command } : {}),
-        timeout_minutes: out.timeout_minutes,
-        require_counts: out.require_counts,
-        ...(out.coverage_command ? { coverage_command: out.coverage_command } : {}),
-        ...(out.coverage_report ? { coverage_report: out.coverage_report } : {}),
-        ...(out.definition_files ? { definition_files: out.definition_files } : {}),
-      },
-      from: path,
-    };
+  const path = join(root, ISDLC_CONFIG_DIR, TESTING_FILE);
+  let text: string | undefined;
+  try {
+    text = readTextIfPresent(path);
+  } catch (error) {
+    return { config: fallback(root), from: path, problem: `${path}: ${(error as Error).message}` };
   }
-  return { config: fallback(root), from: 'detected' };
+  if (text === undefined) return { config: fallback(root), from: 'detected' };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    return { config: fallback(root), from: path, problem: `${path} does not parse: ${(error as Error).message}` };
+  }
+  const checked = loadSchemas().checkTestingFile(parsed, DEFAULT_TIMEOUT_MINUTES);
+  if (!checked.ok) return { config: fallback(root), from: path, problem: `${path}: ${checked.problem}` };
+  const out = checked.value;
+  // No command named (init found none when it ran): what the project shows now, said as a guess.
+  const guess = out.command === null ? detectTesting(root) : undefined;
+  return {
+    ...(guess?.command ? { guessed: true } : {}),
+    config: {
+      command: guess ? guess.command : out.command,
+      ...(guess?.coverage_command && !out.coverage_command ? { coverage_command: guess.coverage_command } : {}),
+      timeout_minutes: out.timeout_minutes,
+      require_counts: out.require_counts,
+      ...(out.coverage_command ? { coverage_command: out.coverage_command } : {}),
+      ...(out.coverage_report ? { coverage_report: out.coverage_report } : {}),
+      ...(out.definition_files ? { definition_files: out.definition_files } : {}),
+    },
+    from: path,
+  };
 }
 
 function fallback(root: string): TestingConfig {

@@ -4,6 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { git } from './git-branch.js';
+import { readTextQuietly } from '../util/read-text.js';
 
 export interface GitDirs {
   /** The folder that holds the work tree's `.git` (the repository's top level). */
@@ -20,18 +21,6 @@ export type BranchHeads = Record<string, string | null>;
 /** SHA-1 or SHA-256, in full: nothing else is ever handed on to git. */
 export const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
-/**
- * A file's text, or undefined. Absence is asked with a stat that does not throw: most refs asked for are
- * absent (master, say), and a thrown read of a missing file costs about three times the stat.
- */
-function readText(path: string): string | undefined {
-  if (!statSync(path, { throwIfNoEntry: false })) return undefined;
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
 
 /** The repository holding `start`, found the way git finds it (the nearest `.git` above), or null. */
 export function findGitDirs(start: string): GitDirs | null {
@@ -42,7 +31,7 @@ export function findGitDirs(start: string): GitDirs | null {
     if (stat?.isDirectory()) return { top: dir, gitDir: dotGit, commonDir: commonDirOf(dotGit) };
     if (stat?.isFile()) {
       // A linked work tree or a submodule: `.git` is a file naming the real git dir.
-      const link = /^gitdir:\s*(.+?)\s*$/m.exec(readText(dotGit) ?? '')?.[1];
+      const link = /^gitdir:\s*(.+?)\s*$/m.exec(readTextQuietly(dotGit) ?? '')?.[1];
       if (!link) return null;
       const gitDir = isAbsolute(link) ? link : resolve(dir, link);
       return { top: dir, gitDir, commonDir: commonDirOf(gitDir) };
@@ -54,7 +43,7 @@ export function findGitDirs(start: string): GitDirs | null {
 }
 
 function commonDirOf(gitDir: string): string {
-  const common = readText(join(gitDir, 'commondir'))?.trim();
+  const common = readTextQuietly(join(gitDir, 'commondir'))?.trim();
   if (!common) return gitDir;
   return isAbsolute(common) ? common : resolve(gitDir, common);
 }
@@ -79,7 +68,7 @@ function usesReftable(dirs: GitDirs): boolean {
 
 function packedHeads(dirs: GitDirs): Map<string, string> {
   const heads = new Map<string, string>();
-  const text = readText(join(dirs.commonDir, 'packed-refs'));
+  const text = readTextQuietly(join(dirs.commonDir, 'packed-refs'));
   if (!text) return heads;
   for (const line of text.split('\n')) {
     const space = line.indexOf(' ');
@@ -93,7 +82,7 @@ function packedHeads(dirs: GitDirs): Map<string, string> {
 
 /** A loose ref's object id; a symbolic ref is followed a few steps. undefined: no loose file. */
 function looseHead(dirs: GitDirs, branch: string, depth = 0): string | null | undefined {
-  const text = readText(join(dirs.commonDir, 'refs', 'heads', branch))?.trim();
+  const text = readTextQuietly(join(dirs.commonDir, 'refs', 'heads', branch))?.trim();
   if (text === undefined) return undefined;
   if (OBJECT_ID.test(text)) return text;
   const target = /^ref:\s*refs\/heads\/(.+)$/.exec(text)?.[1];

@@ -3,8 +3,9 @@
 // appended to a log under the host's tool-use id: an append is one cheap write that concurrent writers
 // cannot interleave, where creating and removing a file per call costs about a millisecond on ext4.
 // A `watch` file lists the workflow's branch, so the PreToolUse (which never reads state) knows it.
-import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readTextQuietly } from '../util/read-text.js';
 
 /**
  * isdlc's own folder for this, inside `.isdlc/`. `calls.log` gains a line at every shell call's
@@ -40,18 +41,9 @@ export function saveSnapshot(isdlcDir: string, useId: string, snapshot: HeadsSna
   }
 }
 
-/** A file's text, or undefined; absence is asked with a stat, cheaper than a thrown read. */
-function readText(file: string): string | undefined {
-  if (!statSync(file, { throwIfNoEntry: false })) return undefined;
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
 
 function findIn(file: string, useId: string): HeadsSnapshot | null | undefined {
-  const text = readText(file);
+  const text = readTextQuietly(file);
   if (text === undefined) return undefined;
   // Only at a line's start: the id is the line's first field.
   const lines = `\n${text}`;
@@ -84,7 +76,7 @@ export function rotateIfLong(isdlcDir: string): void {
 
 /** Branches to watch besides main and master (the workflow's). */
 export function watchedBranches(isdlcDir: string): string[] {
-  return (readText(join(isdlcDir, BRANCH_HEADS_DIR, WATCH_FILE)) ?? '').split('\n').filter(Boolean);
+  return (readTextQuietly(join(isdlcDir, BRANCH_HEADS_DIR, WATCH_FILE)) ?? '').split('\n').filter(Boolean);
 }
 
 export function setWatchedBranches(isdlcDir: string, branches: string[]): void {

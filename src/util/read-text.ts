@@ -14,3 +14,13 @@ export function readTextIfPresent(path: string): string | undefined {
     throw error;
   }
 }
+
+/** The same, but a file that is there and cannot be read is undefined too (a git ref, a branch-head record). */
+export function readTextQuietly(path: string): string | undefined {
+  if (!statSync(path, { throwIfNoEntry: false })) return undefined;
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
