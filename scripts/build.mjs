@@ -3,16 +3,15 @@
 // hook-tool-result.cjs and hook-turn.cjs (`isdlc hook` for each kind of event, the hot path), cli.cjs
 // (every other command), yaml.cjs (the YAML parser, loaded only for YAML config) and shell-quote.cjs (the
 // shell parser, loaded only for a command line that names a state file or a commit), loop.cjs (the
-// iteration loop: SQLite store, rules, Stop answer; loaded only where a loop is at work) with the SQLite
-// driver's compiled binding beside it, validate.cjs (a loop's rules run: the program of the Stop hook's
+// iteration loop: SQLite store on Node's own
+// node:sqlite, rules, Stop answer; loaded only where a loop is at work), validate.cjs (a loop's rules run: the program of the Stop hook's
 // validation worker), gate.cjs (a phase gate's evaluation, loaded by a hook only when a
 // call asks to pass a gate), schemas.cjs (the config files' schemas and their library, loaded only when a
 // project's own config file is checked), tamper.cjs (the tamper check past its first look, loaded only
 // when a watched file's stat moved) and mcp.cjs (the MCP server, loaded only by `isdlc mcp`).
 import { build } from 'esbuild';
-import { chmodSync, copyFileSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -47,7 +46,7 @@ const siblingFiles = {
 const common = {
   bundle: true,
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   format: 'cjs',
   loader: { '.md': 'text' },
   define: { __ISDLC_VERSION__: JSON.stringify(version) },
@@ -100,6 +99,3 @@ for (const file of ['isdlc.cjs', 'hook-tool-call.cjs', 'hook-tool-result.cjs', '
   const at = text.search(/[^\x00-\x7f]/);
   if (at >= 0) throw new Error(`dist/${file} is not ASCII: ${JSON.stringify(text.slice(Math.max(0, at - 60), at + 20))}; write the character as a \\u escape in the source`);
 }
-// better-sqlite3's compiled binding, built by `npm ci` for this platform and Node version.
-const require = createRequire(import.meta.url);
-copyFileSync(join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node'), 'dist/better_sqlite3.node');

@@ -17,6 +17,7 @@ import { activeWorkflowOf, workflowPhasesOf } from '../state/current-phase.js';
 import { INSTALL_RECORD } from '../state/install-record.js';
 import { ISDLC_DIR, locateState, readMonorepoConfig } from '../state/locate.js';
 import type { IsdlcState } from '../state/schema.js';
+import { MIN_NODE, nodeIsSupported } from '../util/node-version.js';
 
 export type { Finding, Severity };
 
@@ -48,6 +49,22 @@ function checkGuardsLoad(root: string, reinit: string, findings: Finding[]): voi
   }
 }
 
+/**
+ * The Node.js that runs isdlc here, and the one the hooks get: they are started as `node` from the PATH
+ * the agent host has, which need not be the one running this command.
+ */
+function checkNode(findings: Finding[]): void {
+  const fix = `install Node.js ${MIN_NODE} or later (22 or 24) and put it first on the PATH the agent host starts hooks with`;
+  if (!nodeIsSupported(process.versions.node)) {
+    findings.push({ severity: 'fail', what: `Node.js ${process.versions.node} runs isdlc here; it needs ${MIN_NODE} or later`, fix });
+  }
+  const onPath = spawnSync('node', ['-p', 'process.versions.node'], { encoding: 'utf8', timeout: 10_000 });
+  const version = onPath.status === 0 ? onPath.stdout.trim() : undefined;
+  if (!version) findings.push({ severity: 'fail', what: 'no `node` on the PATH: the hooks are started as `node`', fix });
+  else if (!nodeIsSupported(version)) findings.push({ severity: 'fail', what: `the hooks would run on Node.js ${version} (the \`node\` on the PATH); isdlc needs ${MIN_NODE} or later`, fix });
+  else findings.push({ severity: 'ok', what: `Node.js ${version} runs the hooks${version === process.versions.node ? '' : ` (this command runs on ${process.versions.node})`}` });
+}
+
 /** The loop bundle loads SQLite on this machine, and the loop store reads. */
 function checkLoops(root: string, reinit: string, findings: Finding[]): void {
   const bundle = join(root, ISDLC_DIR, 'bin', 'loop.cjs');
@@ -63,7 +80,10 @@ function checkLoops(root: string, reinit: string, findings: Finding[]): void {
     report = { problem: (run.stderr || run.stdout || `exit ${run.status}`).trim().split('\n')[0]! };
   }
   if (report.problem) {
-    findings.push({ severity: 'fail', what: `iteration loops: ${report.problem}`, fix: `run \`${reinit}\` on this machine; a loop.db that cannot be read is left for you to move aside` });
+    const fix = nodeIsSupported(process.versions.node)
+      ? `run \`${reinit}\` on this machine; a loop.db that cannot be read is left for you to move aside`
+      : `run isdlc on Node.js ${MIN_NODE} or later (22 or 24)`;
+    findings.push({ severity: 'fail', what: `iteration loops: ${report.problem}`, fix });
   } else {
     const live = report.store === 'present' ? `; ${report.live} running${report.unclaimed ? `, ${report.unclaimed} not yet claimed by a session` : ''}` : '; no loop yet';
     findings.push({ severity: 'ok', what: `iteration loops: SQLite ${report.sqlite} loads${live}` });
@@ -136,6 +156,7 @@ export function runDoctor(root: string, options: DoctorOptions = {}): Finding[] 
   // The command that sets it all up again, as the first host would have it run (with its version flag).
   const reinit = hosts[0]?.reinit ?? `isdlc init ${root}`;
   for (const host of hosts) findings.push(...host.version);
+  checkNode(findings);
   if (!existsSync(join(root, INSTALL_RECORD))) findings.push({ severity: 'warn', what: `${INSTALL_RECORD} is missing`, fix: `run \`${reinit}\`` });
   checkGuardsLoad(root, reinit, findings);
   for (const host of hosts) findings.push(...host.findings);

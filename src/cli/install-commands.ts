@@ -9,6 +9,7 @@ import type { ChangeLine } from '../install/host-setup.js';
 import { initProject, uninstallProject } from '../install/install.js';
 import { formatFindings, runDoctor } from './doctor.js';
 import { io, json, UsageError } from './shared.js';
+import { MIN_NODE, nodeIsSupported } from '../util/node-version.js';
 
 function formatChanges(title: string, changes: ChangeLine[]): string {
   const lines = [title];
@@ -54,7 +55,7 @@ export function registerInstallCommands(program: Command): void {
         hosts: HOSTS.map((host) => ({ setup: host.setup, options })),
         version: __ISDLC_VERSION__,
       });
-      const notices = result.notices;
+      const notices = [...result.notices, ...(nodeIsSupported(process.versions.node) ? [] : [`Node.js ${process.versions.node} is too old for isdlc: the hooks work, the iteration loops do not. Use Node.js ${MIN_NODE} or later (22 or 24).`])];
       if (options.json) {
         io.out(json(result.changes));
         io.err(`${notices.join('\n')}\n`);

@@ -58,7 +58,7 @@ const INTERPRETERS = new Set(['python', 'node', 'ruby', 'perl', 'deno', 'bun']);
  * only makes a string; `json.dump` writes one into a file.
  */
 const SCRIPT_WRITES =
-  /writeFile|appendFile|createWriteStream|write_text|write_bytes|json\.dump(?!s)|open\s*\([^)]*["'][wa+]|["'][rb]*\+["']|>\s*["']?[^\s"']*state\.json|File\.write|fs\.(?:rename|copyFile|unlink|rm|truncate)|os\.(?:rename|replace|remove|unlink|truncate)|shutil\.|\.unlink\(|sqlite3?\.connect|better-sqlite3|Database\(/;
+  /writeFile|appendFile|createWriteStream|write_text|write_bytes|json\.dump(?!s)|open\s*\([^)]*["'][wa+]|["'][rb]*\+["']|>\s*["']?[^\s"']*state\.json|File\.write|fs\.(?:rename|copyFile|unlink|rm|truncate)|os\.(?:rename|replace|remove|unlink|truncate)|shutil\.|\.unlink\(|sqlite3?\.connect|better-sqlite3|node:sqlite|Database(?:Sync)?\(/;
 
 /** Whether a word of `command` names a file the caller is looking for (the command says where it runs). */
 export type ShellTarget = (path: string, command: SimpleCommand) => boolean;

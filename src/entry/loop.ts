@@ -17,7 +17,7 @@ function validateFromStdin(): void {
 /** Read only: the store is opened read-only, and not at all when there is none. */
 function probe(isdlcDir: string): void {
   const memory = openLoopDb(':memory:');
-  const sqlite = String(memory.prepare('SELECT sqlite_version() AS v').pluck().get());
+  const sqlite = String((memory.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v);
   memory.close();
   const file = join(isdlcDir, LOOP_DB);
   const out: Record<string, unknown> = { sqlite, store: existsSync(file) ? 'present' : 'absent' };
@@ -25,8 +25,8 @@ function probe(isdlcDir: string): void {
     try {
       const db = openLoopDb(file, { readonly: true });
       try {
-        out['live'] = Number(db.prepare("SELECT count(*) FROM loops WHERE status = 'active'").pluck().get());
-        out['unclaimed'] = Number(db.prepare("SELECT count(*) FROM loops WHERE status = 'active' AND session_id IS NULL").pluck().get());
+        out['live'] = Number((db.prepare("SELECT count(*) AS n FROM loops WHERE status = 'active'").get() as { n: number }).n);
+        out['unclaimed'] = Number((db.prepare("SELECT count(*) AS n FROM loops WHERE status = 'active' AND session_id IS NULL").get() as { n: number }).n);
       } finally {
         db.close();
       }

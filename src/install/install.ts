@@ -137,6 +137,19 @@ export function initProject(root: string, options: InitOptions): InitResult {
     if (source === target) continue; // init run from the installed copy itself
     put(relative(root, target), readFileSync(source), 'replace');
   }
+  // What an earlier isdlc put in .isdlc/bin/ and this one no longer ships (the compiled SQLite module of the
+  // versions before the loop store moved to Node's own SQLite): removed while it is as isdlc wrote it.
+  for (const rel of retiredBinFiles(previous)) {
+    const path = join(root, rel);
+    delete record.files[rel];
+    if (!existsSync(path)) continue;
+    if (sha256(readFileSync(path)) !== previous?.files[rel]?.sha256) {
+      changes.push({ path: rel, change: 'kept', note: 'no longer used by isdlc, but changed since isdlc wrote it' });
+      continue;
+    }
+    rmSync(path);
+    changes.push({ path: rel, change: 'removed', note: 'no longer used by isdlc' });
+  }
   // The agent-facing files: brought up to date while they are as isdlc wrote them; a file the user wrote
   // or edited is theirs and stays.
   const untouchedOurs = (rel: string): boolean => {
@@ -224,6 +237,12 @@ function stateFilesFor(root: string): string[] {
   return Object.keys(monorepo.projects ?? {}).map((id) => join(root, ISDLC_DIR, 'projects', id, 'state.json'));
 }
 
+/** Files under `.isdlc/bin/` an install record names that are not among this version's bin files. */
+function retiredBinFiles(record: InstallRecord | undefined): string[] {
+  const current = new Set<string>(BIN_FILES.map((file) => `${ISDLC_DIR}/bin/${file}`));
+  return Object.keys(record?.files ?? {}).filter((rel) => rel.startsWith(`${ISDLC_DIR}/bin/`) && !current.has(rel));
+}
+
 export interface UninstallOptions {
   /** Also remove state, logs, config and the constitution (the latter only if unchanged since init). */
   purge: boolean;
@@ -260,6 +279,7 @@ export function uninstallProject(root: string, options: UninstallOptions): Chang
   };
 
   for (const file of BIN_FILES) removeOwnedFile(`${ISDLC_DIR}/bin/${file}`);
+  for (const rel of retiredBinFiles(record)) removeOwnedFile(rel);
   const binDir = join(root, ISDLC_DIR, 'bin');
   if (existsSync(binDir)) {
     for (const name of readdirSync(binDir)) if (name.endsWith('.cache')) rmSync(join(binDir, name));

@@ -14,5 +14,4 @@ export const BIN_FILES = [
   'schemas.cjs',
   'tamper.cjs',
   'mcp.cjs',
-  'better_sqlite3.node',
 ] as const;

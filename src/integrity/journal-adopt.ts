@@ -6,7 +6,7 @@ import { ACTIVITY_LOG } from '../state/activity-log.js';
 import { INSTALL_RECORD, parseInstallRecord, readInstallRecord, type InstallRecord } from '../state/install-record.js';
 import { ISDLC_DIR } from '../state/locate.js';
 import type { GuardedSet } from './guarded-set.js';
-import { fileStamp, journaledWrite, lstamp, readCopy, recordAsIs, writeCopy, type JournalIndex } from './journal.js';
+import { fileStamp, journaledWrite, lstamp, pruneCopies, readCopy, recordAsIs, writeCopy, type JournalIndex } from './journal.js';
 import type { LoopRows } from './loop-rows.js';
 import { scanWatched, viewOf } from './watched-files.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
@@ -49,6 +49,7 @@ export function adoptAll(root: string, index: JournalIndex, guarded: GuardedSet,
     else recordAsIs(root, index, rel, true);
   }
   for (const dir of watched.dirs) index.dirs[dir] = lstamp(join(root, dir));
+  pruneCopies(root, index);
 }
 
 function adoptLoopRows(root: string, index: JournalIndex, rel: string, loopRows: (() => LoopRows) | undefined): void {

@@ -10,7 +10,7 @@
 //
 // Every write to the journal happens under its lock (`index.json.lock`); a writer that holds the state
 // lock takes it second, never the other way round.
-import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { withLock, type LockOptions } from '../state/lock.js';
@@ -255,6 +255,28 @@ export function noteFolders(root: string, index: JournalIndex, rel: string): voi
     const known = watchedChildren(root, folder).every((child) => child in index.files || child in index.dirs);
     if (known) index.dirs[folder] = lstamp(join(root, folder));
     else if (!(folder in index.dirs)) index.dirs[folder] = null;
+  }
+}
+
+/**
+ * Removes the copies of files the index no longer keeps a copy of (a file an earlier isdlc watched and
+ * this one does not). Under the journal's lock: no `.next` is in flight then.
+ */
+export function pruneCopies(root: string, index: JournalIndex): void {
+  let names: string[];
+  try {
+    names = readdirSync(journalPath(root, COPIES));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    let rel: string;
+    try {
+      rel = decodeURIComponent(name.endsWith(NEXT) ? name.slice(0, -NEXT.length) : name);
+    } catch {
+      continue; // not a name isdlc gives a copy
+    }
+    if (!index.files[rel]?.copy) rmSync(journalPath(root, COPIES, name), { force: true });
   }
 }
 

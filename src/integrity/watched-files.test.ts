@@ -11,7 +11,7 @@ describe('what the journal leaves to other checks (paths inside .isdlc/)', () =>
     ['monorepo.json', false],
     ['install.json', false],
     ['bin/hook-turn.cjs', false],
-    ['bin/better_sqlite3.node', false],
+    ['bin/loop.cjs', false],
     ['loop.db', false],
     ['constitution.md', false],
     ['new-folder/anything', false],

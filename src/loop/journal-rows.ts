@@ -85,7 +85,7 @@ function record(file: string, rows: string): void {
  * records the loop rows it left as isdlc's own.
  */
 export function immediate<T>(db: Db, work: () => T): T {
-  const result = db.transaction(work).immediate();
+  const result = db.transaction('IMMEDIATE', work);
   recordLoopRows(db);
   return result;
 }
@@ -124,9 +124,9 @@ function restoreSchema(db: Db, good: SchemaObject[]): void {
 function restoreRows(db: Db, snapshot: ReturnType<typeof parseSnapshot>): void {
   const good = snapshot.rows;
   // Rows the agent added may have history hanging off them; the history stays, the loop row goes.
-  db.pragma('foreign_keys = OFF');
+  db.exec('PRAGMA foreign_keys = OFF');
   try {
-    db.transaction(() => {
+    db.transaction('IMMEDIATE', () => {
       // First the schema: a planted trigger must not fire on the rows being put back, and a dropped table
       // must be there again before its rows are.
       if (snapshot.schema) restoreSchema(db, snapshot.schema);
@@ -138,10 +138,10 @@ function restoreRows(db: Db, snapshot: ReturnType<typeof parseSnapshot>): void {
       const keep = new Set(good.map((row) => String(row['id'])));
       for (const { id } of db.prepare('SELECT id FROM loops').all() as { id: string }[]) if (!keep.has(id)) db.prepare('DELETE FROM loops WHERE id = ?').run(id);
       for (const row of good) if (update.run(...values(row), row['id']).changes === 0) insert.run(...values(row));
-    }).immediate();
-    if (snapshot.version !== undefined && schemaVersion(db) !== snapshot.version) db.pragma(`user_version = ${snapshot.version}`);
+    });
+    if (snapshot.version !== undefined && schemaVersion(db) !== snapshot.version) db.exec(`PRAGMA user_version = ${snapshot.version}`);
   } finally {
-    db.pragma('foreign_keys = ON');
+    db.exec('PRAGMA foreign_keys = ON');
   }
 }
 

@@ -1,11 +1,11 @@
 // The loop store's transitions and refusals, on a real SQLite file.
-import Database from 'better-sqlite3';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseIterationConfig } from './loop-config.js';
 import { MIGRATIONS } from './migrations.js';
+import { Db } from './sqlite.js';
 import { KEPT_CHECKPOINTS, LoopStore } from './store.js';
 import type { ValidationReport } from './types.js';
 
@@ -148,16 +148,16 @@ describe('LoopStore', () => {
   it('upgrades a loop store of the first schema in place: its loops count as set by the agent, unapproved', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'isdlc-store-')), '.isdlc');
     mkdirSync(dir);
-    const old = new Database(join(dir, 'loop.db'));
+    const old = new Db(join(dir, 'loop.db'), { busyTimeoutMs: 1000 });
     old.exec(MIGRATIONS[0]!);
-    old.pragma('user_version = 1');
+    old.exec('PRAGMA user_version = 1');
     const at = '2025-01-01T00:00:00.000Z';
     old.prepare("INSERT INTO tasks (id, title, status, created_at, updated_at) VALUES ('T-1', 'old', 'in_progress', ?, ?)").run(at, at);
     const config = JSON.stringify(parseIterationConfig({ validationRules: ['tests_pass'] }));
     old.prepare("INSERT INTO loops (id, task_id, status, config, started_at, updated_at) VALUES ('L-1', 'T-1', 'active', ?, ?, ?)").run(config, at, at);
     old.close();
     const store = LoopStore.open(dir);
-    expect(Number(store.db.pragma('user_version', { simple: true }))).toBe(MIGRATIONS.length);
+    expect(Number(store.db.pragmaValue('user_version'))).toBe(MIGRATIONS.length);
     expect(store.loop('L-1')).toMatchObject({ rulesSetBy: 'agent', rulesApprovedAt: null, status: 'active' });
     expect(store.approveRules('L-1', 'ada').loop.rulesApprovedBy).toBe('ada');
   });

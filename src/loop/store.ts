@@ -1,10 +1,10 @@
 // The loop store: tasks, loops, checkpoints, the iteration history, work products and an activity log in
 // `.isdlc/loop.db`. Every state transition is one `BEGIN IMMEDIATE` transaction that reads the loop,
 // checks it and writes it, so processes that advance one loop at the same time never lose an update.
-import type BetterSqlite3 from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { LOOP_DB, openLoopDb, type Db } from './db.js';
+import type { Statement } from './sqlite.js';
 import { closeRecorded, immediate } from './journal-rows.js';
 import { decide, type Decision } from './decide.js';
 import { parseIterationConfig, type IterationConfig } from './loop-config.js';
@@ -103,7 +103,6 @@ export class LoopStoreError extends Error {}
 export const KEPT_CHECKPOINTS = 20;
 
 type Row = Record<string, unknown>;
-type Statement = BetterSqlite3.Statement<unknown[], unknown>;
 
 function newId(prefix: string): string {
   return `${prefix}-${randomBytes(5).toString('hex')}`;
@@ -252,7 +251,7 @@ export class LoopStore {
   private sql(text: string): Statement {
     let statement = this.statements.get(text);
     if (!statement) {
-      statement = this.db.prepare<unknown[], unknown>(text);
+      statement = this.db.prepare(text);
       this.statements.set(text, statement);
     }
     return statement;

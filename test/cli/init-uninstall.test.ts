@@ -159,11 +159,50 @@ describe('isdlc init', () => {
     expect(readFileSync(gitignore, 'utf8')).toBe('mine\n');
   });
 
-  it('copies the SQLite binding byte for byte', () => {
+  it('ships no compiled module: nothing in .isdlc/bin/ is tied to one Node version or platform', () => {
     const dir = tempDir();
     expect(cli(['init', dir]).status).toBe(0);
-    const source = readFileSync(join(REPO, 'dist', 'better_sqlite3.node'));
-    expect(readFileSync(join(dir, '.isdlc/bin/better_sqlite3.node')).equals(source)).toBe(true);
+    expect(readdirSync(join(dir, '.isdlc/bin')).filter((name) => !/\.cjs$|\.cjs\..*\.cache$/.test(name))).toEqual([]);
+    expect(readdirSync(join(REPO, 'dist')).filter((name) => name.endsWith('.node'))).toEqual([]);
+  });
+
+  it("takes out the bin file an older isdlc installed and this one no longer ships, unless it was changed; uninstall takes it out too", () => {
+    // An install of the versions before node:sqlite: their SQLite module in .isdlc/bin/, named in the record and the journal.
+    const setUp = (content: string): string => {
+      const dir = tempDir();
+      expect(cli(['init', dir]).status).toBe(0);
+      const old = join(dir, '.isdlc/bin/better_sqlite3.node');
+      writeFile(old, 'compiled module\n');
+      const record = readJson<{ files: Record<string, { sha256: string }> }>(join(dir, '.isdlc/install.json'));
+      record.files['.isdlc/bin/better_sqlite3.node'] = { sha256: createHash('sha256').update('compiled module\n').digest('hex') };
+      writeJson(join(dir, '.isdlc/install.json'), record);
+      expect(cli(['changes', 'accept', '--dir', dir]).status).toBe(0);
+      if (content !== 'compiled module\n') {
+        writeFile(old, content);
+        expect(cli(['changes', 'accept', '--dir', dir]).status).toBe(0);
+      }
+      return dir;
+    };
+    const untouched = setUp('compiled module\n');
+    const init = cli(['init', untouched, '--json']);
+    expect(init.status, init.stderr).toBe(0);
+    expect(JSON.parse(init.stdout)).toContainEqual(expect.objectContaining({ path: '.isdlc/bin/better_sqlite3.node', change: 'removed' }));
+    expect(existsSync(join(untouched, '.isdlc/bin/better_sqlite3.node'))).toBe(false);
+    expect(Object.keys(readJson<{ files: object }>(join(untouched, '.isdlc/install.json')).files)).not.toContain('.isdlc/bin/better_sqlite3.node');
+    // Nor does the journal keep a copy of it, and the next hook call finds nothing changed.
+    expect(readdirSync(join(untouched, '.isdlc/journal/copies')).filter((name) => name.includes('better_sqlite3'))).toEqual([]);
+    const doctor = cli(['doctor', untouched]);
+    expect(doctor.stdout).not.toMatch(/better_sqlite3|changed outside/);
+
+    const edited = setUp('my own build\n');
+    const again = cli(['init', edited, '--json']);
+    expect(JSON.parse(again.stdout)).toContainEqual(expect.objectContaining({ path: '.isdlc/bin/better_sqlite3.node', change: 'kept' }));
+    expect(readFileSync(join(edited, '.isdlc/bin/better_sqlite3.node'), 'utf8')).toBe('my own build\n');
+
+    const older = setUp('compiled module\n');
+    const uninstall = cli(['uninstall', older, '--json']);
+    expect(uninstall.status, uninstall.stderr).toBe(0);
+    expect(existsSync(join(older, '.isdlc/bin'))).toBe(false);
   });
 
   it('creates the state of each project in a monorepo', () => {

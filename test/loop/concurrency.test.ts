@@ -32,10 +32,11 @@ describe('the loop store under concurrent processes', () => {
       for (const result of results) expect(result.code, result.err).toBe(0);
       const check = await run(
         `const store = loop.LoopStore.open(process.argv[1]);
-         console.log(JSON.stringify({ version: store.db.pragma('user_version', { simple: true }), mode: store.db.pragma('journal_mode', { simple: true }),
+         console.log(JSON.stringify({ version: store.db.pragmaValue('user_version'), mode: store.db.pragmaValue('journal_mode'),
            tasks: store.db.prepare('SELECT count(*) AS n FROM tasks').get().n }));`,
         [dir],
       );
+      expect(check.code, check.err).toBe(0);
       expect(JSON.parse(check.out)).toEqual({ version: MIGRATIONS.length, mode: 'wal', tasks: count });
     }
   });

@@ -98,7 +98,7 @@ const ROUTES: string[] = [
   "printf 'process.exit(0)' > .isdlc/bin/isdlc.cjs",
   'rm -rf .isdlc/bin',
   `sqlite3 .isdlc/loop.db "update loops set status='completed'"`,
-  `node -e "const D = require(${JSON.stringify(join(REPO, 'node_modules/better-sqlite3'))}); new D('.isdlc/loop.db').exec(\\"update loops set status='completed'\\")"`,
+  `node -e "new (require('node:sqlite').DatabaseSync)('.isdlc/loop.db').exec(\\"update loops set status='completed'\\")"`,
   'rm -f .isdlc/loop.db .isdlc/loop.db-wal .isdlc/loop.db-shm',
   // Claude Code's settings, .mcp.json
   `echo '{"disableAllHooks":true}' > .claude/settings.json`,
