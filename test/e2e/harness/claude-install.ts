@@ -5,8 +5,8 @@
 // checks them against the registry's integrity) and unpacked here.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { REPO } from '../../helpers/project.js';
 
 export interface ClaudeLauncher {
   version: string;
@@ -15,7 +15,8 @@ export interface ClaudeLauncher {
   args: string[];
 }
 
-const CACHE = process.env['ISDLC_E2E_CACHE'] ?? join(REPO, 'node_modules', '.cache', 'isdlc-e2e', 'claude-code');
+/** Outside node_modules, which `npm ci` deletes: each run would download Claude Code again (some 650 MB). */
+const CACHE = process.env['ISDLC_E2E_CACHE'] ?? join(process.env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'isdlc', 'claude-code');
 const LOCK_STALE_MS = 10 * 60_000;
 
 function platformPackage(): string {
