@@ -37,11 +37,11 @@ const MAYBE_READ_ONLY = /\bEBUSY\b|SQLITE_CANTOPEN|unable to open database file/
 /** Whether a project's `.isdlc/` the command may have meant cannot be written by this process (a read-only mount). */
 function isdlcReadOnly(argv: readonly string[]): boolean {
   const { accessSync, constants, existsSync } = process.getBuiltinModule('node:fs');
-  const { join, resolve } = process.getBuiltinModule('node:path');
+  const path = process.getBuiltinModule('node:path');
   const places = [projectDirFromEnv(process.env), process.cwd(), ...argv.slice(2).filter((word) => !word.startsWith('-'))];
   return places.some((place) => {
     if (!place) return false;
-    const dir = join(resolve(place), '.isdlc');
+    const dir = path.join(path.resolve(place), '.isdlc');
     if (!existsSync(dir)) return false;
     try {
       accessSync(dir, constants.W_OK);

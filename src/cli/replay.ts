@@ -5,6 +5,7 @@ import { runHook } from '../engine/run-hook.js';
 import { GUARDS } from '../guards/index.js';
 import { DEFAULT_HOST, GUARDED, hookHostById } from '../hosts/hook-hosts.js';
 import { guardsWithHosts } from '../hosts/index.js';
+import { asText } from '../util/json.js';
 
 export interface ReplayStep {
   line: number;
@@ -29,7 +30,7 @@ function subjectOf(payload: Record<string, unknown>): string | undefined {
   if (typeof input !== 'object' || input === null) return undefined;
   const record = input as Record<string, unknown>;
   for (const key of ['subagent_type', 'skill', 'command', 'file_path', 'description']) {
-    if (typeof record[key] === 'string') return record[key] as string;
+    if (typeof record[key] === 'string') return record[key];
   }
   return undefined;
 }
@@ -66,7 +67,7 @@ export function replaySession(file: string, projectDir: string, env: NodeJS.Proc
     const entry = out.entry;
     const step: ReplayStep = withComments({
       line: index + 1,
-      event: String(payload['hook_event_name'] ?? '?'),
+      event: asText(payload['hook_event_name'], '?'),
       decision: entry['decision'] === 'deny' || entry['decision'] === 'block' ? entry['decision'] : 'allow',
       ran: Array.isArray(entry['ran']) ? (entry['ran'] as string[]) : [],
     });

@@ -27,7 +27,7 @@ function readPackageJson(root: string): PackageJson | undefined {
   try {
     const text = readTextIfPresent(join(root, 'package.json'));
     const parsed: unknown = text === undefined ? undefined : JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null ? (parsed as PackageJson) : undefined;
+    return typeof parsed === 'object' && parsed !== null ? (parsed) : undefined;
   } catch {
     return undefined;
   }

@@ -11,7 +11,7 @@ export function deepMerge(base: Record<string, unknown>, over: Record<string, un
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(over)) {
     if (key.startsWith('_')) continue;
-    out[key] = isPlainObject(value) && isPlainObject(out[key]) ? deepMerge(out[key] as Record<string, unknown>, value) : value;
+    out[key] = isPlainObject(value) && isPlainObject(out[key]) ? deepMerge(out[key], value) : value;
   }
   return out;
 }
@@ -25,7 +25,7 @@ export function effectivePhaseRequirements(
   const overrides = workflowType ? requirements.workflow_overrides?.[workflowType] : undefined;
   const override = isPlainObject(overrides) ? overrides[phase] : undefined;
   if (!base && !isPlainObject(override)) return undefined;
-  return deepMerge(base ?? {}, isPlainObject(override) ? override : {}) as PhaseRequirements;
+  return deepMerge(base ?? {}, isPlainObject(override) ? override : {});
 }
 
 /** The coverage a phase asks for: a number, or one per workflow size (light, standard, epic). */

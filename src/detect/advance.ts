@@ -31,7 +31,7 @@ function isOrchestrator(manifest: SkillsManifest, subagentType: string): boolean
 
 function inputText(event: HookEvent): { subagentType: string; text: string } {
   const input = event.tool?.input ?? {};
-  const str = (key: string): string => (typeof input[key] === 'string' ? (input[key] as string) : '');
+  const str = (key: string): string => (typeof input[key] === 'string' ? (input[key]) : '');
   return { subagentType: str('subagent_type'), text: `${str('description')}\n${str('prompt')}\n${str('args')}` };
 }
 

@@ -9,6 +9,7 @@ import { HOOK_EVENT_NAMES, TOOL_KINDS, type HookEvent, type HookEventName, type 
 
 export type GuardTriggers = Partial<Record<HookEventName, readonly ToolKind[] | true>>;
 
+/** What a guard's check gets. Its functions are plain functions (no `this`): guards destructure them. */
 export interface GuardContext {
   event: HookEvent;
   /** The state as read once for this event (null when the project has none). Read it; do not change it. */
@@ -22,21 +23,21 @@ export interface GuardContext {
    * Whether the agent's shell runs in the host's sandbox with isdlc's files read-only (the project's
    * settings say so in a form that cannot fail open). Read from disk on first use, once per event.
    */
-  shellSandboxed(): boolean;
+  shellSandboxed: () => boolean;
   /** `ISDLC_DRY_RUN`: decide as usual, but a guard that keeps a file of its own leaves it unwritten too. */
   readonly dryRun: boolean;
   /** Stop the action. Write the reason for the model: the rule, why, what to do instead. */
-  deny(reason: string): void;
+  deny: (reason: string) => void;
   /** A fact for the model to take into account. */
-  note(text: string): void;
+  note: (text: string) => void;
   /** A line for the human. */
-  tellUser(text: string): void;
+  tellUser: (text: string) => void;
   /** PreToolUse: run the tool with this input instead (the whole input; the last guard to set it wins). */
-  rewriteInput(input: Record<string, unknown>): void;
+  rewriteInput: (input: Record<string, unknown>) => void;
   /** Change state: applied under the lock to the newest state on disk, after all guards ran. */
-  update(mutate: (draft: IsdlcState) => void): void;
+  update: (mutate: (draft: IsdlcState) => void) => void;
   /** A detail for the activity log. */
-  log(detail: Record<string, unknown>): void;
+  log: (detail: Record<string, unknown>) => void;
 }
 
 export interface Guard {
@@ -70,7 +71,7 @@ export function guardDefinitionProblems(guard: unknown): string[] {
   } else {
     for (const [event, kinds] of Object.entries(g.on)) {
       if (!(HOOK_EVENT_NAMES as readonly string[]).includes(event)) problems.push(`names an unknown event ${event}`);
-      if (kinds !== true && (!Array.isArray(kinds) || kinds.some((kind) => !(TOOL_KINDS as readonly string[]).includes(kind)))) {
+      if (kinds !== true && (!Array.isArray(kinds) || (kinds as unknown[]).some((kind) => !(TOOL_KINDS as readonly unknown[]).includes(kind)))) {
         problems.push(`lists unknown tool kinds for ${event}`);
       }
     }

@@ -17,6 +17,7 @@ import { guardDefinitionProblems, type Guard } from './guard.js';
 import type { HookHost } from './host.js';
 import { checkInstall } from './install-verdict.js';
 import { cutDeeperThan, MAX_JSON_DEPTH } from '../util/json-depth.js';
+import { asText } from '../util/json.js';
 
 export interface HookRunInput {
   /** The host that sent the call: it reads the payload and writes the answer. */
@@ -123,7 +124,7 @@ export function runHook(input: HookRunInput): HookRunOutput {
         stderr += `isdlc: could not append to the activity log: ${(error as Error).message}\n`;
       }
     } else if (entry['problem']) {
-      stderr += `isdlc hook: ${String(entry['problem'])}\n`;
+      stderr += `isdlc hook: ${asText(entry['problem'])}\n`;
     }
     return { stdout, stderr, entry, ...(location ? { location } : {}) };
   };
@@ -148,7 +149,7 @@ export function runHook(input: HookRunInput): HookRunOutput {
   if (root && existsSync(join(root, ISDLC_DIR))) {
     // Before anything reads isdlc's files (monorepo.json first): what changed them since the last call is undone.
     if (!dryRun) {
-      const eventName = input.eventName ?? (raw && typeof raw === 'object' ? String((raw as Record<string, unknown>)['hook_event_name'] ?? '') : '');
+      const eventName = input.eventName ?? (raw && typeof raw === 'object' ? asText((raw as Record<string, unknown>)['hook_event_name']) : '');
       const stateFile = (): string => {
         try {
           return locateState(root, { env: input.env, cwd: payloadCwd, configDirs }).stateFile;

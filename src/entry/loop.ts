@@ -31,7 +31,7 @@ function probe(isdlcDir: string): void {
         db.close();
       }
     } catch (error) {
-      throw new Error(`${file} cannot be read: ${(error as Error).message}`);
+      throw new Error(`${file} cannot be read: ${(error as Error).message}`, { cause: error });
     }
   }
   process.stdout.write(`${JSON.stringify(out)}\n`);

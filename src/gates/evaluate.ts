@@ -82,7 +82,7 @@ function testCheck(input: GateInput, requirements: PhaseRequirements): GateCheck
   }
   if (testsPassed(record)) {
     const threshold = coverageThreshold(requirements, input.state);
-    const coverage = typeof record['coverage_percent'] === 'number' ? (record['coverage_percent'] as number) : undefined;
+    const coverage = typeof record['coverage_percent'] === 'number' ? (record['coverage_percent']) : undefined;
     if (threshold !== undefined && coverage !== undefined && coverage < threshold) {
       return { requirement: 'test_iteration', met: false, detail: `tests pass but coverage is ${coverage}%, below ${threshold}%`, action: 'add tests for the uncovered code and run the suite again' };
     }

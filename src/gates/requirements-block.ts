@@ -11,7 +11,7 @@ import { effectivePhaseRequirements } from '../config/requirements.js';
 import type { PhaseRequirements } from '../config/schemas.js';
 import { ISDLC_DIR } from '../state/locate.js';
 import type { ActiveWorkflow } from '../state/schema.js';
-import { asRecord as obj, type JsonRecord as Json } from '../util/json.js';
+import { asRecord as obj, asText, type JsonRecord as Json } from '../util/json.js';
 
 export const BLOCK_TITLE = 'GATE REQUIREMENTS';
 
@@ -57,20 +57,20 @@ function requirementLines(requirements: PhaseRequirements, articles: string[], a
   };
   const tests = obj(requirements.test_iteration);
   rule('test_iteration', tests, () => {
-    const parts = [`max_iterations: ${String(tests['max_iterations'] ?? 10)}`, `circuit_breaker: ${String(tests['circuit_breaker_threshold'] ?? 3)}`];
+    const parts = [`max_iterations: ${asText(tests['max_iterations'], '10')}`, `circuit_breaker: ${asText(tests['circuit_breaker_threshold'], '3')}`];
     const coverage = coverageOf(tests);
     if (coverage) parts.push(`coverage: ${coverage}`);
     return [parts.join(', ')];
   });
   const constitutional = obj(requirements.constitutional_validation);
   rule('constitutional_validation', constitutional, () => [
-    `max_iterations: ${String(constitutional['max_iterations'] ?? 5)}, articles: ${list(articles)}`,
+    `max_iterations: ${asText(constitutional['max_iterations'], '5')}, articles: ${list(articles)}`,
     // The worker reads this: its own checks will not open the gate.
     ...(constitutional['independent_review'] === true ? ["independent_review: only checks recorded by an agent other than the phase's own agent count"] : []),
   ]);
   rule('artifact_validation', requirements.artifact_validation, () => [`required paths: ${list(artifacts)}`]);
   const elicitation = obj(requirements.interactive_elicitation);
-  rule('interactive_elicitation', elicitation, () => [`min_menu_interactions: ${String(elicitation['min_menu_interactions'] ?? 1)}`]);
+  rule('interactive_elicitation', elicitation, () => [`min_menu_interactions: ${asText(elicitation['min_menu_interactions'], '1')}`]);
   rule('agent_delegation', requirements.agent_delegation_validation, () => ['the phase agent itself must do the work (its delegation is checked)']);
   const atdd = obj(requirements['atdd_validation']);
   rule('atdd_validation', atdd, () => [`requires: ${list(Array.isArray(atdd['requires']) ? atdd['requires'].map(String) : [])}`]);
@@ -102,7 +102,7 @@ function agentModifiers(config: ProjectConfig, workflowType: string | undefined,
 
 function artifactTemplates(config: ProjectConfig, phase: string, requirements: PhaseRequirements): string[] {
   if (requirements.artifact_validation?.enabled !== true) return [];
-  let fromPaths: string[] = [];
+  let fromPaths: string[];
   try {
     const entry = obj(config.artifactPaths.phases)[phase];
     fromPaths = Array.isArray(obj(entry)['paths']) ? (obj(entry)['paths'] as unknown[]).filter((p): p is string => typeof p === 'string') : [];

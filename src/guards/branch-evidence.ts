@@ -80,7 +80,7 @@ function after(context: GuardContext, dirs: GitDirs, useId: string): void {
     context.log({ outcome: 'workflow-branch-gone', branch: rule.workflowBranch, branches: moved });
     return;
   }
-  const command = typeof event.tool?.input['command'] === 'string' ? (event.tool.input['command'] as string) : '';
+  const command = typeof event.tool?.input['command'] === 'string' ? (event.tool.input['command']) : '';
   for (const branch of moved) {
     const kind = rule.closed.get(branch);
     const from = kept.heads[branch]!;

@@ -3,6 +3,7 @@
 // never blocked.
 import { normalizeAgentName } from '../config/agents.js';
 import { defineGuard } from '../engine/guard.js';
+import { asText } from '../util/json.js';
 
 const REQUIRED: { label: string; pattern: RegExp }[] = [
   { label: 'New Project', pattern: /new\s+project/i },
@@ -20,7 +21,7 @@ const NUMBERED_OPTIONS = /^\s*(?:\[\d+\]|\d+[.)])\s+\S/gm;
 function isDiscover(input: Record<string, unknown>): boolean {
   const agent = normalizeAgentName(typeof input['subagent_type'] === 'string' ? input['subagent_type'] : '');
   if (agent.includes('discover')) return true;
-  const text = `${String(input['description'] ?? '')}\n${String(input['prompt'] ?? '')}`;
+  const text = `${asText(input['description'])}\n${asText(input['prompt'])}`;
   return /(?:^|\s)\/?(?:isdlc\s+)?discover\b/i.test(text);
 }
 

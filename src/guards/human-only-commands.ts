@@ -40,7 +40,7 @@ export const humanOnlyCommands = defineGuard({
   description: "Denies an agent running the isdlc commands that are a person's decision (escalation approve, phase skip, phase review continue, loop cancel, loop approve, branch acknowledge, changes accept/reject, tests accept); in the sandbox, where they cannot write, notes it instead.",
   on: { PreToolUse: ['shell'] },
   check({ event, deny, note, shellSandboxed }) {
-    const line = typeof event.tool?.input['command'] === 'string' ? (event.tool.input['command'] as string) : '';
+    const line = typeof event.tool?.input['command'] === 'string' ? (event.tool.input['command']) : '';
     const found = humanOnlyCommandIn(line, { powershell: event.tool?.name === 'PowerShell' });
     if (!found) return;
     // In the sandbox the command cannot change anything (isdlc's files are read-only there), and a text

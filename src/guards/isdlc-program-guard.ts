@@ -43,7 +43,7 @@ export const isdlcProgramGuard = defineGuard({
   description: "Denies a shell command that plainly removes or replaces isdlc's executable or the folders holding it (.isdlc, .isdlc/bin): the one change the next hook call could not undo; in the sandbox, notes it instead.",
   on: { PreToolUse: ['shell'] },
   check({ event, location, deny, note, shellSandboxed }) {
-    const line = typeof event.tool?.input['command'] === 'string' ? (event.tool.input['command'] as string) : '';
+    const line = typeof event.tool?.input['command'] === 'string' ? (event.tool.input['command']) : '';
     const cwd = event.cwd ?? location.root;
     if (!line.includes(ISDLC_DIR) && !resolve(cwd).startsWith(join(location.root, ISDLC_DIR))) return;
     let commands: SimpleCommand[];

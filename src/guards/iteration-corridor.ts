@@ -15,6 +15,7 @@ import { testsPassed } from '../state/requirement-records.js';
 import type { IsdlcState } from '../state/schema.js';
 import { iterationLimits } from '../testwatch/limits.js';
 import { RECORD_ARTICLE } from '../config/agent-operations.js';
+import { asText } from '../util/json.js';
 
 export type Corridor = 'TEST_CORRIDOR' | 'CONST_CORRIDOR' | 'NONE';
 
@@ -60,7 +61,7 @@ export const iterationCorridor = defineGuard({
 
     if (corridor === 'TEST_CORRIDOR') {
       const tests = testIterationOf(state, phase) ?? {};
-      const error = String(tests['last_error'] ?? '').split('\n').slice(0, 3).join(' / ');
+      const error = asText(tests['last_error']).split('\n').slice(0, 3).join(' / ');
       deny(
         `isdlc iteration-corridor: Fix the failing tests of phase ${phase} and run them again before moving the workflow on ` +
           `(editing, reading and running tests are all allowed${ownAgent ? `, and so is delegating the fix to ${ownAgent}` : ''}). ` +

@@ -87,7 +87,7 @@ export const testWatcher = defineGuard({
     if (iterationEnforcementOff(state)) return;
     const { requirements, test } = testConfig(config, state, phase);
     if (!test?.enabled) return;
-    const line = typeof event.tool?.input['command'] === 'string' ? (event.tool.input['command'] as string) : '';
+    const line = typeof event.tool?.input['command'] === 'string' ? (event.tool.input['command']) : '';
     const match = findTestCommand(line, test.test_commands ?? []);
     if (!match) return;
     if (phaseStatusOf(state, phase) === 'completed') {
@@ -115,7 +115,7 @@ export const testWatcher = defineGuard({
       recordTestRun(testIterationDraft(draft, phase), input);
       if (activeWorkflowOf(draft)?.atdd_mode === true && run.result === 'passed') {
         phaseDraft(draft, phase)['atdd_validation'] = {
-          ...((phaseDraft(draft, phase)['atdd_validation'] as object | undefined) ?? {}),
+          ...((phaseDraft(draft, phase)['atdd_validation']) ?? {}),
           skipped_tests_detected: (run.summary?.skipped ?? 0) > 0,
           skipped_count: run.summary?.skipped ?? 0,
           skipped_tests: run.summary?.skippedTests ?? [],

@@ -5,6 +5,7 @@ import { relativeToRoot } from '../integrity/guarded-set.js';
 import { toolTarget } from '../integrity/tool-target.js';
 import { archiveNeedingRepair, repairArchivedWorkflow } from '../workflow/repair-history.js';
 import { toolRef } from '../config/agent-operations.js';
+import { asText } from '../util/json.js';
 
 export const workflowCompletionEnforcer = defineGuard({
   id: 'workflow-completion-enforcer',
@@ -17,9 +18,9 @@ export const workflowCompletionEnforcer = defineGuard({
     const entry = archiveNeedingRepair(state, now);
     if (!entry) return;
     update((draft) => void repairArchivedWorkflow(draft, now));
-    log({ repaired: String(entry['type'] ?? '') });
+    log({ repaired: asText(entry['type']) });
     note(
-      `isdlc workflow-completion-enforcer: the ${String(entry['type'] ?? '')} workflow was archived by editing state, without its phase snapshots ` +
+      `isdlc workflow-completion-enforcer: the ${asText(entry['type'])} workflow was archived by editing state, without its phase snapshots ` +
         `or metrics; isdlc has added them from the phase records. Next time call ${toolRef('workflow_finalize')}, which does this in one step.`,
     );
   },

@@ -40,7 +40,7 @@ export interface HostOption {
   /** The values it takes, when they are a fixed set. */
   choices?: readonly string[];
   /** Checks a value and gives it back as it is used; throws an Error that says what is wrong. */
-  parse?(value: string): string;
+  parse?: (value: string) => string;
   commands: readonly ('init' | 'doctor')[];
 }
 

@@ -111,7 +111,7 @@ export function initProject(root: string, options: InitOptions): InitResult {
     isdlc_version: options.version,
     installed_at: previous?.installed_at ?? now,
     files: { ...(previous?.files ?? {}) },
-    ...Object.assign({}, ...plans.map((plan) => plan.record)),
+    ...(Object.assign({}, ...plans.map((plan) => plan.record)) as Record<string, unknown>),
     journal: true,
   };
   const changes: ChangeLine[] = undone;
@@ -154,7 +154,7 @@ export function initProject(root: string, options: InitOptions): InitResult {
   // or edited is theirs and stays.
   const untouchedOurs = (rel: string): boolean => {
     const path = join(root, rel);
-    return Boolean(previous?.files[rel] && existsSync(path) && previous.files[rel]!.sha256 === sha256(readFileSync(path)));
+    return Boolean(previous?.files[rel] && existsSync(path) && previous.files[rel].sha256 === sha256(readFileSync(path)));
   };
   for (const plan of plans) for (const [rel, content] of Object.entries(plan.files)) put(rel, content, untouchedOurs(rel) ? 'replace' : 'if-absent');
   // Brought up to date the same way (an older .gitignore does not know loop.db).

@@ -89,7 +89,7 @@ function landing(word: string, folder: string, linksMade: boolean): string | und
       continue;
     }
     const next = join(at, part);
-    let there = false;
+    let there: boolean;
     try {
       lstatSync(next);
       there = true;

@@ -124,7 +124,7 @@ describe('parseRule: errors name the field', () => {
     { name: 'missing type', input: { name: 'x', command: 'ls' }, error: /type: is required: one of command, content_pattern, coverage, file_exists/ },
     { name: 'unknown type', input: { type: 'shell', command: 'ls' }, error: /type: must be one of .* got "shell"/ },
     { name: 'command missing', input: { type: 'command', name: 'x' }, error: /rule \("x"\): command: is required/ },
-    { name: 'command empty string', input: { type: 'command', command: '  ' }, error: /command: must be a command line .* got "  "$/ },
+    { name: 'command empty string', input: { type: 'command', command: '  ' }, error: /command: must be a command line .* got " {2}"$/ },
     { name: 'command neither string nor list', input: { type: 'command', command: 7 }, error: /command: must be a command line .* got 7$/ },
     { name: 'command empty array', input: { type: 'command', command: [] }, error: /command: must be a command line .* got an empty list$/ },
     { name: 'command array with empty program', input: { type: 'command', command: [''] }, error: /command: must start with the program/ },

@@ -4,7 +4,7 @@
 import * as v from 'valibot';
 import { describeCommand, describePattern } from './describe.js';
 import type { Rule, RuleType } from './types.js';
-import { isRecord } from '../util/json.js';
+import { isRecord, asText } from '../util/json.js';
 
 /** Names that stand for a whole rule. */
 export const WELL_KNOWN_RULES: Readonly<Record<string, string>> = {
@@ -132,7 +132,7 @@ const flag = (field: string, fallback: boolean) => v.optional(v.boolean(must(fie
 
 const ruleObject = <const E extends v.ObjectEntries>(type: RuleType, entries: E) =>
   v.strictObject(entries, (issue) => {
-    const key = String(issue.path?.at(-1)?.key ?? '');
+    const key = asText(issue.path?.at(-1)?.key);
     if (issue.expected === 'never') {
       return `unknown field for a ${type} rule (its fields: ${Object.keys(entries).join(', ')})`;
     }

@@ -13,16 +13,25 @@ export interface ValidateOptions {
   deadline?: number | undefined;
 }
 
+function settled(run: () => RuleResult): Promise<RuleResult> {
+  try {
+    return Promise.resolve(run());
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
 function runRule(rule: Rule, ctx: ValidationContext, options: ValidateOptions): Promise<RuleResult> {
   switch (rule.type) {
     case 'command':
       return runCommandRule(rule, ctx, { deadline: options.deadline });
+    // The rules that only read files answer at once; a thrown error becomes a rejection like a command's.
     case 'content_pattern':
-      return runContentPatternRule(rule, ctx);
+      return settled(() => runContentPatternRule(rule, ctx));
     case 'coverage':
-      return runCoverageRule(rule, ctx);
+      return settled(() => runCoverageRule(rule, ctx));
     case 'file_exists':
-      return runFileExistsRule(rule, ctx);
+      return settled(() => runFileExistsRule(rule, ctx));
     default: {
       const unknown: { type?: unknown } = rule;
       return Promise.reject(new Error(`unknown rule type ${JSON.stringify(unknown.type)}`));

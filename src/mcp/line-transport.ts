@@ -78,11 +78,12 @@ export class LineTransport implements Transport {
     this.onerror?.(error);
   };
 
-  async start(): Promise<void> {
-    if (this.started) throw new Error('the MCP line transport is already started');
+  start(): Promise<void> {
+    if (this.started) return Promise.reject(new Error('the MCP line transport is already started'));
     this.started = true;
     this.input.on('data', this.onData);
     this.input.on('error', this.onInputError);
+    return Promise.resolve();
   }
 
   private take(piece: Buffer): void {
@@ -160,12 +161,13 @@ export class LineTransport implements Transport {
     return this.write(`${JSON.stringify(message)}\n`);
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.input.off('data', this.onData);
     this.input.off('error', this.onInputError);
     if (this.input.listenerCount('data') === 0) this.input.pause();
     this.parts = [];
     this.oversized = undefined;
     this.onclose?.();
+    return Promise.resolve();
   }
 }

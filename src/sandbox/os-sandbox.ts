@@ -58,7 +58,7 @@ export function ruleSandbox(env: NodeJS.ProcessEnv = process.env): OsSandboxSupp
 export interface SandboxedInvocation {
   invocation: Invocation;
   /** Call once the command and everything it started have ended. */
-  release(): void;
+  release: () => void;
 }
 
 /**

@@ -48,7 +48,7 @@ function withMutex<T>(isdlcDir: string, work: () => T): T {
       } catch {
         // gone meanwhile: try again
       }
-      if (Date.now() > until) throw new Error(`${file} has been held for ${MUTEX_WAIT_MS / 1000} s by another isdlc process`);
+      if (Date.now() > until) throw new Error(`${file} has been held for ${MUTEX_WAIT_MS / 1000} s by another isdlc process`, { cause: error });
       sleepSync(5);
     }
   }

@@ -3,7 +3,7 @@
 // to recorded evidence or to the phase trackers is refused. Inconsistencies already present (V1-V3, V9)
 // are reported, not refused.
 import { normalizePhaseKey } from '../config/phase-keys.js';
-import { asRecord as obj } from '../util/json.js';
+import { asRecord as obj, asText } from '../util/json.js';
 import type { IsdlcState, PhaseState } from './schema.js';
 import { RECORD_ARTICLE, toolRef } from '../config/agent-operations.js';
 
@@ -189,7 +189,7 @@ function consistencyNotes(state: IsdlcState): string[] {
   const statuses = obj(obj(state.active_workflow)['phase_status']);
   for (const [phase, status] of Object.entries(statuses)) {
     const detailed = obj(obj(state.phases)[phase])['status'];
-    if (detailed !== undefined && detailed !== status) notes.push(`V9: ${phase} is "${String(status)}" in active_workflow.phase_status but "${String(detailed)}" in phases`);
+    if (detailed !== undefined && detailed !== status) notes.push(`V9: ${phase} is "${asText(status)}" in active_workflow.phase_status but "${asText(detailed)}" in phases`);
   }
   return notes;
 }

@@ -53,7 +53,7 @@ export function constitutionalOf(state: IsdlcState | null | undefined, phase: st
 }
 
 export function elicitationOf(state: IsdlcState | null | undefined, phase: string): ElicitationState | undefined {
-  return phaseOf(state, phase)?.iteration_requirements?.interactive_elicitation as ElicitationState | undefined;
+  return phaseOf(state, phase)?.iteration_requirements?.interactive_elicitation;
 }
 
 /** `phases[phase]` in a draft, created when missing. */
@@ -75,7 +75,7 @@ export function testIterationDraft(draft: IsdlcState, phase: string): TestIterat
 
 export function elicitationDraft(draft: IsdlcState, phase: string): ElicitationState {
   const requirements = (phaseDraft(draft, phase).iteration_requirements ??= {});
-  return (requirements.interactive_elicitation ??= {}) as ElicitationState;
+  return (requirements.interactive_elicitation ??= {});
 }
 
 export function constitutionalDraft(draft: IsdlcState, phase: string): ConstitutionalValidationState {

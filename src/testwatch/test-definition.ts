@@ -127,7 +127,7 @@ function addPackageManager(walk: Walk, command: SimpleCommand, depth: number): v
   const [verb, next] = positional(command.args);
   if (verb === undefined) return;
   if (command.name === 'bun' && verb === 'test') return addRunner(walk, 'bun');
-  if (command.name === 'npm' && NPM_SCRIPT_COMMANDS[verb]) return addScript(walk, NPM_SCRIPT_COMMANDS[verb]!, depth);
+  if (command.name === 'npm' && NPM_SCRIPT_COMMANDS[verb]) return addScript(walk, NPM_SCRIPT_COMMANDS[verb], depth);
   if (NPM_RUN.has(verb) || (command.name !== 'npm' && verb === 'test')) {
     const name = NPM_RUN.has(verb) ? next : 'test';
     if (name) addScript(walk, name, depth);

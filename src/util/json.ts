@@ -22,3 +22,18 @@ export function asRecord(value: unknown): JsonRecord {
 export function finiteNumber(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
+
+/**
+ * A value read from JSON, as text for a message or a comparison: a string as it is, a number or a boolean
+ * printed, anything else as JSON (never `[object Object]`); `fallback` for null or a missing value.
+ */
+export function asText(value: unknown, fallback = ''): string {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  try {
+    return JSON.stringify(value) ?? fallback;
+  } catch {
+    return fallback;
+  }
+}

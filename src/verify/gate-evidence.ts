@@ -6,7 +6,7 @@
 import type { IsdlcState } from '../state/schema.js';
 import { activeWorkflowOf } from '../state/current-phase.js';
 import { testIterationOf } from '../state/phase-records.js';
-import { asRecord, isRecord } from '../util/json.js';
+import { asRecord, isRecord, asText } from '../util/json.js';
 import type { GateRun } from './gate-run.js';
 import { ACCEPT_TESTS_COMMAND } from './test-definition.js';
 import { loadTestingConfig, TESTING_PATH, type LoadedTesting } from '../config/testing-config.js';
@@ -93,7 +93,7 @@ export function countFloor(state: IsdlcState, commands: readonly string[], befor
     const history = testIterationOf(state, phase)?.history;
     for (const entry of Array.isArray(history) ? history.filter(isRecord) : []) {
       if (entry['result'] === 'inconclusive' || typeof entry['passed'] !== 'number' || typeof entry['timestamp'] !== 'string') continue;
-      if (!same.has(String(entry['command'] ?? '').trim())) continue;
+      if (!same.has(asText(entry['command']).trim())) continue;
       consider({ executed: Number(entry['passed']) + Number(entry['failures'] ?? 0), at: entry['timestamp'], what: `\`${String(entry['command'])}\` (observed)` });
     }
   }
@@ -134,7 +134,7 @@ export function verifiedRunCheck(input: VerifiedInput): VerifiedCheck {
 /** Outside a completion: what the last run found while it is the newest word on the tests, else what will run. */
 function preview(input: VerifiedInput, command: string, source: string): VerifiedCheck {
   const last = gateRunsOf(input.state).filter((run) => run.phase === input.phase).at(-1);
-  const observedAt = String(testIterationOf(input.state, input.phase)?.['last_run_at'] ?? '');
+  const observedAt = asText(testIterationOf(input.state, input.phase)?.['last_run_at']);
   if (last && last.at > observedAt) {
     const verdict = judge(input, last, undefined, last.at);
     if (!verdict.met) return { ...verdict, detail: `${verdict.detail}; completing the phase runs \`${command}\` again` };

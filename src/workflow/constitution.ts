@@ -68,7 +68,7 @@ export function recordArticleCheck(draft: IsdlcState, config: ProjectConfig, che
   delete record['new_iteration_pending'];
   record.status = 'iterating';
 
-  const results = ((record['article_results'] as Record<string, unknown> | undefined) ?? {}) as Record<string, unknown>;
+  const results = ((record['article_results'] as Record<string, unknown> | undefined) ?? {});
   results[article] = { result: check.result, ...(check.note ? { note: check.note } : {}), at: check.now, iteration: record.iterations_used, ...check.source };
   record['article_results'] = results;
   record.articles_checked = required.filter((id) => results[id] !== undefined);

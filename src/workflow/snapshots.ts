@@ -2,7 +2,7 @@
 // removes the detail, and the workflow's metrics.
 import { phaseOf, phaseStatusOf } from '../state/phase-records.js';
 import type { IsdlcState, PhaseState } from '../state/schema.js';
-import { finiteNumber as num } from '../util/json.js';
+import { finiteNumber as num, asText } from '../util/json.js';
 import { minutesBetween } from '../util/minutes.js';
 
 export interface PhaseSnapshot {
@@ -54,7 +54,7 @@ export function snapshotOf(key: string, record: PhaseState | undefined, workflow
   const tests = record?.iteration_requirements?.test_iteration;
   const snapshot: PhaseSnapshot = {
     key,
-    status: String(record?.status ?? workflowStatus ?? 'pending'),
+    status: asText(record?.status ?? workflowStatus, 'pending'),
     started: str(record?.started),
     completed: str(record?.completed),
     gate_passed: str(record?.gate_passed),

@@ -48,7 +48,7 @@ describe('isdlc init', () => {
     // The user's rule first, then isdlc's, which keep Claude Code's file tools off isdlc's files.
     expect(settings.permissions.deny[0]).toBe('Read(./secrets/**)');
     expect(settings.permissions.deny).toContain('Edit(/.isdlc/**)');
-    expect(settings.hooks.PreToolUse![0]).toEqual(USER_SETTINGS.hooks.PreToolUse[0]);
+    expect(settings.hooks.PreToolUse[0]).toEqual(USER_SETTINGS.hooks.PreToolUse[0]);
     expect(JSON.stringify(settings.hooks)).toContain('.isdlc/bin/isdlc.cjs');
     for (const file of ['.isdlc/bin/isdlc.cjs', '.isdlc/bin/hook-tool-call.cjs', '.isdlc/bin/hook-tool-result.cjs', '.isdlc/bin/hook-turn.cjs', '.isdlc/state.json', '.isdlc/install.json', 'docs/isdlc/constitution.md']) {
       expect(existsSync(join(dir, file)), file).toBe(true);

@@ -152,7 +152,7 @@ describe('a determined agent and a gate that gathers its own evidence', () => {
     expect(honest.exitCode, honest.stderr).toBe(0);
     const [opened] = answers(honest, 'phase_complete');
     expect(opened!.isError, opened!.text).toBe(false);
-    state = readState(made) as State;
+    state = readState(made);
     expect(state['active_workflow']['phase_status'][IMPL]).toBe('completed');
     const last = (state['active_workflow']['gate_runs'] as State[]).at(-1)!;
     expect(last).toMatchObject({ phase: IMPL, command: COVERAGE, result: 'passed', counts: { executed: 3, passed: 3, failed: 0 } });

@@ -28,7 +28,7 @@ function assemble(stream: string): { content: Record<string, unknown>[]; stopRea
   for (const chunk of stream.split('\n\n').filter(Boolean)) {
     const data = JSON.parse(chunk.split('\n').find((line) => line.startsWith('data: '))!.slice(6)) as Record<string, any>;
     if (data['type'] === 'content_block_start') content[data['index']] = { ...data['content_block'] };
-    if (data['type'] === 'content_block_delta' && data['delta'].type === 'text_delta') content[data['index']]!['text'] = String(content[data['index']]!['text'] ?? '') + data['delta'].text;
+    if (data['type'] === 'content_block_delta' && data['delta'].type === 'text_delta') content[data['index']]!['text'] = (content[data['index']]!['text'] as string | undefined ?? '') + data['delta'].text;
     if (data['type'] === 'content_block_delta' && data['delta'].type === 'input_json_delta') json[data['index']] = (json[data['index']] ?? '') + data['delta'].partial_json;
     if (data['type'] === 'content_block_stop' && json[data['index']] !== undefined) content[data['index']]!['input'] = JSON.parse(json[data['index']]!);
     if (data['type'] === 'message_delta') stopReason = data['delta'].stop_reason;

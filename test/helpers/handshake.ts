@@ -6,7 +6,6 @@ import { expect } from 'vitest';
 import bundledRequirements from '../../src/config/defaults/iteration-requirements.json';
 import bundledWorkflows from '../../src/config/defaults/workflows.json';
 import { effectivePhaseRequirements } from '../../src/config/requirements.js';
-import type { IterationRequirements } from '../../src/config/schemas.js';
 import { agentCall, agentResult, bashPassed, runnerOutput, stop, userPrompt } from './payloads.js';
 import { cli, decisionOf, readJson, writeFile, writeJson, type Decision, type Run } from './project.js';
 import { runRegisteredHook } from './registered-hook.js';
@@ -74,7 +73,7 @@ export function useWorkflows(dir: string, phases: Record<string, string[]>): voi
 /** The bundled requirements with every check switched off, to switch single checks back on. */
 export function noRequirements(): State {
   const requirements = structuredClone(bundledRequirements) as State;
-  for (const phase of Object.values(requirements['phase_requirements']) as State[]) {
+  for (const phase of Object.values<State>(requirements['phase_requirements'])) {
     for (const value of Object.values(phase)) if (value && typeof value === 'object' && 'enabled' in value) value['enabled'] = false;
   }
   requirements['workflow_overrides'] = {};
@@ -145,7 +144,7 @@ const MENU = 'Here is the draft.\n[A] Adjust [R] Refine [C] Continue [S] Save';
 
 /** Produces, through the hook and the CLI, whatever evidence the phase's gate still lacks. */
 export function satisfyGate(dir: string, phase: string, options: { type: string; project?: string }): void {
-  const required = effectivePhaseRequirements(bundledRequirements as unknown as IterationRequirements, phase, options.type);
+  const required = effectivePhaseRequirements(bundledRequirements, phase, options.type);
   const articles = required?.constitutional_validation?.articles ?? [];
   const projectArgs = options.project ? ['--project', options.project] : [];
   for (let round = 0; round < 3; round += 1) {

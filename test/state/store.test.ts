@@ -14,7 +14,7 @@ const LIBRARY = join(REPO, 'dist/cli.cjs');
 /** The pid of a process that has ended (and, this soon after, has not been reused). */
 function deadPid(): number {
   const child = spawnSync(process.execPath, ['-e', '0']);
-  return child.pid!;
+  return child.pid;
 }
 
 /** A node process that runs `body` with the bundled store in scope as `StateStore`. */
@@ -76,8 +76,8 @@ describe('one process', () => {
 
   it('a lock held by a dead process is taken over at once', () => {
     const file = join(tempDir(), 'state.json');
-    const dead = spawnSync(process.execPath, ['-e', '']).pid!;
-    writeFileSync(`${file}.lock`, JSON.stringify({ pid: dead, host: require('node:os').hostname(), nonce: 'x', at: Date.now() }));
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    writeFileSync(`${file}.lock`, JSON.stringify({ pid: dead, host: hostname(), nonce: 'x', at: Date.now() }));
     const started = Date.now();
     new StateStore(file, { timeoutMs: 3000 }).update((draft) => void (draft['ok'] = true));
     expect(Date.now() - started).toBeLessThan(1000);
@@ -152,7 +152,7 @@ describe('many processes', () => {
         (child) =>
           new Promise<number | null>((resolve) => {
             let stderr = '';
-            child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
+            child.stderr.on('data', (chunk) => (stderr += String(chunk)));
             child.on('close', (code) => {
               if (code !== 0) console.error(stderr);
               resolve(code);

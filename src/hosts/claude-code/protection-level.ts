@@ -67,7 +67,7 @@ export function protectionFindings(root: string, guarded: GuardedSet, support: S
   }
   const denied = new Set(files.flatMap((settings) => {
     const deny = recordOrUndefined(settings?.['permissions'])?.['deny'];
-    return Array.isArray(deny) ? deny : [];
+    return Array.isArray(deny) ? (deny as unknown[]) : [];
   }));
   const missing = editDenyRules(guarded).filter((rule) => !denied.has(rule));
   if (missing.length > 0) {

@@ -19,7 +19,7 @@ describe('sandboxState: managed, local, project, user, the first to set a value 
     ['denyWrite from the user file counts', [undefined, undefined, { sandbox: { ...ON.sandbox, filesystem: {} } }, { sandbox: { filesystem: { denyWrite: ['.isdlc'] } } }], true, undefined],
     ['nothing at all', [undefined, undefined, undefined, undefined], false, /sandbox is off/],
   ] as const)('%s', (_, files, sandboxed, why) => {
-    const state = sandboxState(files as never, ROOT);
+    const state = sandboxState(files, ROOT);
     expect(state.sandboxed).toBe(sandboxed);
     if (why) expect(state.why).toMatch(why);
     else expect(state.why).toBeUndefined();

@@ -57,7 +57,7 @@ export function sandboxState(files: SettingsByPrecedence, root: string): Sandbox
   }
   const denied = files.flatMap((settings) => {
     const list = recordOrUndefined(sandboxOf(settings)?.['filesystem'])?.['denyWrite'];
-    return Array.isArray(list) ? list : [];
+    return Array.isArray(list) ? (list as unknown[]) : [];
   });
   // An `Edit(...)` deny rule for the folder makes it read-only inside the sandbox as well.
   const editDenied = files.some((settings) => {

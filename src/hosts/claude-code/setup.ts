@@ -64,7 +64,7 @@ function prepareInit(context: HostInitContext, options: ClaudeCodeInitOptions): 
   // Settings first: if the user's file cannot be merged, stop before touching anything.
   const read = readJsonObject(join(root, SETTINGS_FILE));
   const settingsExisted = read.existed;
-  const merged = mergeOurSettings(read.value as Settings, plan.form, plan.registrations);
+  const merged = mergeOurSettings(read.value, plan.form, plan.registrations);
   const previous = claudeCodeFieldsOf(context.previous);
   const sandbox = sandboxDecision(options, plan);
   const projectIds = monorepoProjectIds(root);
@@ -181,8 +181,8 @@ function uninstall(root: string, installRecord: InstallRecord | undefined): Chan
 }
 
 export const CLAUDE_CODE_SETUP: HostSetup = {
-  checkInit: (options) => void planFor(options as ClaudeCodeInitOptions),
-  prepareInit: (context, options) => prepareInit(context, options as ClaudeCodeInitOptions),
+  checkInit: (options) => void planFor(options),
+  prepareInit: (context, options) => prepareInit(context, options),
   uninstall,
   installed: (rel) => rel === COMMAND_FILE || rel.startsWith(`${AGENT_DIR}/`),
   folders: [dirname(COMMAND_FILE), AGENT_DIR, '.claude'],

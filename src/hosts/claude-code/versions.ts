@@ -133,7 +133,7 @@ export function detectClaudeVersion(options: DetectOptions = {}): ClaudeVersionD
     windowsHide: true,
   });
   const ms = Math.round(performance.now() - started);
-  const error = run.error as NodeJS.ErrnoException | undefined;
+  const error: NodeJS.ErrnoException | undefined = run.error;
   if (error?.code === 'ENOENT') return { found: false, reason: 'no `claude` command on PATH', ms };
   if (error?.code === 'ETIMEDOUT' || run.signal === 'SIGKILL') {
     const limit = timeout >= 1000 ? `${Math.round(timeout / 1000)} s` : `${timeout} ms`;

@@ -3,7 +3,7 @@ import type { FileChange, FileChanges, HookEvent, HookEventName, HostNotificatio
 import { isHookEventName } from '../../events/hook-event.js';
 import type { ParseResult } from '../../engine/host.js';
 import type { Verdict } from '../../engine/verdict.js';
-import { recordOrUndefined } from '../../util/json.js';
+import { asText, recordOrUndefined } from '../../util/json.js';
 import { toolName } from '../../config/agent-operations.js';
 import { TOOL_KIND_BY_NAME } from './tool-names.js';
 
@@ -261,7 +261,7 @@ export function textOf(value: unknown): string {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map(textOf).filter(Boolean).join('\n');
   const record = recordOrUndefined(value);
-  if (!record) return String(value);
+  if (!record) return asText(value);
   if (typeof record['stdout'] === 'string' || typeof record['stderr'] === 'string') {
     return [record['stdout'], record['stderr']].filter((s) => typeof s === 'string' && s !== '').join('\n');
   }

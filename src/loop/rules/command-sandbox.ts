@@ -6,7 +6,7 @@ import { ruleSandbox, sandboxInvocation, type Invocation, type OsSandboxSupport 
 import type { ValidationContext } from '../types.js';
 
 export type Launch =
-  | { ok: true; invocation: Invocation; sandboxed: boolean; release(): void }
+  | { ok: true; invocation: Invocation; sandboxed: boolean; release: () => void }
   | { ok: false; message: string };
 
 /** What the person has to do before a rule nobody vouched for runs where there is no sandbox. */

@@ -42,8 +42,8 @@ describe('runContentPatternRule', () => {
     { name: 'a file outside the root is errored', rule: rule({ target: '../x' }), passed: false, errored: true, message: /outside the project root/ },
     { name: 'a pattern that does not compile is errored', rule: rule({ pattern: '(' }), output: '(', passed: false, errored: true, message: /does not compile/ },
   ];
-  it.each(rows)('$name', async ({ rule, output = '', passed, errored, message }) => {
-    const result = await runContentPatternRule(rule, { root, protect: PROTECT, agentOutput: output });
+  it.each(rows)('$name', ({ rule, output = '', passed, errored, message }) => {
+    const result = runContentPatternRule(rule, { root, protect: PROTECT, agentOutput: output });
     expect(result).toMatchObject({ name: 'p', type: 'content_pattern', passed, errored });
     expect(result.message).toMatch(message);
   });

@@ -13,7 +13,7 @@ const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
 const lineOf = (text: string, index: number) => text.slice(0, index).split('\n').length;
 
-export async function runContentPatternRule(rule: ContentPatternRule, ctx: ValidationContext): Promise<RuleResult> {
+export function runContentPatternRule(rule: ContentPatternRule, ctx: ValidationContext): RuleResult {
   const started = Date.now();
   const pattern = describePattern(rule.pattern, rule.flags);
   const make = resultMaker(rule, started);

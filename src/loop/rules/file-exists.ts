@@ -4,7 +4,7 @@ import type { FileExistsRule, RuleResult, ValidationContext } from '../types.js'
 import { resolveInsideRoot, statIfPresent } from './inside-root.js';
 import { resultMaker } from './result.js';
 
-export async function runFileExistsRule(rule: FileExistsRule, ctx: ValidationContext): Promise<RuleResult> {
+export function runFileExistsRule(rule: FileExistsRule, ctx: ValidationContext): RuleResult {
   const started = Date.now();
   const make = resultMaker(rule, started);
   const result = (passed: boolean, errored: boolean, message: string): RuleResult => make({ passed, errored }, message);

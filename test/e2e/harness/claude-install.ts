@@ -103,7 +103,7 @@ export function ensureClaudeCode(version: string): ClaudeLauncher {
     } catch {
       const done = readLauncher(version);
       if (done) return done;
-      let age = 0;
+      let age: number;
       try {
         age = Date.now() - statSync(lock).mtimeMs;
       } catch {

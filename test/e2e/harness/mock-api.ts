@@ -184,7 +184,7 @@ export class MockApi {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const path = request.url ?? '';
-      let body: LoggedRequest['body'] = {};
+      let body: LoggedRequest['body'];
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as LoggedRequest['body'];
       } catch {
