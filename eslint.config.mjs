@@ -21,7 +21,10 @@ export default tseslint.config(
       // isdlc reads terminal output: escape and control characters are what those expressions look for.
       'no-control-regex': 'off',
       // A name starting with `_` is left out on purpose (a destructured field taken out of a copy).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
     },
   },
   {

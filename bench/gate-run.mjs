@@ -20,7 +20,8 @@ const repo = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 15;
 const bin = join(repo, 'dist/isdlc.cjs');
-const isdlc = (...a) => execFileSync(process.execPath, [bin, ...a], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, CLAUDECODE: '' } });
+const isdlc = (...a) =>
+  execFileSync(process.execPath, [bin, ...a], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, CLAUDECODE: '' } });
 
 const work = mkdtempSync(join(tmpdir(), 'isdlc-bench-gate-'));
 const bundle = join(work, 'gate.cjs');
@@ -50,11 +51,16 @@ function project(name, verify) {
   const dir = join(work, name);
   mkdirSync(join(dir, 'test'), { recursive: true });
   writeFileSync(join(dir, 'add.js'), 'module.exports = (a, b) => a + b;\n');
-  writeFileSync(join(dir, 'test/add.test.js'), "const test = require('node:test');\nconst assert = require('node:assert');\nconst add = require('../add.js');\ntest('adds', () => assert.strictEqual(add(1, 2), 3));\ntest('adds zero', () => assert.strictEqual(add(0, 0), 0));\n");
+  writeFileSync(
+    join(dir, 'test/add.test.js'),
+    "const test = require('node:test');\nconst assert = require('node:assert');\nconst add = require('../add.js');\ntest('adds', () => assert.strictEqual(add(1, 2), 3));\ntest('adds zero', () => assert.strictEqual(add(0, 0), 0));\n",
+  );
   isdlc('init', dir);
   writeFileSync(join(dir, '.isdlc/config/testing.json'), JSON.stringify({ command: COMMAND, timeout_minutes: 2 }));
   // Every phase of the feature workflow is known (init's consistency check wants that); only 06 requires anything.
-  const requirements = Object.fromEntries(FEATURE_PHASES.map((phase) => [phase, phase === IMPL ? { test_iteration: { enabled: true, verify_at_gate: verify } } : {}]));
+  const requirements = Object.fromEntries(
+    FEATURE_PHASES.map((phase) => [phase, phase === IMPL ? { test_iteration: { enabled: true, verify_at_gate: verify } } : {}]),
+  );
   writeFileSync(join(dir, '.isdlc/config/iteration-requirements.json'), JSON.stringify({ phase_requirements: requirements }));
   isdlc('workflow', 'start', 'feature', '--description', 'Bench gate run', '--dir', dir);
   isdlc('changes', 'accept', '--dir', dir);
@@ -67,11 +73,26 @@ function project(name, verify) {
   base.current_phase = IMPL;
   base.active_workflow.current_phase_index = index;
   base.active_workflow.phase_status = Object.fromEntries(phases.map((p, i) => [p, i < index ? 'completed' : i === index ? 'in_progress' : 'pending']));
-  base.phases[IMPL] = { status: 'in_progress', started: base.active_workflow.started_at, iteration_requirements: { test_iteration: { completed: true, status: 'success', current_iteration: 1, max_iterations: 10, last_test_result: 'passed', last_test_command: 'npm test', history: [] } } };
-  const reset = () => store.update((draft) => {
-    for (const key of Object.keys(draft)) delete draft[key];
-    Object.assign(draft, structuredClone(base));
-  });
+  base.phases[IMPL] = {
+    status: 'in_progress',
+    started: base.active_workflow.started_at,
+    iteration_requirements: {
+      test_iteration: {
+        completed: true,
+        status: 'success',
+        current_iteration: 1,
+        max_iterations: 10,
+        last_test_result: 'passed',
+        last_test_command: 'npm test',
+        history: [],
+      },
+    },
+  };
+  const reset = () =>
+    store.update((draft) => {
+      for (const key of Object.keys(draft)) delete draft[key];
+      Object.assign(draft, structuredClone(base));
+    });
   return { dir, location, reset };
 }
 
@@ -114,7 +135,14 @@ try {
   const noRun = await timeCompletion(off);
   const withRun = await timeCompletion(on);
   const sandbox = probeOsSandbox();
-  const figures = { runs, command_ms: command, complete_without_run_ms: noRun, complete_with_run_ms: withRun, gate_cost_ms: withRun - noRun - command, sandbox: sandbox.ok ? sandbox.kind : `none (${sandbox.why})` };
+  const figures = {
+    runs,
+    command_ms: command,
+    complete_without_run_ms: noRun,
+    complete_with_run_ms: withRun,
+    gate_cost_ms: withRun - noRun - command,
+    sandbox: sandbox.ok ? sandbox.kind : `none (${sandbox.why})`,
+  };
   if (args.includes('--json')) console.log(JSON.stringify(figures));
   else {
     const f = (ms) => `${ms.toFixed(1)} ms`;

@@ -89,8 +89,19 @@ function growState(file, bytes) {
   const state = JSON.parse(readFileSync(file, 'utf8'));
   const agents = ['requirements-analyst', 'solution-architect', 'software-developer', 'qa-engineer'];
   for (let i = 0; JSON.stringify(state, null, 2).length < bytes; i += 1) {
-    state.skill_usage_log.push({ timestamp: new Date(1_750_000_000_000 + i * 60_000).toISOString(), agent: agents[i % 4], agent_phase: '01-requirements', current_phase: '01-requirements', description: `delegation ${i} for the bench workflow`, status: 'authorised' });
-    state.history.push({ timestamp: new Date(1_750_000_000_000 + i * 60_000).toISOString(), agent: agents[i % 4], action: `Recorded step ${i} of the earlier workflow while working on the bench feature` });
+    state.skill_usage_log.push({
+      timestamp: new Date(1_750_000_000_000 + i * 60_000).toISOString(),
+      agent: agents[i % 4],
+      agent_phase: '01-requirements',
+      current_phase: '01-requirements',
+      description: `delegation ${i} for the bench workflow`,
+      status: 'authorised',
+    });
+    state.history.push({
+      timestamp: new Date(1_750_000_000_000 + i * 60_000).toISOString(),
+      agent: agents[i % 4],
+      action: `Recorded step ${i} of the earlier workflow while working on the bench feature`,
+    });
   }
   writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`);
   return statSync(file).size;
@@ -117,7 +128,12 @@ function agentCall(dir, subagent) {
     permission_mode: 'default',
     hook_event_name: 'PreToolUse',
     tool_name: 'Agent',
-    tool_input: { description: 'Phase work', prompt: 'Carry out the phase work described in the delegation.', subagent_type: subagent, run_in_background: false },
+    tool_input: {
+      description: 'Phase work',
+      prompt: 'Carry out the phase work described in the delegation.',
+      subagent_type: subagent,
+      run_in_background: false,
+    },
     tool_use_id: 'toolu_01UyNmiq2fWehP4Jooar3YS7',
   });
 }
@@ -158,7 +174,11 @@ function postBashWithEditDiff(dir) {
       interrupted: false,
       isImage: false,
       noOutputExpected: false,
-      bashEditDiff: { files: [{ filePath: join(dir, 'src/a.ts'), hunks: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: ['-a', '+b'] }] }], moreFiles: 0, changedFiles: [join(dir, 'src/a.ts'), join(dir, 'src/b.ts')] },
+      bashEditDiff: {
+        files: [{ filePath: join(dir, 'src/a.ts'), hunks: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: ['-a', '+b'] }] }],
+        moreFiles: 0,
+        changedFiles: [join(dir, 'src/a.ts'), join(dir, 'src/b.ts')],
+      },
     },
     tool_use_id: 'toolu_01Bench',
     duration_ms: 800,
@@ -190,7 +210,9 @@ function shellCall(dir, event) {
     hook_event_name: event,
     tool_name: 'Bash',
     tool_input: { command: 'npm run lint', description: 'Lint' },
-    ...(event === 'PostToolUse' ? { tool_response: { stdout: 'no problems', stderr: '', interrupted: false, isImage: false, noOutputExpected: false }, duration_ms: 900 } : {}),
+    ...(event === 'PostToolUse'
+      ? { tool_response: { stdout: 'no problems', stderr: '', interrupted: false, isImage: false, noOutputExpected: false }, duration_ms: 900 }
+      : {}),
     tool_use_id: 'toolu_01BenchShell',
   });
 }
@@ -209,19 +231,79 @@ function casesFor(build) {
   const projects = [noWorkflow, withLoop, withWorkflow, implementing, implementingBig, implementing60, inGit];
   const bytes60 = statSync(join(implementing60, '.isdlc/state.json')).size;
   const cases = [
-    { name: '(a) PreToolUse Agent, no active workflow', ...registered(noWorkflow, 'PreToolUse', 'Agent'), input: agentCall(noWorkflow, 'software-developer'), env: { CLAUDE_PROJECT_DIR: noWorkflow } },
-    { name: `(b) PreToolUse Agent, active workflow, ${Math.round(stateBytes / 1024)} KB state`, ...registered(withWorkflow, 'PreToolUse', 'Agent'), input: agentCall(withWorkflow, 'quick-scan-agent'), env: { CLAUDE_PROJECT_DIR: withWorkflow } },
-    { name: '(b, deny) the same, delegating out of order', ...registered(withWorkflow, 'PreToolUse', 'Agent'), input: agentCall(withWorkflow, 'software-developer'), env: { CLAUDE_PROJECT_DIR: withWorkflow } },
-    { name: '(c) PostToolUseFailure npm test, 1 MB of output', ...registered(implementing, 'PostToolUseFailure', 'Bash'), input: failedTestRun(implementing), env: { CLAUDE_PROJECT_DIR: implementing } },
-    { name: "(c, 50 KB state) the same with (b)'s state", ...registered(implementingBig, 'PostToolUseFailure', 'Bash'), input: failedTestRun(implementingBig), env: { CLAUDE_PROJECT_DIR: implementingBig } },
-    { name: '(g) PostToolUse Bash with a bashEditDiff of two files', ...registered(implementing, 'PostToolUse', 'Bash'), input: postBashWithEditDiff(implementing), env: { CLAUDE_PROJECT_DIR: implementing } },
+    {
+      name: '(a) PreToolUse Agent, no active workflow',
+      ...registered(noWorkflow, 'PreToolUse', 'Agent'),
+      input: agentCall(noWorkflow, 'software-developer'),
+      env: { CLAUDE_PROJECT_DIR: noWorkflow },
+    },
+    {
+      name: `(b) PreToolUse Agent, active workflow, ${Math.round(stateBytes / 1024)} KB state`,
+      ...registered(withWorkflow, 'PreToolUse', 'Agent'),
+      input: agentCall(withWorkflow, 'quick-scan-agent'),
+      env: { CLAUDE_PROJECT_DIR: withWorkflow },
+    },
+    {
+      name: '(b, deny) the same, delegating out of order',
+      ...registered(withWorkflow, 'PreToolUse', 'Agent'),
+      input: agentCall(withWorkflow, 'software-developer'),
+      env: { CLAUDE_PROJECT_DIR: withWorkflow },
+    },
+    {
+      name: '(c) PostToolUseFailure npm test, 1 MB of output',
+      ...registered(implementing, 'PostToolUseFailure', 'Bash'),
+      input: failedTestRun(implementing),
+      env: { CLAUDE_PROJECT_DIR: implementing },
+    },
+    {
+      name: "(c, 50 KB state) the same with (b)'s state",
+      ...registered(implementingBig, 'PostToolUseFailure', 'Bash'),
+      input: failedTestRun(implementingBig),
+      env: { CLAUDE_PROJECT_DIR: implementingBig },
+    },
+    {
+      name: '(g) PostToolUse Bash with a bashEditDiff of two files',
+      ...registered(implementing, 'PostToolUse', 'Bash'),
+      input: postBashWithEditDiff(implementing),
+      env: { CLAUDE_PROJECT_DIR: implementing },
+    },
     // Run in this order each round: (i) finds the heads (h) kept for the same call.
-    { name: `(h) PreToolUse Bash, git repo, workflow branch, ${Math.round(stateBytes / 1024)} KB state`, ...registered(inGit, 'PreToolUse', 'Bash'), input: shellCall(inGit, 'PreToolUse'), env: { CLAUDE_PROJECT_DIR: inGit } },
-    { name: '(i) PostToolUse Bash of the same call', ...registered(inGit, 'PostToolUse', 'Bash'), input: shellCall(inGit, 'PostToolUse'), env: { CLAUDE_PROJECT_DIR: inGit } },
-    { name: `(j) PreToolUse Bash, 06-implementation, ${Math.round(bytes60 / 1024)} KB state, no git`, ...registered(implementing60, 'PreToolUse', 'Bash'), input: shellCall(implementing60, 'PreToolUse'), env: { CLAUDE_PROJECT_DIR: implementing60 } },
-    { name: '(d) Stop, no loop in the project', ...registered(noWorkflow, 'Stop'), input: stopCall(noWorkflow, 'S-other'), env: { CLAUDE_PROJECT_DIR: noWorkflow } },
-    { name: "(e) Stop, a loop in the project but another session's", ...registered(withLoop, 'Stop'), input: stopCall(withLoop, 'S-other'), env: { CLAUDE_PROJECT_DIR: withLoop } },
-    { name: "(f) Stop of the loop's session: validate `node -e ''`, block", ...registered(withLoop, 'Stop'), input: stopCall(withLoop, 'S-loop'), env: { CLAUDE_PROJECT_DIR: withLoop } },
+    {
+      name: `(h) PreToolUse Bash, git repo, workflow branch, ${Math.round(stateBytes / 1024)} KB state`,
+      ...registered(inGit, 'PreToolUse', 'Bash'),
+      input: shellCall(inGit, 'PreToolUse'),
+      env: { CLAUDE_PROJECT_DIR: inGit },
+    },
+    {
+      name: '(i) PostToolUse Bash of the same call',
+      ...registered(inGit, 'PostToolUse', 'Bash'),
+      input: shellCall(inGit, 'PostToolUse'),
+      env: { CLAUDE_PROJECT_DIR: inGit },
+    },
+    {
+      name: `(j) PreToolUse Bash, 06-implementation, ${Math.round(bytes60 / 1024)} KB state, no git`,
+      ...registered(implementing60, 'PreToolUse', 'Bash'),
+      input: shellCall(implementing60, 'PreToolUse'),
+      env: { CLAUDE_PROJECT_DIR: implementing60 },
+    },
+    {
+      name: '(d) Stop, no loop in the project',
+      ...registered(noWorkflow, 'Stop'),
+      input: stopCall(noWorkflow, 'S-other'),
+      env: { CLAUDE_PROJECT_DIR: noWorkflow },
+    },
+    {
+      name: "(e) Stop, a loop in the project but another session's",
+      ...registered(withLoop, 'Stop'),
+      input: stopCall(withLoop, 'S-other'),
+      env: { CLAUDE_PROJECT_DIR: withLoop },
+    },
+    {
+      name: "(f) Stop of the loop's session: validate `node -e ''`, block",
+      ...registered(withLoop, 'Stop'),
+      input: stopCall(withLoop, 'S-loop'),
+      env: { CLAUDE_PROJECT_DIR: withLoop },
+    },
   ];
   currentBin = bin;
   return { cases, projects, implementing };
@@ -250,7 +332,12 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 const base = median(samples[0]);
-const rows = cases.map((c, index) => ({ case: c.name, build: c.build ?? '', median_ms: Number(median(samples[index]).toFixed(1)), ratio: Number((median(samples[index]) / base).toFixed(3)) }));
+const rows = cases.map((c, index) => ({
+  case: c.name,
+  build: c.build ?? '',
+  median_ms: Number(median(samples[index]).toFixed(1)),
+  ratio: Number((median(samples[index]) / base).toFixed(3)),
+}));
 
 // The GATE REQUIREMENTS block (required under 100 ms; our target 5 ms), built in-process from a
 // cold read of the project's config each time, as a hook call does.
@@ -258,7 +345,12 @@ const { buildGateRequirementsBlock } = createRequire(import.meta.url)(join(repo,
 const blockSamples = [];
 for (let i = 0; i < 200; i += 1) {
   const started = process.hrtime.bigint();
-  const text = buildGateRequirementsBlock({ phaseKey: '06-implementation', artifactFolder: 'REQ-0001-bench', workflowType: 'feature', projectRoot: implementing });
+  const text = buildGateRequirementsBlock({
+    phaseKey: '06-implementation',
+    artifactFolder: 'REQ-0001-bench',
+    workflowType: 'feature',
+    projectRoot: implementing,
+  });
   blockSamples.push(Number(process.hrtime.bigint() - started) / 1e6);
   if (!text) throw new Error('the gate requirements block came out empty');
 }
@@ -266,7 +358,9 @@ const block = { median_ms: Number(median(blockSamples.slice(10)).toFixed(2)), fi
 
 if (asJson) process.stdout.write(`${JSON.stringify({ runs, node: process.version, rows, gate_requirements_block: block })}\n`);
 else {
-  process.stdout.write(`isdlc hook latency: median of ${runs} runs each, interleaved, Node ${process.version}${baselineDir ? `; baseline build: ${baselineDir}` : ''}\n`);
+  process.stdout.write(
+    `isdlc hook latency: median of ${runs} runs each, interleaved, Node ${process.version}${baselineDir ? `; baseline build: ${baselineDir}` : ''}\n`,
+  );
   const fmt = (row) => (row ? `${row.median_ms.toFixed(1).padStart(7)} ms  ${row.ratio.toFixed(3)}×` : '');
   process.stdout.write(`  ${"node -e ''".padEnd(58)} ${fmt(rows[0])}\n`);
   for (const row of rows.filter((r) => r.build === 'now')) {

@@ -106,9 +106,7 @@ const result = {
   iteration_validate_overhead_ms: Number((median(validated) - median(alone)).toFixed(2)),
   checkpoint_create_per_second: Math.round(CHECKPOINTS / seconds),
   os_sandbox: sandbox.ok ? sandbox.kind : `none: ${sandbox.why}`,
-  ...(sandbox.ok
-    ? { true_rule_unsandboxed_ms: Number(median(unsandboxed).toFixed(2)), true_rule_sandboxed_ms: Number(median(sandboxed).toFixed(2)) }
-    : {}),
+  ...(sandbox.ok ? { true_rule_unsandboxed_ms: Number(median(unsandboxed).toFixed(2)), true_rule_sandboxed_ms: Number(median(sandboxed).toFixed(2)) } : {}),
 };
 if (asJson) process.stdout.write(`${JSON.stringify(result)}\n`);
 else {
@@ -118,7 +116,9 @@ else {
   process.stdout.write(`  iteration_validate overhead beyond the rule's process       ${result.iteration_validate_overhead_ms.toFixed(2).padStart(7)} ms\n`);
   process.stdout.write(`  checkpoint_create: ${result.checkpoint_create_per_second} per second (${CHECKPOINTS} on a real loop.db, WAL)\n`);
   if (sandbox.ok) {
-    process.stdout.write(`  a \`true\` rule without the OS sandbox (median of ${unsandboxed.length})        ${result.true_rule_unsandboxed_ms.toFixed(2).padStart(7)} ms\n`);
+    process.stdout.write(
+      `  a \`true\` rule without the OS sandbox (median of ${unsandboxed.length})        ${result.true_rule_unsandboxed_ms.toFixed(2).padStart(7)} ms\n`,
+    );
     process.stdout.write(`  the same rule in the OS sandbox (${sandbox.kind})                 ${result.true_rule_sandboxed_ms.toFixed(2).padStart(7)} ms\n`);
   } else process.stdout.write(`  OS sandbox: ${result.os_sandbox}\n`);
 }

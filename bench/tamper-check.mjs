@@ -22,7 +22,8 @@ const work = mkdtempSync(join(tmpdir(), 'isdlc-bench-tamper-'));
 const bundle = join(work, 'check.cjs');
 buildSync({
   stdin: {
-    contents: "export { tamperCheckForHook } from './src/integrity/tamper-on-hook.ts'; export { JournaledStateStore } from './src/integrity/journaled-state.ts'; export { GUARDED } from './src/hosts/hook-hosts.ts';",
+    contents:
+      "export { tamperCheckForHook } from './src/integrity/tamper-on-hook.ts'; export { JournaledStateStore } from './src/integrity/journaled-state.ts'; export { GUARDED } from './src/hosts/hook-hosts.ts';",
     resolveDir: repo,
     loader: 'ts',
   },
@@ -42,7 +43,12 @@ isdlc('init', dir, '--claude-version', '2.1.332');
 isdlc('workflow', 'start', 'feature', '--description', 'Bench feature', '--dir', dir);
 const file = join(dir, '.isdlc/state.json');
 const state = JSON.parse(readFileSync(file, 'utf8'));
-for (let i = 0; JSON.stringify(state, null, 2).length < 60 * 1024; i += 1) state.history.push({ timestamp: new Date(1_750_000_000_000 + i * 60_000).toISOString(), agent: 'software-developer', action: `Recorded step ${i} of the bench workflow` });
+for (let i = 0; JSON.stringify(state, null, 2).length < 60 * 1024; i += 1)
+  state.history.push({
+    timestamp: new Date(1_750_000_000_000 + i * 60_000).toISOString(),
+    agent: 'software-developer',
+    action: `Recorded step ${i} of the bench workflow`,
+  });
 writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`);
 isdlc('changes', 'accept', '--dir', dir);
 
@@ -70,6 +76,8 @@ const result = { stateBytes: statSync(file).size, runs, microseconds: { unchange
 if (args.includes('--json')) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 else {
   const line = (what, t) => `  ${what}: median ${t.median.toFixed(0)} µs, p95 ${t.p95.toFixed(0)} µs\n`;
-  process.stdout.write(`tamper check per hook call, ${Math.round(result.stateBytes / 1024)} KB state, ${runs} calls each\n${line('nothing changed', clean)}${line('isdlc wrote the state since', afterWrite)}`);
+  process.stdout.write(
+    `tamper check per hook call, ${Math.round(result.stateBytes / 1024)} KB state, ${runs} calls each\n${line('nothing changed', clean)}${line('isdlc wrote the state since', afterWrite)}`,
+  );
 }
 rmSync(work, { recursive: true, force: true });

@@ -22,7 +22,10 @@ const siblingFiles = {
   setup(b) {
     // The bundled config defaults as JSON text, parsed where they are used (src/config/project-config.ts):
     // as object literals they were built on every hook call.
-    b.onLoad({ filter: /[\\/]src[\\/]config[\\/]defaults[\\/][^\\/]+\.json$/ }, (args) => ({ contents: JSON.stringify(JSON.parse(readFileSync(args.path, 'utf8'))), loader: 'text' }));
+    b.onLoad({ filter: /[\\/]src[\\/]config[\\/]defaults[\\/][^\\/]+\.json$/ }, (args) => ({
+      contents: JSON.stringify(JSON.parse(readFileSync(args.path, 'utf8'))),
+      loader: 'text',
+    }));
     b.onResolve({ filter: /^(yaml|shell-quote|\.\/cli\.cjs|\.\/mcp\.cjs)$/ }, (args) => ({ path: SIBLINGS[args.path], external: true }));
     // src/loop/load.ts requires the loop's API: in a build that is the loop bundle beside the caller.
     b.onResolve({ filter: /^\.\/api\.js$/ }, (args) =>
@@ -97,5 +100,8 @@ chmodSync('dist/isdlc.cjs', 0o755);
 for (const file of ['isdlc.cjs', 'hook-tool-call.cjs', 'hook-tool-result.cjs', 'hook-turn.cjs', 'loop.cjs', 'gate.cjs', 'schemas.cjs', 'tamper.cjs']) {
   const text = readFileSync(join('dist', file), 'latin1');
   const at = text.search(/[^\x00-\x7f]/);
-  if (at >= 0) throw new Error(`dist/${file} is not ASCII: ${JSON.stringify(text.slice(Math.max(0, at - 60), at + 20))}; write the character as a \\u escape in the source`);
+  if (at >= 0)
+    throw new Error(
+      `dist/${file} is not ASCII: ${JSON.stringify(text.slice(Math.max(0, at - 60), at + 20))}; write the character as a \\u escape in the source`,
+    );
 }

@@ -24,12 +24,19 @@ say(`isdlc replay demo/feature-session.jsonl (each line is one hook call, as Cla
 process.stdout.write(isdlc('replay', session, '--dir', project));
 say('An iteration loop: the agent may not end its turn until `npm test` passes and it declares COMPLETE');
 writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'shop', private: true, scripts: { test: 'node test.js' } }, null, 2));
-writeFileSync(join(project, 'test.js'), "if (require('./add.js')(1, 2) !== 3) { console.error('add(1, 2) should be 3'); process.exit(1); }\nconsole.log('1 passing');\n");
+writeFileSync(
+  join(project, 'test.js'),
+  "if (require('./add.js')(1, 2) !== 3) { console.error('add(1, 2) should be 3'); process.exit(1); }\nconsole.log('1 passing');\n",
+);
 writeFileSync(join(project, 'add.js'), 'module.exports = (a, b) => a - b;\n');
 process.stdout.write(isdlc('loop', 'start', '--dir', project, '--session', 'demo-session', '--rule', 'npm test', 'Make add() add'));
 const stop = (message) => {
   const payload = { session_id: 'demo-session', cwd: project, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: message };
-  const out = execFileSync(process.execPath, [bin, 'hook'], { input: JSON.stringify(payload), encoding: 'utf8', env: { ...process.env, CLAUDE_PROJECT_DIR: project } });
+  const out = execFileSync(process.execPath, [bin, 'hook'], {
+    input: JSON.stringify(payload),
+    encoding: 'utf8',
+    env: { ...process.env, CLAUDE_PROJECT_DIR: project },
+  });
   const answer = out.trim() ? JSON.parse(out) : {};
   process.stdout.write(`\n-- the agent stops, saying: ${JSON.stringify(message)}\n`);
   process.stdout.write(answer.decision === 'block' ? `   held; the agent is told:\n${answer.reason.replace(/^/gm, '     | ')}\n` : '   the turn ends\n');

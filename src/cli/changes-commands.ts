@@ -22,9 +22,10 @@ function incidentLines(incident: Incident): string[] {
 }
 
 function describe(waiting: Waiting): string {
-  if (waiting.incidents.length === 0 && waiting.pending.length === 0) return 'Nothing waits for review: isdlc\'s files are as isdlc left them.\n';
+  if (waiting.incidents.length === 0 && waiting.pending.length === 0) return "Nothing waits for review: isdlc's files are as isdlc left them.\n";
   const lines: string[] = [];
-  if (waiting.incidents.length > 0) lines.push('Changes to isdlc\'s files made outside isdlc, waiting for your review:', ...waiting.incidents.flatMap(incidentLines));
+  if (waiting.incidents.length > 0)
+    lines.push("Changes to isdlc's files made outside isdlc, waiting for your review:", ...waiting.incidents.flatMap(incidentLines));
   if (waiting.pending.length > 0) {
     lines.push('Changed on disk now (the next hook call undoes these unless you accept them):');
     lines.push(...waiting.pending.map((change) => `    ${change.rel} ${change.change} (${GUARDED_KIND_LABELS[change.kind]})`));
@@ -32,7 +33,7 @@ function describe(waiting: Waiting): string {
   lines.push(
     '',
     'If you made these changes, or want to keep them: `isdlc changes accept` (all of them and what is on disk now) or `isdlc changes accept N`.',
-    'To keep isdlc\'s versions: `isdlc changes reject` (the changed versions kept aside are deleted).',
+    "To keep isdlc's versions: `isdlc changes reject` (the changed versions kept aside are deleted).",
   );
   return `${lines.join('\n')}\n`;
 }
@@ -47,7 +48,8 @@ function ids(values: string[]): number[] | undefined {
 }
 
 function reviewed(decision: 'accept' | 'reject', result: ReviewResult): string {
-  if (result.incidents.length === 0 && result.undone.length === 0 && result.files.length === 0) return decision === 'accept' ? 'Nothing was waiting; isdlc takes its files as they are on disk.\n' : 'Nothing was waiting for review.\n';
+  if (result.incidents.length === 0 && result.undone.length === 0 && result.files.length === 0)
+    return decision === 'accept' ? 'Nothing was waiting; isdlc takes its files as they are on disk.\n' : 'Nothing was waiting for review.\n';
   const which = result.incidents.map((id) => `#${id}`).join(', ');
   if (decision === 'accept') {
     return `Accepted ${which ? `${which}, ` : ''}${result.files.length > 0 ? `keeping ${result.files.join(', ')}` : 'the files as they are'}. isdlc takes them as they are now.\n`;
@@ -56,7 +58,9 @@ function reviewed(decision: 'accept' | 'reject', result: ReviewResult): string {
 }
 
 export function registerChangesCommands(program: Command): void {
-  const changes = program.command('changes').description("changes to isdlc's files made outside isdlc: list them (default), accept or reject them (people only)");
+  const changes = program
+    .command('changes')
+    .description("changes to isdlc's files made outside isdlc: list them (default), accept or reject them (people only)");
   changes
     .command('list', { isDefault: true })
     .description('what waits for review: changes the hooks undid, and what differs on disk now')

@@ -31,9 +31,13 @@ function checkGuardsLoad(root: string, reinit: string, findings: Finding[]): voi
   const reports: { bundle?: string; guards?: string[]; problems?: string[] }[] = [];
   try {
     for (const line of run.stdout.split('\n').filter(Boolean)) reports.push(JSON.parse(line) as (typeof reports)[number]);
-    if (reports.length === 0 || run.status !== 0 && reports.every((r) => (r.problems ?? []).length === 0)) throw new Error('no report');
+    if (reports.length === 0 || (run.status !== 0 && reports.every((r) => (r.problems ?? []).length === 0))) throw new Error('no report');
   } catch {
-    findings.push({ severity: 'fail', what: `the installed guards could not be loaded: ${(run.stderr || run.stdout).trim().slice(0, 300)}`, fix: `run \`${reinit}\`` });
+    findings.push({
+      severity: 'fail',
+      what: `the installed guards could not be loaded: ${(run.stderr || run.stdout).trim().slice(0, 300)}`,
+      fix: `run \`${reinit}\``,
+    });
     return;
   }
   const problems = reports.flatMap((r) => (r.problems ?? []).map((p) => `${r.bundle ? `${r.bundle}: ` : ''}${p}`));
@@ -61,8 +65,13 @@ function checkNode(findings: Finding[]): void {
   const onPath = spawnSync('node', ['-p', 'process.versions.node'], { encoding: 'utf8', timeout: 10_000 });
   const version = onPath.status === 0 ? onPath.stdout.trim() : undefined;
   if (!version) findings.push({ severity: 'fail', what: 'no `node` on the PATH: the hooks are started as `node`', fix });
-  else if (!nodeIsSupported(version)) findings.push({ severity: 'fail', what: `the hooks would run on Node.js ${version} (the \`node\` on the PATH); isdlc needs ${MIN_NODE} or later`, fix });
-  else findings.push({ severity: 'ok', what: `Node.js ${version} runs the hooks${version === process.versions.node ? '' : ` (this command runs on ${process.versions.node})`}` });
+  else if (!nodeIsSupported(version))
+    findings.push({ severity: 'fail', what: `the hooks would run on Node.js ${version} (the \`node\` on the PATH); isdlc needs ${MIN_NODE} or later`, fix });
+  else
+    findings.push({
+      severity: 'ok',
+      what: `Node.js ${version} runs the hooks${version === process.versions.node ? '' : ` (this command runs on ${process.versions.node})`}`,
+    });
 }
 
 /** The loop bundle loads SQLite on this machine, and the loop store reads. */
@@ -85,7 +94,8 @@ function checkLoops(root: string, reinit: string, findings: Finding[]): void {
       : `run isdlc on Node.js ${MIN_NODE} or later (22 or 24)`;
     findings.push({ severity: 'fail', what: `iteration loops: ${report.problem}`, fix });
   } else {
-    const live = report.store === 'present' ? `; ${report.live} running${report.unclaimed ? `, ${report.unclaimed} not yet claimed by a session` : ''}` : '; no loop yet';
+    const live =
+      report.store === 'present' ? `; ${report.live} running${report.unclaimed ? `, ${report.unclaimed} not yet claimed by a session` : ''}` : '; no loop yet';
     findings.push({ severity: 'ok', what: `iteration loops: SQLite ${report.sqlite} loads${live}` });
   }
 }
@@ -93,7 +103,12 @@ function checkLoops(root: string, reinit: string, findings: Finding[]): void {
 function checkConfig(root: string, findings: Finding[]): ProjectConfig {
   for (const name of CONFIG_NAMES) {
     const loaded = loadConfig(root, name, CONFIG_DIRS);
-    if (loaded.problem) findings.push({ severity: 'fail', what: `${name}: ${loaded.problem}; the bundled default is used instead`, fix: 'fix the file, or remove it to use the default' });
+    if (loaded.problem)
+      findings.push({
+        severity: 'fail',
+        what: `${name}: ${loaded.problem}; the bundled default is used instead`,
+        fix: 'fix the file, or remove it to use the default',
+      });
     else findings.push({ severity: 'ok', what: `${name}: ${loaded.from === 'bundled' ? 'bundled default' : loaded.from}` });
   }
   const config = new ProjectConfig(root, CONFIG_DIRS);
@@ -104,7 +119,8 @@ function checkConfig(root: string, findings: Finding[]): ProjectConfig {
     manifest: config.manifest,
     constitution: config.constitution,
   });
-  for (const problem of problems) findings.push({ severity: 'fail', what: `config disagrees: ${problem}`, fix: 'make the files agree (`isdlc config show NAME` prints what is in use)' });
+  for (const problem of problems)
+    findings.push({ severity: 'fail', what: `config disagrees: ${problem}`, fix: 'make the files agree (`isdlc config show NAME` prints what is in use)' });
   if (problems.length === 0) findings.push({ severity: 'ok', what: `config files agree (constitution: ${config.constitution.articles.size} articles)` });
   return config;
 }
@@ -119,7 +135,11 @@ function checkStateFile(file: string, config: ProjectConfig, findings: Finding[]
     findings.push(
       code === 'ENOENT'
         ? { severity: 'warn', what: `${file} does not exist`, fix: 'run `isdlc init` to create it' }
-        : { severity: 'fail', what: `${file} does not parse: ${(error as Error).message}`, fix: 'repair the JSON by hand (a hook will set a broken file aside and start afresh)' },
+        : {
+            severity: 'fail',
+            what: `${file} does not parse: ${(error as Error).message}`,
+            fix: 'repair the JSON by hand (a hook will set a broken file aside and start afresh)',
+          },
     );
     return;
   }

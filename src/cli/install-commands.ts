@@ -36,36 +36,43 @@ function optionOf(spec: HostOption): Option {
 /** The hosts' options of a command, each once. */
 function hostOptions(command: 'init' | 'doctor'): Option[] {
   const seen = new Set<string>();
-  return HOSTS.flatMap((host) => host.options).filter((spec) => spec.commands.includes(command) && !seen.has(spec.flags) && seen.add(spec.flags)).map(optionOf);
+  return HOSTS.flatMap((host) => host.options)
+    .filter((spec) => spec.commands.includes(command) && !seen.has(spec.flags) && seen.add(spec.flags))
+    .map(optionOf);
 }
 
 export function registerInstallCommands(program: Command): void {
   const init = program
     .command('init')
-    .description(`set isdlc up in a project: .isdlc/ (hook, config, state), docs/isdlc/constitution.md, and isdlc registered with ${HOSTS.map((host) => host.hook.name).join(' and ')} in the project's own settings`)
+    .description(
+      `set isdlc up in a project: .isdlc/ (hook, config, state), docs/isdlc/constitution.md, and isdlc registered with ${HOSTS.map((host) => host.hook.name).join(' and ')} in the project's own settings`,
+    )
     .argument('[dir]', 'project directory', '.');
   for (const option of hostOptions('init')) init.addOption(option);
-  init
-    .option('--json', 'print the changes as JSON (notices go to stderr)')
-    .action((dir: string, options: Record<string, unknown>) => {
-      const root = resolve(dir);
-      const result = initProject(root, {
-        binSource: __dirname,
-        guarded: GUARDED,
-        hosts: HOSTS.map((host) => ({ setup: host.setup, options })),
-        version: __ISDLC_VERSION__,
-      });
-      const notices = [...result.notices, ...(nodeIsSupported(process.versions.node) ? [] : [`Node.js ${process.versions.node} is too old for isdlc: the hooks work, the iteration loops do not. Use Node.js ${MIN_NODE} or later (22 or 24).`])];
-      if (options.json) {
-        io.out(json(result.changes));
-        io.err(`${notices.join('\n')}\n`);
-        return;
-      }
-      io.out(
-        `${formatChanges(`isdlc ${__ISDLC_VERSION__} set up in ${root}`, result.changes)}${notices.join('\n')}\n` +
-          'Next: `isdlc doctor` checks the installation; `isdlc status` shows the workflow.\n',
-      );
+  init.option('--json', 'print the changes as JSON (notices go to stderr)').action((dir: string, options: Record<string, unknown>) => {
+    const root = resolve(dir);
+    const result = initProject(root, {
+      binSource: __dirname,
+      guarded: GUARDED,
+      hosts: HOSTS.map((host) => ({ setup: host.setup, options })),
+      version: __ISDLC_VERSION__,
     });
+    const notices = [
+      ...result.notices,
+      ...(nodeIsSupported(process.versions.node)
+        ? []
+        : [`Node.js ${process.versions.node} is too old for isdlc: the hooks work, the iteration loops do not. Use Node.js ${MIN_NODE} or later (22 or 24).`]),
+    ];
+    if (options.json) {
+      io.out(json(result.changes));
+      io.err(`${notices.join('\n')}\n`);
+      return;
+    }
+    io.out(
+      `${formatChanges(`isdlc ${__ISDLC_VERSION__} set up in ${root}`, result.changes)}${notices.join('\n')}\n` +
+        'Next: `isdlc doctor` checks the installation; `isdlc status` shows the workflow.\n',
+    );
+  });
 
   program
     .command('uninstall')
@@ -81,15 +88,15 @@ export function registerInstallCommands(program: Command): void {
 
   const doctor = program
     .command('doctor')
-    .description(`check the installation the way ${HOSTS.map((host) => host.hook.name).join(' and ')} will use it (for the version installed), and say how to fix what is wrong`)
+    .description(
+      `check the installation the way ${HOSTS.map((host) => host.hook.name).join(' and ')} will use it (for the version installed), and say how to fix what is wrong`,
+    )
     .argument('[dir]', 'project directory', '.');
   for (const option of hostOptions('doctor')) doctor.addOption(option);
-  doctor
-    .option('--json', 'print the findings as JSON')
-    .action((dir: string, options: Record<string, unknown>) => {
-      const root = resolve(dir);
-      const findings = runDoctor(root, options);
-      io.out(options.json ? json(findings) : formatFindings(root, findings));
-      if (findings.some((finding) => finding.severity === 'fail')) process.exitCode = 1;
-    });
+  doctor.option('--json', 'print the findings as JSON').action((dir: string, options: Record<string, unknown>) => {
+    const root = resolve(dir);
+    const findings = runDoctor(root, options);
+    io.out(options.json ? json(findings) : formatFindings(root, findings));
+    if (findings.some((finding) => finding.severity === 'fail')) process.exitCode = 1;
+  });
 }

@@ -81,7 +81,9 @@ function describeLoop(store: LoopStore, loop: Loop): string {
   const history = store.history(loop.id);
   for (const record of history) {
     if (record.validatedAt === null) continue;
-    lines.push(`  ${String(record.iteration).padStart(3)}: ${record.passed ? 'passed' : 'failed'}  score ${record.score}  ${record.signal ?? ''}  (${record.validatedBy})`);
+    lines.push(
+      `  ${String(record.iteration).padStart(3)}: ${record.passed ? 'passed' : 'failed'}  score ${record.score}  ${record.signal ?? ''}  (${record.validatedBy})`,
+    );
   }
   const lastValidated = history.filter((record) => record.validatedAt !== null).at(-1);
   if (lastValidated?.passed === false && lastValidated.report) {
@@ -125,7 +127,8 @@ export function runningLoops(isdlcDir: string): { loops: RunningLoop[]; problem?
 export function runningLoopLines(running: { loops: RunningLoop[]; problem?: string }): string[] {
   if (running.problem) return [`Loops: ${running.problem}`];
   return running.loops.map(
-    (item) => `Loop ${item.id} running: "${item.taskTitle}", iteration ${item.iteration} of ${item.maxIterations}, ${item.boundTo ? `held to session ${item.boundTo}` : 'not claimed by a session'} (isdlc loop status)`,
+    (item) =>
+      `Loop ${item.id} running: "${item.taskTitle}", iteration ${item.iteration} of ${item.maxIterations}, ${item.boundTo ? `held to session ${item.boundTo}` : 'not claimed by a session'} (isdlc loop status)`,
   );
 }
 
@@ -136,10 +139,17 @@ export function registerLoopCommands(program: Command): void {
     .command('start')
     .description('start a loop on a new task; the session that runs this command (or `loop claim`) is held to it')
     .argument('<prompt...>', 'the task, repeated to the agent at every iteration')
-    .option('--agent <name>', `take defaults from the agent's phase (its test_iteration in iteration-requirements.json), or from an iteration: section in its definition (${AGENT_DEFINITION_DIRS.map((dir) => `${dir}/<name>.md`).join(', ')})`)
-    .option('--max-iterations <n>', 'at most this many iterations (default 10, or the agent\'s; at most 100)')
+    .option(
+      '--agent <name>',
+      `take defaults from the agent's phase (its test_iteration in iteration-requirements.json), or from an iteration: section in its definition (${AGENT_DEFINITION_DIRS.map((dir) => `${dir}/<name>.md`).join(', ')})`,
+    )
+    .option('--max-iterations <n>', "at most this many iterations (default 10, or the agent's; at most 100)")
     .option('--circuit-breaker <n>', 'hand the loop to a person after this many failed iterations in a row (default 3)')
-    .addOption(new Option('--rule <command>', 'a command that must exit 0 (repeatable; replaces the agent\'s rules)').argParser((value: string, previous: string[] = []) => [...previous, value]))
+    .addOption(
+      new Option('--rule <command>', "a command that must exit 0 (repeatable; replaces the agent's rules)").argParser(
+        (value: string, previous: string[] = []) => [...previous, value],
+      ),
+    )
     .option('--promise <text>', 'the completion promise text (default COMPLETE): the agent ends with <promise>TEXT</promise>')
     .option('--session <id>', "bind to this agent session's id now, instead of on the next claim")
     .addOption(dirOption())
@@ -176,7 +186,8 @@ export function registerLoopCommands(program: Command): void {
           return;
         }
         io.out(describeLoop(store, started));
-        if (started.config.validationRules.length === 0) io.out('  note: no rules, so only the completion promise decides; add --rule "npm test" to check the work.\n');
+        if (started.config.validationRules.length === 0)
+          io.out('  note: no rules, so only the completion promise decides; add --rule "npm test" to check the work.\n');
         if (!started.sessionId) {
           // Inside the agent's shell the PostToolUse hook of this very call reads the marker and binds the loop.
           if (agentHost) io.out(`This ${agentHost.hook.name} session owns the loop once this command returns.\n${api.markerFor(started.id)}\n`);
@@ -192,12 +203,16 @@ export function registerLoopCommands(program: Command): void {
     .addOption(dirOption())
     .action((loopId: string, options: LocationOptions) => {
       const api = loadLoop();
-      withStore(options, (store) => {
-        const found = store.loop(loopId);
-        if (found.status !== 'active') throw new LoopCommandError(`loop ${found.id} has ended (${found.status})`);
-        if (found.sessionId) throw new LoopCommandError(`loop ${found.id} already belongs to session ${found.sessionId}`);
-        io.out(`${api.markerFor(found.id)}\n`);
-      }, { readonly: true });
+      withStore(
+        options,
+        (store) => {
+          const found = store.loop(loopId);
+          if (found.status !== 'active') throw new LoopCommandError(`loop ${found.id} has ended (${found.status})`);
+          if (found.sessionId) throw new LoopCommandError(`loop ${found.id} already belongs to session ${found.sessionId}`);
+          io.out(`${api.markerFor(found.id)}\n`);
+        },
+        { readonly: true },
+      );
     });
 
   loop
@@ -211,23 +226,27 @@ export function registerLoopCommands(program: Command): void {
         io.out(options.json ? json([]) : 'No loops yet.\n');
         return;
       }
-      withStore(options, (store) => {
-        const loops = store.loops({ activeOnly: !options.all });
-        if (options.json) {
-          io.out(json(loops.map((item) => ({ ...item, task: store.task(item.taskId), history: store.history(item.id) }))));
-          return;
-        }
-        if (loops.length === 0) {
-          io.out(options.all ? 'No loops yet.\n' : 'No loop is running (`isdlc loop status --all` lists ended ones).\n');
-          return;
-        }
-        for (const item of loops) io.out(describeLoop(store, item));
-      }, { readonly: true });
+      withStore(
+        options,
+        (store) => {
+          const loops = store.loops({ activeOnly: !options.all });
+          if (options.json) {
+            io.out(json(loops.map((item) => ({ ...item, task: store.task(item.taskId), history: store.history(item.id) }))));
+            return;
+          }
+          if (loops.length === 0) {
+            io.out(options.all ? 'No loops yet.\n' : 'No loop is running (`isdlc loop status --all` lists ended ones).\n');
+            return;
+          }
+          for (const item of loops) io.out(describeLoop(store, item));
+        },
+        { readonly: true },
+      );
     });
 
   loop
     .command('cancel')
-    .description('end a running loop now (its task is marked cancelled); the agent\'s next stop is no longer held')
+    .description("end a running loop now (its task is marked cancelled); the agent's next stop is no longer held")
     .argument('[loop-id]', 'which loop (needed when more than one runs)')
     .option('--reason <text>', 'why, for the record', 'cancelled by a person')
     .addOption(dirOption())
@@ -238,7 +257,8 @@ export function registerLoopCommands(program: Command): void {
         if (!target) {
           const running = store.loops({ activeOnly: true });
           if (running.length === 0) throw new LoopCommandError('no loop is running');
-          if (running.length > 1) throw new UsageError(`${running.length} loops are running (${running.map((item) => item.id).join(', ')}): name the one to cancel`);
+          if (running.length > 1)
+            throw new UsageError(`${running.length} loops are running (${running.map((item) => item.id).join(', ')}): name the one to cancel`);
           target = running[0]!.id;
         }
         const ended = store.cancel(target, options.reason);

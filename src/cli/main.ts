@@ -22,7 +22,9 @@ import { registerWorkflowCommands } from './workflow-commands.js';
 
 function buildProgram(): Command {
   const program = new Command('isdlc')
-    .description(`Process guards for AI coding agents: hooks of ${HOSTS.map((host) => host.hook.name).join(' and ')} that decide from observed evidence whether an agent may go on.`)
+    .description(
+      `Process guards for AI coding agents: hooks of ${HOSTS.map((host) => host.hook.name).join(' and ')} that decide from observed evidence whether an agent may go on.`,
+    )
     .version(__ISDLC_VERSION__, '-v, --version')
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: io.out, writeErr: io.err })
@@ -56,7 +58,13 @@ export async function main(argv: string[]): Promise<number> {
       io.err(`isdlc: ${error.message}\n`);
       return 2;
     }
-    if (error instanceof InstallError || error instanceof LoopCommandError || error instanceof WorkflowError || error instanceof StateConflictError || error instanceof LockTimeoutError) {
+    if (
+      error instanceof InstallError ||
+      error instanceof LoopCommandError ||
+      error instanceof WorkflowError ||
+      error instanceof StateConflictError ||
+      error instanceof LockTimeoutError
+    ) {
       io.err(`isdlc: ${error.message}\n`);
       return 1;
     }

@@ -28,7 +28,7 @@ export function registerPromptCommands(program: Command): void {
 
   program
     .command('delegation-prompt')
-    .description("print the prompt to delegate a phase of the active workflow with: its context, its gate requirements, the gate to validate")
+    .description('print the prompt to delegate a phase of the active workflow with: its context, its gate requirements, the gate to validate')
     .option('--phase <key>', 'the phase (default: the current one)')
     .addOption(dirOption())
     .addOption(projectOption())

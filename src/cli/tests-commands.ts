@@ -35,7 +35,9 @@ function definitionLines(comparison: DefinitionComparison): string[] {
 }
 
 export function registerTestsCommands(program: Command): void {
-  const tests = program.command('tests').description("what defines the project's test command, and changes to it since the workflow started (accepting them is for people)");
+  const tests = program
+    .command('tests')
+    .description("what defines the project's test command, and changes to it since the workflow started (accepting them is for people)");
   tests
     .command('show', { isDefault: true })
     .description('the test definition recorded at workflow start, what changed since, and what waits for acceptance')
@@ -48,16 +50,32 @@ export function registerTestsCommands(program: Command): void {
       const comparison = compareTestDefinition(location.root, state);
       const pending = pendingTestAcceptances(state, { root: location.root }).map((item) => ({ kind: item.kind, lines: item.describe() }));
       if (options.json) {
-        io.out(json({ recorded: comparison?.recorded ?? null, command: comparison?.command ?? null, current: comparison?.current ?? null, changes: comparison?.changes ?? [], pending }));
+        io.out(
+          json({
+            recorded: comparison?.recorded ?? null,
+            command: comparison?.command ?? null,
+            current: comparison?.current ?? null,
+            changes: comparison?.changes ?? [],
+            pending,
+          }),
+        );
         return;
       }
       if (!activeWorkflowOf(state)) return io.out(`${NO_ACTIVE_WORKFLOW}.\n`);
       const lines: string[] = comparison
         ? definitionLines(comparison)
         : ['No test definition was recorded for this workflow (isdlc knew no test command when it started).'];
-      if (pending.length === 0) lines.push('', comparison ? 'Nothing about the tests waits for acceptance: the definition is unchanged.' : 'Nothing about the tests waits for acceptance.');
+      if (pending.length === 0)
+        lines.push(
+          '',
+          comparison ? 'Nothing about the tests waits for acceptance: the definition is unchanged.' : 'Nothing about the tests waits for acceptance.',
+        );
       else {
-        lines.push('', 'Waiting for a person\'s acceptance (the gate stays closed until then):', ...pending.flatMap((item) => item.lines.map((line) => `  ${line}`)));
+        lines.push(
+          '',
+          "Waiting for a person's acceptance (the gate stays closed until then):",
+          ...pending.flatMap((item) => item.lines.map((line) => `  ${line}`)),
+        );
         lines.push('', `If you made these changes or agree with them, run \`${ACCEPT_TESTS_COMMAND}\` in your own terminal; otherwise undo them.`);
       }
       io.out(`${lines.join('\n')}\n`);
@@ -72,7 +90,9 @@ export function registerTestsCommands(program: Command): void {
     .action((options: Options) => {
       refuseInsideAgent(ACCEPT_TESTS_COMMAND.replace(/^isdlc /, ''));
       const location = projectLocation(options);
-      const { result } = new JournaledStateStore(location.stateFile).update((draft) => acceptPendingTests(draft, { root: location.root }, userInfo().username, new Date()));
+      const { result } = new JournaledStateStore(location.stateFile).update((draft) =>
+        acceptPendingTests(draft, { root: location.root }, userInfo().username, new Date()),
+      );
       if (options.json) return io.out(json(result));
       io.out(`Accepted:\n${result.flatMap((item) => item.lines.map((line) => `  ${line}`)).join('\n')}\nThe gate takes the tests as they are defined now.\n`);
     });

@@ -11,7 +11,17 @@ import { describeViolation } from '../verify/branch-violations.js';
 import { acknowledgeViolations } from '../workflow/branch-acknowledge.js';
 import { approveEscalation } from '../workflow/escalation.js';
 import type { ArchivedWorkflow } from '../workflow/finalize.js';
-import { cancelAt, configFor, finalizeAt, gateAt, NO_ACTIVE_WORKFLOW, phaseFor as phaseOf, recordArticleAt, startAt, type Outcome } from '../workflow/operations.js';
+import {
+  cancelAt,
+  configFor,
+  finalizeAt,
+  gateAt,
+  NO_ACTIVE_WORKFLOW,
+  phaseFor as phaseOf,
+  recordArticleAt,
+  startAt,
+  type Outcome,
+} from '../workflow/operations.js';
 import { dirOption, io, json, projectLocation, projectOption, refuseInsideAgent, UsageError, type LocationOptions } from './shared.js';
 import { runningLoopLines, runningLoops } from './loop-commands.js';
 import { buildStatus, formatStatus } from '../workflow/status-report.js';
@@ -36,7 +46,13 @@ export function registerWorkflowCommands(program: Command): void {
       const report = buildStatus(location, new JournaledStateStore(location.stateFile).read(), configFor(location), protectionOf(location.root));
       const loops = runningLoops(location.isdlcDir);
       if (options.json) io.out(json({ ...report, loops: loops.loops, ...(loops.problem ? { loopsProblem: loops.problem } : {}) }));
-      else io.out(formatStatus(report) + runningLoopLines(loops).map((line) => `${line}\n`).join(''));
+      else
+        io.out(
+          formatStatus(report) +
+            runningLoopLines(loops)
+              .map((line) => `${line}\n`)
+              .join(''),
+        );
     });
 
   const workflow = program.command('workflow').description('start a workflow, finalize it when every phase is completed, or cancel it');
@@ -52,17 +68,22 @@ export function registerWorkflowCommands(program: Command): void {
     .addOption(dirOption())
     .addOption(projectOption())
     .option('--json', 'print the new workflow as JSON')
-    .action((type: string, options: LocationOptions & { description?: string; artifactFolder?: string; branch?: string; atdd?: boolean; supervised?: boolean; json?: boolean }) => {
-      const { result, version, message } = startAt(projectLocation(options), {
-        type,
-        ...(options.description !== undefined ? { description: options.description } : {}),
-        ...(options.artifactFolder !== undefined ? { artifactFolder: options.artifactFolder } : {}),
-        ...(options.branch !== undefined ? { branch: options.branch } : {}),
-        ...(options.atdd ? { atdd: true } : {}),
-        ...(options.supervised ? { supervised: true } : {}),
-      });
-      io.out(options.json ? json({ ...result, state_version: version }) : `${message}\n`);
-    });
+    .action(
+      (
+        type: string,
+        options: LocationOptions & { description?: string; artifactFolder?: string; branch?: string; atdd?: boolean; supervised?: boolean; json?: boolean },
+      ) => {
+        const { result, version, message } = startAt(projectLocation(options), {
+          type,
+          ...(options.description !== undefined ? { description: options.description } : {}),
+          ...(options.artifactFolder !== undefined ? { artifactFolder: options.artifactFolder } : {}),
+          ...(options.branch !== undefined ? { branch: options.branch } : {}),
+          ...(options.atdd ? { atdd: true } : {}),
+          ...(options.supervised ? { supervised: true } : {}),
+        });
+        io.out(options.json ? json({ ...result, state_version: version }) : `${message}\n`);
+      },
+    );
 
   const archived = ({ result, version, message }: Outcome<ArchivedWorkflow>, asJson: boolean | undefined): void => {
     io.out(asJson ? json({ ...result, state_version: version }) : `${message}\n`);
@@ -154,7 +175,9 @@ export function registerWorkflowCommands(program: Command): void {
     .command('branch')
     .description('commits that reached a branch the workflow keeps closed (a person decides)')
     .command('acknowledge')
-    .description('say you have seen the commits isdlc found on main/master or on the workflow branch too early, so the gate may open again; for people, not agents')
+    .description(
+      'say you have seen the commits isdlc found on main/master or on the workflow branch too early, so the gate may open again; for people, not agents',
+    )
     .option('--note <text>', 'what you did about them (undone, kept, ...)')
     .addOption(dirOption())
     .addOption(projectOption())

@@ -49,7 +49,8 @@ export function configProblems(set: ConfigSet): string[] {
 
   const workflowTypes = new Set(entries(set.workflows.workflows).map(([type]) => type));
   for (const [type, overrides] of entries(set.requirements.workflow_overrides ?? {})) {
-    if (!workflowTypes.has(type)) problems.push(`iteration-requirements workflow_overrides names workflow type "${type}", which workflows.json does not define`);
+    if (!workflowTypes.has(type))
+      problems.push(`iteration-requirements workflow_overrides names workflow type "${type}", which workflows.json does not define`);
     for (const [phase, override] of entries(overrides as Record<string, object | string>)) {
       if (!known(phase)) problems.push(`iteration-requirements workflow_overrides.${type} names unknown phase ${phase}`);
       checkArticles(`workflow_overrides.${type}.${phase}`, articlesIn(override));

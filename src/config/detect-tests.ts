@@ -27,7 +27,7 @@ function readPackageJson(root: string): PackageJson | undefined {
   try {
     const text = readTextIfPresent(join(root, 'package.json'));
     const parsed: unknown = text === undefined ? undefined : JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null ? (parsed) : undefined;
+    return typeof parsed === 'object' && parsed !== null ? parsed : undefined;
   } catch {
     return undefined;
   }
@@ -49,7 +49,8 @@ function hasDependency(pkg: PackageJson, name: string | RegExp): boolean {
 /** A coverage command for a Node project whose test script calls one runner we know. */
 function nodeCoverage(pkg: PackageJson, script: string): string | undefined {
   const runner = /(?:^|[\s;&|])(vitest|jest|mocha|node --test)(?=\s|$)/.exec(script)?.[1];
-  if (runner === 'vitest' && hasDependency(pkg, /^@vitest\/coverage-/)) return `npx vitest run --coverage --coverage.reporter=text --coverage.reporter=json-summary`;
+  if (runner === 'vitest' && hasDependency(pkg, /^@vitest\/coverage-/))
+    return `npx vitest run --coverage --coverage.reporter=text --coverage.reporter=json-summary`;
   if (runner === 'jest') return 'npx jest --coverage --coverageReporters=text --coverageReporters=json-summary';
   if (runner === 'node --test' && /^node\s/.test(script.trim())) return script.trim().replace(/^node\s+/, 'node --experimental-test-coverage ');
   if (hasDependency(pkg, 'c8')) return `npx c8 --reporter=text --reporter=json-summary ${script}`;
@@ -85,7 +86,11 @@ export function detectTesting(root: string): DetectedTesting {
   const script = pkg?.scripts?.['test'];
   if (pkg && typeof script === 'string' && script.trim() && !NPM_PLACEHOLDER.test(script)) {
     const coverage = nodeCoverage(pkg, script);
-    return { command: `${packageManager(root)} test`, ...(coverage ? { coverage_command: coverage } : {}), basis: `package.json's test script (${script.trim().slice(0, 80)})` };
+    return {
+      command: `${packageManager(root)} test`,
+      ...(coverage ? { coverage_command: coverage } : {}),
+      basis: `package.json's test script (${script.trim().slice(0, 80)})`,
+    };
   }
   const python = pythonTests(root);
   if (python) return python;

@@ -16,11 +16,7 @@ export function deepMerge(base: Record<string, unknown>, over: Record<string, un
   return out;
 }
 
-export function effectivePhaseRequirements(
-  requirements: IterationRequirements,
-  phase: string,
-  workflowType?: string | null,
-): PhaseRequirements | undefined {
+export function effectivePhaseRequirements(requirements: IterationRequirements, phase: string, workflowType?: string | null): PhaseRequirements | undefined {
   const base = phaseRequirementsOf(requirements, phase);
   const overrides = workflowType ? requirements.workflow_overrides?.[workflowType] : undefined;
   const override = isPlainObject(overrides) ? overrides[phase] : undefined;

@@ -17,9 +17,7 @@ function buildConfigSchemas() {
     verify_at_gate: flag,
     success_criteria: v.optional(
       v.looseObject({
-        min_coverage_percent: v.optional(
-          v.nullable(v.union([percent, v.record(v.string(), percent)])),
-        ),
+        min_coverage_percent: v.optional(v.nullable(v.union([percent, v.record(v.string(), percent)]))),
       }),
     ),
   });
@@ -55,9 +53,7 @@ function buildConfigSchemas() {
   const IterationRequirementsSchema = v.looseObject({
     version: v.optional(v.string()),
     phase_requirements: v.record(v.string(), commentOr(PhaseRequirementsSchema)),
-    workflow_overrides: v.optional(
-      v.record(v.string(), commentOr(v.record(v.string(), commentOr(v.record(v.string(), v.unknown()))))),
-    ),
+    workflow_overrides: v.optional(v.record(v.string(), commentOr(v.record(v.string(), commentOr(v.record(v.string(), v.unknown())))))),
   });
 
   const ArtifactPathsSchema = v.looseObject({

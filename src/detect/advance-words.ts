@@ -2,7 +2,8 @@
 // executable's last-resort answer (src/entry/without-bundles.ts) needs them without the rest of detect/.
 
 /** The corridor's set: advance, pass the gate, delegate, hand off, declare complete. */
-export const ADVANCE_KEYWORDS = /\b(?:advance|gate|next\s+phase|proceed|move\s+to\s+phase|progress\s+to|delegate|hand\s*-?\s*off|phase\s+complete|declare\s+complete)\b/i;
+export const ADVANCE_KEYWORDS =
+  /\b(?:advance|gate|next\s+phase|proceed|move\s+to\s+phase|progress\s+to|delegate|hand\s*-?\s*off|phase\s+complete|declare\s+complete)\b/i;
 
 /** isdlc's MCP tools that move a phase or the workflow forward. */
 export const ADVANCING_TOOLS: ReadonlySet<string> = new Set(['phase_activate', 'phase_complete', 'workflow_finalize']);

@@ -18,9 +18,7 @@ export const COMPLETION_PHRASES =
   /\b(?:phase\s+(?:\d+\s+)?(?:is\s+)?(?:complete|completed|done|finished)|ready\s+for\s+(?:the\s+)?gate|gate\s+validation|submit\s+for\s+review|finali[sz]e\s+artifacts|declare\s+complete|mark\s+(?:it\s+|the\s+phase\s+)?as\s+complete|(?:implementation|testing|requirements|design|architecture)\s+(?:is\s+)?complete)\b/i;
 
 export type AdvanceAttempt =
-  | { kind: 'orchestrator'; text: string }
-  | { kind: 'skill'; text: string }
-  | { kind: 'other-phase-agent'; agent: string | null; targetPhase: string };
+  { kind: 'orchestrator'; text: string } | { kind: 'skill'; text: string } | { kind: 'other-phase-agent'; agent: string | null; targetPhase: string };
 
 function isOrchestrator(manifest: SkillsManifest, subagentType: string): boolean {
   const name = normalizeAgentName(subagentType);
@@ -31,7 +29,7 @@ function isOrchestrator(manifest: SkillsManifest, subagentType: string): boolean
 
 function inputText(event: HookEvent): { subagentType: string; text: string } {
   const input = event.tool?.input ?? {};
-  const str = (key: string): string => (typeof input[key] === 'string' ? (input[key]) : '');
+  const str = (key: string): string => (typeof input[key] === 'string' ? input[key] : '');
   return { subagentType: str('subagent_type'), text: `${str('description')}\n${str('prompt')}\n${str('args')}` };
 }
 

@@ -48,14 +48,32 @@ export function editsInPlace(program: string, args: readonly string[]): boolean 
 }
 
 /** sqlite3 options that take the next word as their value. */
-const SQLITE_VALUE_OPTIONS = new Set(['-cmd', '-init', '-separator', '-newline', '-nullvalue', '-vfs', '-maxsize', '-mmap', '-pagecache', '-lookaside', '-heap', '-escape', '-key', '-hexkey']);
+const SQLITE_VALUE_OPTIONS = new Set([
+  '-cmd',
+  '-init',
+  '-separator',
+  '-newline',
+  '-nullvalue',
+  '-vfs',
+  '-maxsize',
+  '-mmap',
+  '-pagecache',
+  '-lookaside',
+  '-heap',
+  '-escape',
+  '-key',
+  '-hexkey',
+]);
 /** Dot-commands that only show something (and write no file). */
-const SQLITE_READ_DOT = /^\.(?:tables|table|schema|fullschema|indexes|indices|headers?|mode|width|help|dbinfo|show|databases|stats|timer|eqp|nullvalue|separator|print|count|lint|changes|version|echo|bail)\b/i;
+const SQLITE_READ_DOT =
+  /^\.(?:tables|table|schema|fullschema|indexes|indices|headers?|mode|width|help|dbinfo|show|databases|stats|timer|eqp|nullvalue|separator|print|count|lint|changes|version|echo|bail)\b/i;
 /** SQL that only reads: a query, EXPLAIN, or a PRAGMA that sets nothing (with an argument, only those that look something up). */
-const SQL_READ = /^(?:select|with|values|explain|pragma\s+(?:\w+\.)?(?:\w+|(?:table_x?info|index_x?info|index_list|foreign_key_list|foreign_key_check|integrity_check|quick_check)\s*\([^)]*\))\s*$)/i;
+const SQL_READ =
+  /^(?:select|with|values|explain|pragma\s+(?:\w+\.)?(?:\w+|(?:table_x?info|index_x?info|index_list|foreign_key_list|foreign_key_check|integrity_check|quick_check)\s*\([^)]*\))\s*$)/i;
 /** Inside a query: a CTE's write (`WITH x AS (...) DELETE ...`), or a PRAGMA that acts without an `=`. */
 /** And the shell's own functions that write files or run an editor (`SELECT writefile('x', ...)`). */
-const SQL_WRITE_WORD = /\b(?:insert|update|delete|replace\s+into|drop|create|alter|attach|detach|vacuum|reindex|wal_checkpoint|optimize|incremental_vacuum|writefile|edit|load_extension)\b/i;
+const SQL_WRITE_WORD =
+  /\b(?:insert|update|delete|replace\s+into|drop|create|alter|attach|detach|vacuum|reindex|wal_checkpoint|optimize|incremental_vacuum|writefile|edit|load_extension)\b/i;
 
 /**
  * A statement's text without its string literals, quoted names and comments (`'delete'` is data, not a
@@ -86,7 +104,10 @@ function withoutLiterals(sql: string): string {
 function sqlReadsOnly(text: string): boolean {
   const trimmed = text.trim();
   if (trimmed.startsWith('.')) return trimmed.split('\n').every((line) => line.trim() === '' || SQLITE_READ_DOT.test(line.trim()));
-  const statements = withoutLiterals(trimmed).split(';').map((s) => s.trim()).filter((s) => s !== '');
+  const statements = withoutLiterals(trimmed)
+    .split(';')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   return statements.length > 0 && statements.every((s) => SQL_READ.test(s) && !SQL_WRITE_WORD.test(s));
 }
 

@@ -12,7 +12,9 @@ function childProcess(): typeof ChildProcess {
 /** git's answer, trimmed, or null for any failure. */
 export function git(dir: string, args: string[]): string | null {
   try {
-    return childProcess().execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', timeout: TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true }).trim();
+    return childProcess()
+      .execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', timeout: TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true })
+      .trim();
   } catch {
     return null;
   }

@@ -21,7 +21,6 @@ export type BranchHeads = Record<string, string | null>;
 /** SHA-1 or SHA-256, in full: nothing else is ever handed on to git. */
 export const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
-
 /** The repository holding `start`, found the way git finds it (the nearest `.git` above), or null. */
 export function findGitDirs(start: string): GitDirs | null {
   let dir = resolve(start);
@@ -108,7 +107,12 @@ function headsFromGit(dirs: GitDirs, branches: readonly string[]): BranchHeads {
   const heads: BranchHeads = {};
   const names = branches.filter(isBranchName);
   const out = git(dirs.top, ['for-each-ref', '--format=%(objectname) %(refname)', ...names.map((name) => `refs/heads/${name}`)]) ?? '';
-  const found = new Map(out.split('\n').filter(Boolean).map((line) => [line.slice(line.indexOf(' ') + 1), line.slice(0, line.indexOf(' '))]));
+  const found = new Map(
+    out
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => [line.slice(line.indexOf(' ') + 1), line.slice(0, line.indexOf(' '))]),
+  );
   for (const name of names) {
     const id = found.get(`refs/heads/${name}`);
     heads[name] = id && OBJECT_ID.test(id) ? id : null;

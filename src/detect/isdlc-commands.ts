@@ -39,7 +39,34 @@ function runsText(commands: SimpleCommand[]): boolean {
  * arguments is text. Any other program given such text (`timeout 9 sh -c '…'`, `find -exec`, `python3 -c`,
  * `git -c alias.x='!…'`, `script -c`, `watch`) may run it, so there the mention counts as a run.
  */
-const INERT = new Set(['echo', 'printf', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'cat', 'head', 'tail', 'wc', 'sort', 'uniq', 'less', 'more', 'jq', 'tee', 'touch', 'mkdir', 'ls', 'true', ':', 'write-output', 'write-host', 'select-string']);
+const INERT = new Set([
+  'echo',
+  'printf',
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'ag',
+  'ack',
+  'cat',
+  'head',
+  'tail',
+  'wc',
+  'sort',
+  'uniq',
+  'less',
+  'more',
+  'jq',
+  'tee',
+  'touch',
+  'mkdir',
+  'ls',
+  'true',
+  ':',
+  'write-output',
+  'write-host',
+  'select-string',
+]);
 /** git subcommands that only store or show text (a commit message, a tag, a search). */
 const INERT_GIT = new Set(['commit', 'log', 'tag', 'notes', 'show', 'grep', 'diff', 'stash', 'status', 'add']);
 
@@ -74,7 +101,12 @@ function runsFromText(command: SimpleCommand): IsdlcRun[] {
 /** Each isdlc run of the line (`isdlc phase skip --reason x`). */
 export function isdlcRunsIn(line: string, options: { powershell?: boolean } = {}): IsdlcRun[] {
   // Cheap first: a line naming neither isdlc nor one of the subcommands the rules look for runs none of them.
-  if (!/isdlc|cli\.cjs|\b(?:phase\s+(?:skip|review|complete|activate)|escalations?\s+approve|loop\s+(?:cancel|approve)|changes\s+(?:accept|reject)|branch\s+acknowledge|tests\s+accept|workflow\s+finalize)\b/i.test(line)) return [];
+  if (
+    !/isdlc|cli\.cjs|\b(?:phase\s+(?:skip|review|complete|activate)|escalations?\s+approve|loop\s+(?:cancel|approve)|changes\s+(?:accept|reject)|branch\s+acknowledge|tests\s+accept|workflow\s+finalize)\b/i.test(
+      line,
+    )
+  )
+    return [];
   const commands = simpleCommands(line, options);
   // A line the parser cannot read, or one that runs text it was given, is taken as written, a part at a time.
   if (commands.length === 0 || runsText(commands)) {

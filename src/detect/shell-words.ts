@@ -25,7 +25,25 @@ export interface SimpleCommand {
 const REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>']);
 const SEPARATORS = new Set(['&&', '||', ';', ';;', '|', '|&', '&', '(', ')']);
 // Shell keywords and grouping words come before a command as prefixes do: `{ cd x && ...; }`, `if cd x; then ...`.
-const PREFIX_COMMANDS = new Set(['sudo', 'env', 'command', 'builtin', 'exec', 'nohup', 'time', 'xargs', '{', '!', 'if', 'then', 'else', 'elif', 'do', 'while', 'until']);
+const PREFIX_COMMANDS = new Set([
+  'sudo',
+  'env',
+  'command',
+  'builtin',
+  'exec',
+  'nohup',
+  'time',
+  'xargs',
+  '{',
+  '!',
+  'if',
+  'then',
+  'else',
+  'elif',
+  'do',
+  'while',
+  'until',
+]);
 /** Commands that run their arguments as shell code in the current shell. */
 const EVALUATORS = new Set(['eval', 'source', '.']);
 export const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'pwsh', 'powershell']);
@@ -97,7 +115,8 @@ function collect(line: string, found: SimpleCommand[], depth: number, powershell
       found.push(command);
       const flag = command.args.findIndex((word) => /^-(?:c|Command)$/i.test(word));
       const script = flag >= 0 ? command.args[flag + 1] : undefined;
-      if (SHELLS.has(command.name) && script && depth < MAX_DEPTH) collect(script, found, depth + 1, command.name.includes('powershell') || command.name === 'pwsh', command.cd);
+      if (SHELLS.has(command.name) && script && depth < MAX_DEPTH)
+        collect(script, found, depth + 1, command.name.includes('powershell') || command.name === 'pwsh', command.cd);
       if (EVALUATORS.has(command.name)) {
         if (command.name === 'eval' && depth < MAX_DEPTH) collect(command.args.join(' '), found, depth + 1, powershell, command.cd);
         dirs = null; // what it ran may have changed the folder

@@ -48,7 +48,22 @@ export interface ShellStateWrite {
 }
 
 /** Commands whose every file argument is written (or removed). */
-const WRITES_EVERY_ARGUMENT = new Set(['tee', 'rm', 'unlink', 'truncate', 'shred', 'touch', 'set-content', 'add-content', 'out-file', 'remove-item', 'new-item', 'clear-content', 'sc', 'ac']);
+const WRITES_EVERY_ARGUMENT = new Set([
+  'tee',
+  'rm',
+  'unlink',
+  'truncate',
+  'shred',
+  'touch',
+  'set-content',
+  'add-content',
+  'out-file',
+  'remove-item',
+  'new-item',
+  'clear-content',
+  'sc',
+  'ac',
+]);
 /** Commands that write their last argument (the destination). */
 const WRITES_DESTINATION = new Set(['cp', 'mv', 'install', 'ln', 'rsync', 'copy-item', 'move-item', 'cpi', 'mi', 'copy', 'move']);
 const IN_PLACE_EDITORS = new Set(['sed', 'perl', 'ruby']);
@@ -88,7 +103,9 @@ function scriptWrites(script: string, isProtected: (path: string) => boolean): b
 
 function writesOf(command: SimpleCommand, isTarget: ShellTarget): ShellStateWrite[] {
   const isProtected = (path: string): boolean => isTarget(path, command);
-  const found: Omit<ShellStateWrite, 'cd'>[] = command.redirects.filter((r) => isProtected(r.target)).map((r) => ({ target: r.target, how: `redirection (${r.op})` }));
+  const found: Omit<ShellStateWrite, 'cd'>[] = command.redirects
+    .filter((r) => isProtected(r.target))
+    .map((r) => ({ target: r.target, how: `redirection (${r.op})` }));
   const { name, args } = command;
   const files = args.filter((word) => !word.startsWith('-'));
   if (name === 'sqlite3') {

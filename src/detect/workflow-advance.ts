@@ -15,7 +15,7 @@ export function workflowAdvanceIn(event: HookEvent, config: ProjectConfig, curre
   const tool = event.tool;
   if (tool.kind === 'isdlc') return tool.operation && ADVANCING_TOOLS.has(tool.operation) ? `${tool.name}` : null;
   if (tool.kind === 'shell') {
-    const line = typeof tool.input['command'] === 'string' ? (tool.input['command']) : '';
+    const line = typeof tool.input['command'] === 'string' ? tool.input['command'] : '';
     // Run, not mentioned: `git commit -m "... isdlc phase complete ..."` moves nothing.
     const found = isdlcRunsIn(line, { powershell: tool.name === 'PowerShell' }).find(({ run }) => ADVANCING_COMMAND.test(run));
     return found ? `\`${found.command}\`` : null;

@@ -57,6 +57,8 @@ export function checkInstall(input: InstallCheckInput): InstallProblem[] {
       `${PREFIX} isdlc is not whole in this project: ${what}. This call goes ahead, but isdlc's checks may be missing, and any step that moves the workflow on is refused until a person repairs it: ${repair}. Tell the user.`,
     );
   }
-  verdict.userMessages.push(`isdlc is broken in this project: ${what}. The agent's ordinary work goes on, but the workflow cannot move on until you repair it: ${repair}.`);
+  verdict.userMessages.push(
+    `isdlc is broken in this project: ${what}. The agent's ordinary work goes on, but the workflow cannot move on until you repair it: ${repair}.`,
+  );
   return problems;
 }

@@ -174,7 +174,8 @@ export function runHook(input: HookRunInput): HookRunOutput {
   if (!parsed.ok) return allow(parsed.reason, location);
   const event = parsed.event;
   Object.assign(entry, summary(event));
-  if (!location) return allow(root ? `no .isdlc/ in ${root}: isdlc is not set up here` : `no project found (${input.host.name} named none, no .isdlc/ above cwd)`);
+  if (!location)
+    return allow(root ? `no .isdlc/ in ${root}: isdlc is not set up here` : `no project found (${input.host.name} named none, no .isdlc/ above cwd)`);
   if (location.projectId) entry['project'] = location.projectId;
 
   const { guards, unknown } = selectGuards(input.guards, input.only);
@@ -188,11 +189,26 @@ export function runHook(input: HookRunInput): HookRunOutput {
 
   const config = new ProjectConfig(location.root, location.configDirs, location.projectId);
   const runnable = monorepoProblem ? [] : guards.filter((guard) => !broken.includes(guard));
-  const result = dispatch({ event, guards: runnable, location, config, guarded: input.guarded, shellSandboxed: (root) => input.host.shellSandboxed(root), dryRun });
+  const result = dispatch({
+    event,
+    guards: runnable,
+    location,
+    config,
+    guarded: input.guarded,
+    shellSandboxed: (root) => input.host.shellSandboxed(root),
+    dryRun,
+  });
   const verdict = result.verdict;
   if (tamper.note) verdict.notes.unshift(tamper.note);
   if (tamper.userMessage) verdict.userMessages.unshift(tamper.userMessage);
-  const installProblems = checkInstall({ event, location, config, verdict, ...(monorepoProblem ? { monorepoProblem } : {}), ...(input.missingBundles ? { missingBundles: input.missingBundles } : {}) });
+  const installProblems = checkInstall({
+    event,
+    location,
+    config,
+    verdict,
+    ...(monorepoProblem ? { monorepoProblem } : {}),
+    ...(input.missingBundles ? { missingBundles: input.missingBundles } : {}),
+  });
   if (installProblems.length > 0) entry['install_problems'] = installProblems.map((problem) => problem.what);
   // As the wire says it: a held Stop is a block, not a deny.
   entry['decision'] = input.host.decision(event.name, verdict);

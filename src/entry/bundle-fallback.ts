@@ -42,7 +42,11 @@ export function runHookBundle({ dir, family, hostId, input, args, requireFn, var
       run();
       details.push(`${file} returned without answering`);
     } catch (error) {
-      details.push(`${file} does not load (${String((error as Error)?.message ?? error).split('\n')[0]!.slice(0, 160)})`);
+      details.push(
+        `${file} does not load (${String((error as Error)?.message ?? error)
+          .split('\n')[0]!
+          .slice(0, 160)})`,
+      );
     }
     failed.push(file);
   };

@@ -32,14 +32,17 @@ function parseHookArgs(args: string[]): HookArgs {
     } else if (flag === '--event') {
       const name = value();
       if (name) parsed.eventName = name;
-    } else if (flag === '--guards') parsed.only = (value() ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+    } else if (flag === '--guards')
+      parsed.only = (value() ?? '')
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean);
     else if (flag === '--check') parsed.check = true;
     else if (flag === '--warm-cache') parsed.warmCache = true;
     else if (flag === '--cache-variant') {
       const variant = value();
       if (variant) parsed.cacheVariant = variant.slice(variant.indexOf(':') + 1);
-    }
-    else parsed.unknown.push(arg);
+    } else parsed.unknown.push(arg);
   }
   return parsed;
 }

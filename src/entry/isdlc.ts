@@ -33,7 +33,8 @@ if (isHook && args.includes('--warm-cache') && cacheArg) {
 } else if (isHook) {
   const input = readHookInput();
   (globalThis as { __isdlcHookInput?: unknown }).__isdlcHookInput = input;
-  const argument = (flag: string): string | undefined => args.find((_, i) => args[i - 1] === flag) ?? args.find((arg) => arg.startsWith(`${flag}=`))?.slice(flag.length + 1);
+  const argument = (flag: string): string | undefined =>
+    args.find((_, i) => args[i - 1] === flag) ?? args.find((arg) => arg.startsWith(`${flag}=`))?.slice(flag.length + 1);
   const hostId = argument('--host') ?? DEFAULT_HOST;
   const eventName = argument('--event') ?? ('bytes' in input ? peekEventName(input.bytes) : undefined);
   const family = familyOf(eventName);

@@ -21,7 +21,13 @@ export function warmCache(family: EventFamily, guards: readonly Guard[], hosts: 
     new JournaledStateStore(join(project, '.isdlc/state.json')).update((draft) => {
       Object.assign(draft, {
         current_phase: '06-implementation',
-        active_workflow: { type: 'feature', phases: ['01-requirements', '06-implementation'], current_phase: '06-implementation', current_phase_index: 1, artifact_folder: 'REQ-0001-warm' },
+        active_workflow: {
+          type: 'feature',
+          phases: ['01-requirements', '06-implementation'],
+          current_phase: '06-implementation',
+          current_phase_index: 1,
+          artifact_folder: 'REQ-0001-warm',
+        },
         phases: { '06-implementation': { status: 'in_progress' } },
         skill_usage_log: [],
       });
@@ -42,7 +48,15 @@ export function warmCache(family: EventFamily, guards: readonly Guard[], hosts: 
       };
       for (const payload of host.warmSamples(project).filter(ofThisKind)) {
         // As hookMain hands it over: through the cut of large strings.
-        runHook({ host: host.hook, guarded, payload: shrinkLargeStrings(Buffer.from(JSON.stringify(payload))).toString('utf8'), env: {}, cwd: project, projectDir: project, guards });
+        runHook({
+          host: host.hook,
+          guarded,
+          payload: shrinkLargeStrings(Buffer.from(JSON.stringify(payload))).toString('utf8'),
+          env: {},
+          cwd: project,
+          projectDir: project,
+          guards,
+        });
       }
     }
   } finally {

@@ -51,7 +51,11 @@ function judgeCaller(by: JsonRecord, worker: Worker): RecorderJudgement {
     };
   }
   if (byTime) {
-    return { who, independent: false, why: `an isdlc command's check is tied to its caller only by time, which another call running at once shares: record it ${useTool}` };
+    return {
+      who,
+      independent: false,
+      why: `an isdlc command's check is tied to its caller only by time, which another call running at once shares: record it ${useTool}`,
+    };
   }
   return { who, independent: true };
 }
@@ -70,7 +74,10 @@ export function judgeRecorder(entry: unknown, worker: Worker): RecorderJudgement
     return {
       who: `${user}'s terminal, or an agent's shell that unset its host's marker`,
       independent: false,
-      why: "without the agent host's sandbox isdlc cannot tell a person's terminal from the agent's shell: record it " + useTool + ', or turn the sandbox on (`isdlc init`)',
+      why:
+        "without the agent host's sandbox isdlc cannot tell a person's terminal from the agent's shell: record it " +
+        useTool +
+        ', or turn the sandbox on (`isdlc init`)',
     };
   }
   return { who: 'an unknown caller', independent: false, why: `nothing says who made this check: record it ${useTool}` };

@@ -11,10 +11,14 @@ export function delegationCheckOf(log: readonly SkillUsageEntry[] | undefined, a
   const met = (detail: string): GateCheck => ({ requirement: 'agent_delegation', met: true, detail });
   const unmet = (detail: string, action: string): GateCheck => ({ requirement: 'agent_delegation', met: false, detail, action });
   if (runs.some((run) => run.judged.kind === 'worked')) return met(`${agent} ran in this phase and made tool calls`);
-  if (runs.some((run) => run.judged.kind === 'trusted')) return met(`${agent} ran in this phase (logged before isdlc followed runs, so its tool calls were not seen)`);
+  if (runs.some((run) => run.judged.kind === 'trusted'))
+    return met(`${agent} ran in this phase (logged before isdlc followed runs, so its tool calls were not seen)`);
   const running = runs.map((run) => run.judged).find((judged) => judged.kind === 'running');
   if (running?.kind === 'running') {
-    return unmet(`${agent} is still running since ${clockOf(running.since)} (${running.minutes} min)`, `wait for ${agent} to finish, then check the gate again`);
+    return unmet(
+      `${agent} is still running since ${clockOf(running.since)} (${running.minutes} min)`,
+      `wait for ${agent} to finish, then check the gate again`,
+    );
   }
   const again = `delegate the phase's work to ${agent} again: only a run that ends having made a tool call counts`;
   if (runs.some((run) => run.judged.kind === 'idle')) return unmet(`${agent} ran but made no tool call`, again);

@@ -10,7 +10,6 @@ import { buildGateRequirementsBlock } from './requirements-block.js';
 
 export const DISCOVERY_STALE_MS = 24 * 3600_000;
 
-
 /** The phase's agent modifiers as they apply: the ATDD ones only in ATDD mode. */
 function modifiersFor(config: ProjectConfig, workflow: Json, phase: string): Json {
   const all = obj(obj(obj(obj(config.workflows.workflows)[String(workflow['type'])])['agent_modifiers'])[phase]);
@@ -28,7 +27,9 @@ function discoveryPart(state: IsdlcState, phase: string, now: Date): string {
   const discovery = obj(state['discovery_context']);
   if (Object.keys(discovery).length === 0) return '';
   const lines = [`Discovery context: ${JSON.stringify(discovery)}`];
-  const at = [discovery['completed_at'], discovery['updated_at'], discovery['generated_at']].map((v) => (typeof v === 'string' ? Date.parse(v) : NaN)).find(Number.isFinite);
+  const at = [discovery['completed_at'], discovery['updated_at'], discovery['generated_at']]
+    .map((v) => (typeof v === 'string' ? Date.parse(v) : NaN))
+    .find(Number.isFinite);
   if (at !== undefined && now.getTime() - at > DISCOVERY_STALE_MS) {
     lines.push(`(The discovery context is ${Math.floor((now.getTime() - at) / 3600_000)} hours old and may be stale: check what it says against the code.)`);
   }
@@ -39,8 +40,17 @@ export function buildDelegationPrompt(input: { state: IsdlcState; config: Projec
   const workflow = obj(activeWorkflowOf(input.state));
   const folder = typeof workflow['artifact_folder'] === 'string' ? workflow['artifact_folder'] : '';
   const modifiers = modifiersFor(input.config, workflow, input.phase);
-  const head = [`Artifact folder: ${folder}`, `Phase: ${input.phase}`, ...(Object.keys(modifiers).length > 0 ? [`Workflow modifiers: ${JSON.stringify(modifiers)}`] : [])].join('\n');
-  const block = buildGateRequirementsBlock({ phaseKey: input.phase, artifactFolder: folder, config: input.config, ...(typeof workflow['type'] === 'string' ? { workflowType: workflow['type'] } : {}) });
+  const head = [
+    `Artifact folder: ${folder}`,
+    `Phase: ${input.phase}`,
+    ...(Object.keys(modifiers).length > 0 ? [`Workflow modifiers: ${JSON.stringify(modifiers)}`] : []),
+  ].join('\n');
+  const block = buildGateRequirementsBlock({
+    phaseKey: input.phase,
+    artifactFolder: folder,
+    config: input.config,
+    ...(typeof workflow['type'] === 'string' ? { workflowType: workflow['type'] } : {}),
+  });
   const gate = `Validate GATE-${input.phase.slice(0, 2)} on completion.`;
   return [head, discoveryPart(input.state, input.phase, input.now), block, gate].filter((part) => part !== '').join('\n\n');
 }

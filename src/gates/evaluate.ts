@@ -70,25 +70,44 @@ function testCheck(input: GateInput, requirements: PhaseRequirements): GateCheck
     return {
       requirement: 'test_iteration',
       met: false,
-      detail: record?.last_test_result === 'inconclusive' ? 'no conclusive test run yet (the last one could not be judged)' : 'no test run recorded in this phase',
+      detail:
+        record?.last_test_result === 'inconclusive' ? 'no conclusive test run yet (the last one could not be judged)' : 'no test run recorded in this phase',
       action: 'run the test suite in the foreground (for example `npm test`); isdlc records the result',
     };
   }
-  const where = record.current_iteration !== undefined ? `iteration ${record.current_iteration}/${max}, \`${record.last_test_command ?? '?'}\`` : 'recorded without an iteration count';
+  const where =
+    record.current_iteration !== undefined
+      ? `iteration ${record.current_iteration}/${max}, \`${record.last_test_command ?? '?'}\``
+      : 'recorded without an iteration count';
   if (record.status === 'escalated') {
     return record.escalation_approved === true
       ? { requirement: 'test_iteration', met: true, detail: `escalated (${record.escalation_reason ?? '?'}) and approved by a person` }
-      : { requirement: 'test_iteration', met: false, detail: `escalated to a human (${record.escalation_reason ?? '?'}, ${where})`, action: `stop retrying; explain the failure to the user; ${approveCommand(phase)} to go on` };
+      : {
+          requirement: 'test_iteration',
+          met: false,
+          detail: `escalated to a human (${record.escalation_reason ?? '?'}, ${where})`,
+          action: `stop retrying; explain the failure to the user; ${approveCommand(phase)} to go on`,
+        };
   }
   if (testsPassed(record)) {
     const threshold = coverageThreshold(requirements, input.state);
-    const coverage = typeof record['coverage_percent'] === 'number' ? (record['coverage_percent']) : undefined;
+    const coverage = typeof record['coverage_percent'] === 'number' ? record['coverage_percent'] : undefined;
     if (threshold !== undefined && coverage !== undefined && coverage < threshold) {
-      return { requirement: 'test_iteration', met: false, detail: `tests pass but coverage is ${coverage}%, below ${threshold}%`, action: 'add tests for the uncovered code and run the suite again' };
+      return {
+        requirement: 'test_iteration',
+        met: false,
+        detail: `tests pass but coverage is ${coverage}%, below ${threshold}%`,
+        action: 'add tests for the uncovered code and run the suite again',
+      };
     }
     // Unknown coverage is not met; where the gate runs the tests itself, its own run measures it instead.
     if (threshold !== undefined && coverage === undefined && !verifiesAtGate(requirements)) {
-      return { requirement: 'test_iteration', met: false, detail: `tests pass, but the phase requires ${threshold}% coverage and no run reported a coverage figure`, action: 'run the suite with coverage (for example `npx vitest run --coverage`)' };
+      return {
+        requirement: 'test_iteration',
+        met: false,
+        detail: `tests pass, but the phase requires ${threshold}% coverage and no run reported a coverage figure`,
+        action: 'run the suite with coverage (for example `npx vitest run --coverage`)',
+      };
     }
     return { requirement: 'test_iteration', met: true, detail: `tests passed (${where})${coverage !== undefined ? `, coverage ${coverage}%` : ''}` };
   }
@@ -117,14 +136,25 @@ function constitutionalCheck(input: GateInput, requirements: PhaseRequirements):
   if (record.status === 'escalated') {
     return record.escalation_approved === true
       ? { requirement: 'constitutional_validation', met: true, detail: 'escalated and approved by a person' }
-      : { requirement: 'constitutional_validation', met: false, detail: `escalated after ${record.iterations_used ?? '?'} iterations with violations`, action: approveCommand(phase) };
+      : {
+          requirement: 'constitutional_validation',
+          met: false,
+          detail: `escalated after ${record.iterations_used ?? '?'} iterations with violations`,
+          action: approveCommand(phase),
+        };
   }
   // Who recorded each article's latest check; with independent_review, which of them the gate cannot count.
   const worker = workerOf(input.state, phase, phaseAgent(config.manifest, phase));
-  const review = reviewArticles(record['article_results'], record.articles_required ?? wanted, worker, requirements.constitutional_validation?.independent_review === true);
+  const review = reviewArticles(
+    record['article_results'],
+    record.articles_required ?? wanted,
+    worker,
+    requirements.constitutional_validation?.independent_review === true,
+  );
   const recorded = review.recorders.length > 0 ? `; recorded by ${review.recorders.join('; ')}` : '';
   if (constitutionCompliant(record)) {
-    if (review.notIndependent.length === 0) return { requirement: 'constitutional_validation', met: true, detail: `all ${wanted.length} articles compliant${recorded}` };
+    if (review.notIndependent.length === 0)
+      return { requirement: 'constitutional_validation', met: true, detail: `all ${wanted.length} articles compliant${recorded}` };
     return {
       requirement: 'constitutional_validation',
       met: false,
@@ -149,18 +179,38 @@ function elicitationCheck(input: GateInput, requirements: PhaseRequirements): Ga
   const record = elicitationOf(input.state, input.phase);
   const minimum = config.min_menu_interactions ?? 1;
   if (!record || !record.started_at) {
-    return { requirement: 'interactive_elicitation', met: false, detail: 'Interactive elicitation not started', action: 'present the A/R/C menu to the user and work through their choices' };
+    return {
+      requirement: 'interactive_elicitation',
+      met: false,
+      detail: 'Interactive elicitation not started',
+      action: 'present the A/R/C menu to the user and work through their choices',
+    };
   }
   const interactions = record.menu_interactions ?? 0;
   const finals = config.required_final_selection;
   if (record.completed !== true) {
-    return { requirement: 'interactive_elicitation', met: false, detail: `not completed (${interactions} of at least ${minimum} menu interactions)`, action: 'continue the elicitation until the user saves or continues' };
+    return {
+      requirement: 'interactive_elicitation',
+      met: false,
+      detail: `not completed (${interactions} of at least ${minimum} menu interactions)`,
+      action: 'continue the elicitation until the user saves or continues',
+    };
   }
   if (finals && finals.length > 0 && !finals.includes(String(record.final_selection))) {
-    return { requirement: 'interactive_elicitation', met: false, detail: `ended with "${String(record.final_selection)}", not ${finals.join(' or ')}`, action: `finish with ${finals.join(' or ')}` };
+    return {
+      requirement: 'interactive_elicitation',
+      met: false,
+      detail: `ended with "${String(record.final_selection)}", not ${finals.join(' or ')}`,
+      action: `finish with ${finals.join(' or ')}`,
+    };
   }
   if (interactions < minimum) {
-    return { requirement: 'interactive_elicitation', met: false, detail: `${interactions} menu interactions, at least ${minimum} required`, action: 'work through more of the menu with the user' };
+    return {
+      requirement: 'interactive_elicitation',
+      met: false,
+      detail: `${interactions} menu interactions, at least ${minimum} required`,
+      action: 'work through more of the menu with the user',
+    };
   }
   return { requirement: 'interactive_elicitation', met: true, detail: `completed with "${String(record.final_selection)}" after ${interactions} interactions` };
 }
@@ -203,7 +253,11 @@ function branchCheck(input: GateInput): GateCheck | null {
   }
   const seen = acknowledgedViolations(input.state);
   if (seen.length === 0) return null;
-  return { requirement: 'branch_integrity', met: true, detail: `${seen.length} commit${seen.length === 1 ? '' : 's'} to a closed branch, acknowledged by ${[...new Set(seen.map((v) => v.acknowledged?.by ?? '?'))].join(', ')}` };
+  return {
+    requirement: 'branch_integrity',
+    met: true,
+    detail: `${seen.length} commit${seen.length === 1 ? '' : 's'} to a closed branch, acknowledged by ${[...new Set(seen.map((v) => v.acknowledged?.by ?? '?'))].join(', ')}`,
+  };
 }
 
 /**
@@ -216,12 +270,21 @@ function testDefinitionCheck(input: GateInput): GateCheck | null {
   try {
     comparison = compareTestDefinition(input.root, input.state);
   } catch (error) {
-    return { requirement: 'test_definition', met: false, detail: `the files that define the test command could not be read (${(error as Error).message})`, action: 'make them readable again, then check the gate again' };
+    return {
+      requirement: 'test_definition',
+      met: false,
+      detail: `the files that define the test command could not be read (${(error as Error).message})`,
+      action: 'make them readable again, then check the gate again',
+    };
   }
   if (!comparison) return null;
   if (!definitionUnaccepted(comparison)) {
     const accepted = comparison.recorded.accepted;
-    return { requirement: 'test_definition', met: true, detail: `\`${comparison.command}\` is defined as ${accepted ? `${accepted.by} accepted it` : 'when the workflow started'}` };
+    return {
+      requirement: 'test_definition',
+      met: true,
+      detail: `\`${comparison.command}\` is defined as ${accepted ? `${accepted.by} accepted it` : 'when the workflow started'}`,
+    };
   }
   return {
     requirement: 'test_definition',
@@ -241,7 +304,8 @@ export function evaluateGate(input: GateInput): GateEvaluation {
   // the tests either); branch integrity and tamper review below are isdlc's own and stay.
   const off = iterationEnforcementOff(input.state);
   if (off) checks.push({ requirement: 'iteration_enforcement', met: true, detail: ENFORCEMENT_OFF_DETAIL });
-  const enforced = (requirement: keyof typeof RULE_FOR, enabled: boolean | undefined): boolean => !off && enabled === true && rules[RULE_FOR[requirement]] !== false;
+  const enforced = (requirement: keyof typeof RULE_FOR, enabled: boolean | undefined): boolean =>
+    !off && enabled === true && rules[RULE_FOR[requirement]] !== false;
   if (enforced('test_iteration', requirements.test_iteration?.enabled)) {
     checks.push(testCheck(input, requirements));
     const definition = testDefinitionCheck(input);
@@ -249,7 +313,13 @@ export function evaluateGate(input: GateInput): GateEvaluation {
   }
   if (enforced('verified_test_run', requirements.test_iteration?.enabled)) {
     const verified = verifiesAtGate(requirements)
-      ? verifiedRunCheck({ state: input.state, phase: input.phase, root: input.root, threshold: coverageThreshold(requirements, input.state), ...(input.gateRun ? { gateRun: input.gateRun } : {}) })
+      ? verifiedRunCheck({
+          state: input.state,
+          phase: input.phase,
+          root: input.root,
+          threshold: coverageThreshold(requirements, input.state),
+          ...(input.gateRun ? { gateRun: input.gateRun } : {}),
+        })
       : { met: true, detail: 'off for this phase (verify_at_gate: false): the gate does not run the tests itself and trusts the runs the hooks observed' };
     checks.push({ requirement: 'verified_test_run', ...verified });
   }

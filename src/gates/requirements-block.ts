@@ -144,8 +144,14 @@ function build(input: BlockInput): string {
   return [
     `${BLOCK_TITLE} (Phase: ${phase}):`,
     ...requirementLines(requirements, articles, artifacts),
-    ...section('Required Artifacts', artifacts.map((path) => `    - ${path}`)),
-    ...section('Constitutional Articles', articles.map((article) => `    - ${article}`)),
+    ...section(
+      'Required Artifacts',
+      artifacts.map((path) => `    - ${path}`),
+    ),
+    ...section(
+      'Constitutional Articles',
+      articles.map((article) => `    - ${article}`),
+    ),
     ...section('Workflow Overrides', modifiers),
   ].join('\n');
 }

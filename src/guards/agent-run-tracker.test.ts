@@ -15,8 +15,16 @@ const BASH = bashCall('/project', 'npm test');
 const AGENT_ID = String(recorded332('subagent-stop-background.json')['agent_id']);
 const insideSubagent = (agentType = 'software-developer', agentId = AGENT_ID) => ({ ...BASH, agent_id: agentId, agent_type: agentType });
 const run = (extra: Record<string, unknown> = {}) => ({
-  timestamp: '2026-11-25T10:05:00.000Z', agent: 'software-developer', agent_phase: '06-implementation', current_phase: '06-implementation',
-  description: 'Implement CSV export', status: 'executed', reason: 'authorized-phase-match', outcome: 'launched', agent_id: AGENT_ID, ...extra,
+  timestamp: '2026-11-25T10:05:00.000Z',
+  agent: 'software-developer',
+  agent_phase: '06-implementation',
+  current_phase: '06-implementation',
+  description: 'Implement CSV export',
+  status: 'executed',
+  reason: 'authorized-phase-match',
+  outcome: 'launched',
+  agent_id: AGENT_ID,
+  ...extra,
 });
 const withLog = (entries: Record<string, unknown>[]) => ({ ...workflowState('feature', '06-implementation'), skill_usage_log: entries });
 
@@ -44,7 +52,7 @@ guardTable('agent-run-tracker', {
       then: ({ state }) => expect(state['skill_usage_log']).toEqual([run({ first_tool_at: '2026-11-25T10:05:07.000Z' })]),
     },
     {
-      name: 'a run that already ended stays as it ended (a resumed agent\'s work is not that run\'s)',
+      name: "a run that already ended stays as it ended (a resumed agent's work is not that run's)",
       state: withLog([run({ outcome: 'completed', completed_at: '2026-11-25T10:06:00.000Z' })]),
       payload: insideSubagent(),
       expect: 'allow',
@@ -58,8 +66,14 @@ guardTable('agent-run-tracker', {
       then: ({ state }) => {
         expect(state['skill_usage_log'][0]).toEqual(run());
         expect(state['skill_usage_log'][1]).toEqual({
-          timestamp: expect.any(String), agent: 'software-developer', agent_id: 'a0000000000000001', agent_phase: '06-implementation', current_phase: '06-implementation',
-          outcome: 'running', first_tool_at: state['skill_usage_log'][1].timestamp, launch_pending: true,
+          timestamp: expect.any(String),
+          agent: 'software-developer',
+          agent_id: 'a0000000000000001',
+          agent_phase: '06-implementation',
+          current_phase: '06-implementation',
+          outcome: 'running',
+          first_tool_at: state['skill_usage_log'][1].timestamp,
+          launch_pending: true,
         });
       },
     },
@@ -68,7 +82,16 @@ guardTable('agent-run-tracker', {
       state: workflowState('feature', '06-implementation'),
       payload: insideSubagent('qa-engineer', 'a0000000000000002'),
       expect: 'allow',
-      then: ({ state }) => expect(state['skill_usage_log']).toEqual([expect.objectContaining({ agent: 'qa-engineer', agent_phase: '08-code-review', agent_id: 'a0000000000000002', outcome: 'running', launch_pending: true })]),
+      then: ({ state }) =>
+        expect(state['skill_usage_log']).toEqual([
+          expect.objectContaining({
+            agent: 'qa-engineer',
+            agent_phase: '08-code-review',
+            agent_id: 'a0000000000000002',
+            outcome: 'running',
+            launch_pending: true,
+          }),
+        ]),
     },
     {
       name: 'no state file: nothing recorded, none created',

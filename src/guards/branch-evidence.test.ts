@@ -34,7 +34,10 @@ function played(line: string, options: { on?: string; branches?: string[]; prepa
   };
 }
 
-const after = (line: string, id = 'toolu_case') => (dir: string) => withId(bashPassed(dir, line, ''), id);
+const after =
+  (line: string, id = 'toolu_case') =>
+  (dir: string) =>
+    withId(bashPassed(dir, line, ''), id);
 
 const quiet: GuardCase['then'] = ({ decision, state }) => {
   expect(decision.context).toBeUndefined();
@@ -64,10 +67,38 @@ const commitTree = 'git update-ref refs/heads/main $(git commit-tree "HEAD^{tree
 
 guardTable('branch-evidence', {
   valid: [
-    { name: 'a command that commits nothing', state: inPhase('06-implementation'), setup: played('git status && ls'), payload: after('git status && ls'), expect: 'allow', then: quiet },
-    { name: 'no active workflow: a commit on main is ordinary work', state: { state_version: 1, active_workflow: null }, setup: played(alias), payload: after(alias), expect: 'allow', then: quiet },
-    { name: 'a workflow branch that is no longer active', state: inPhase('06-implementation', { name: BRANCH, status: 'merged' }), setup: played(alias), payload: after(alias), expect: 'allow', then: quiet },
-    { name: 'a commit on the workflow branch in its last phase', state: inPhase('08-code-review'), setup: played(alias, { on: BRANCH }), payload: after(alias), expect: 'allow', then: quiet },
+    {
+      name: 'a command that commits nothing',
+      state: inPhase('06-implementation'),
+      setup: played('git status && ls'),
+      payload: after('git status && ls'),
+      expect: 'allow',
+      then: quiet,
+    },
+    {
+      name: 'no active workflow: a commit on main is ordinary work',
+      state: { state_version: 1, active_workflow: null },
+      setup: played(alias),
+      payload: after(alias),
+      expect: 'allow',
+      then: quiet,
+    },
+    {
+      name: 'a workflow branch that is no longer active',
+      state: inPhase('06-implementation', { name: BRANCH, status: 'merged' }),
+      setup: played(alias),
+      payload: after(alias),
+      expect: 'allow',
+      then: quiet,
+    },
+    {
+      name: 'a commit on the workflow branch in its last phase',
+      state: inPhase('08-code-review'),
+      setup: played(alias, { on: BRANCH }),
+      payload: after(alias),
+      expect: 'allow',
+      then: quiet,
+    },
     {
       name: 'main moved back (a reset) gained nothing',
       state: inPhase('06-implementation'),
@@ -76,9 +107,30 @@ guardTable('branch-evidence', {
       expect: 'allow',
       then: quiet,
     },
-    { name: 'a commit on a branch the workflow does not close', state: inPhase('06-implementation'), setup: played(alias, { on: 'scratch', branches: [BRANCH, 'scratch'] }), payload: after(alias), expect: 'allow', then: quiet },
-    { name: 'the workflow branch was deleted after its merge (BUG-0015)', state: inPhase('06-implementation'), setup: played(alias, { branches: [] }), payload: after(alias), expect: 'allow', then: quiet },
-    { name: 'a PostToolUse whose PreToolUse never came', state: inPhase('06-implementation'), setup: played(alias, { id: 'toolu_other' }), payload: after(alias), expect: 'allow', then: quiet },
+    {
+      name: 'a commit on a branch the workflow does not close',
+      state: inPhase('06-implementation'),
+      setup: played(alias, { on: 'scratch', branches: [BRANCH, 'scratch'] }),
+      payload: after(alias),
+      expect: 'allow',
+      then: quiet,
+    },
+    {
+      name: 'the workflow branch was deleted after its merge (BUG-0015)',
+      state: inPhase('06-implementation'),
+      setup: played(alias, { branches: [] }),
+      payload: after(alias),
+      expect: 'allow',
+      then: quiet,
+    },
+    {
+      name: 'a PostToolUse whose PreToolUse never came',
+      state: inPhase('06-implementation'),
+      setup: played(alias, { id: 'toolu_other' }),
+      payload: after(alias),
+      expect: 'allow',
+      then: quiet,
+    },
     {
       name: 'a folder that is no git repository',
       state: inPhase('06-implementation'),
@@ -92,7 +144,11 @@ guardTable('branch-evidence', {
       state: inPhase('06-implementation'),
       setup: (dir) => {
         repoWithBranches(dir, 'main');
-        spawnSync(process.execPath, [BIN, 'hook', ...GUARD], { cwd: dir, env: { ...process.env, ...projectEnv(dir), ISDLC_DRY_RUN: '1' }, input: JSON.stringify(withId(bashCall(dir, alias), 'toolu_case')) });
+        spawnSync(process.execPath, [BIN, 'hook', ...GUARD], {
+          cwd: dir,
+          env: { ...process.env, ...projectEnv(dir), ISDLC_DRY_RUN: '1' },
+          input: JSON.stringify(withId(bashCall(dir, alias), 'toolu_case')),
+        });
         expect(existsSync(join(dir, '.isdlc/branch-heads'))).toBe(false);
         sh(dir, alias);
       },
@@ -107,10 +163,28 @@ guardTable('branch-evidence', {
 // Each route a text rule misses, played for real in a repository on disk: all of them are seen.
 guardTable('branch-evidence', {
   valid: [
-    { name: 'plain `git commit` on main', state: inPhase('06-implementation'), setup: played('git commit -q --allow-empty -m wip'), payload: after('git commit -q --allow-empty -m wip'), ...reported('main', 'while the workflow works on its own branch', `git checkout ${BRANCH}`) },
+    {
+      name: 'plain `git commit` on main',
+      state: inPhase('06-implementation'),
+      setup: played('git commit -q --allow-empty -m wip'),
+      payload: after('git commit -q --allow-empty -m wip'),
+      ...reported('main', 'while the workflow works on its own branch', `git checkout ${BRANCH}`),
+    },
     { name: 'an alias: `git -c alias.ci=commit ci`', state: inPhase('06-implementation'), setup: played(alias), payload: after(alias), ...reported('main') },
-    { name: '`git commit-tree` then `git update-ref refs/heads/main`', state: inPhase('06-implementation'), setup: played(commitTree), payload: after(commitTree), ...reported('main', '"snapshot"') },
-    { name: '`eval "git commit ..."`', state: inPhase('06-implementation'), setup: played('eval "git commit -q --allow-empty -m wip"'), payload: after('eval "git commit -q --allow-empty -m wip"'), ...reported('main') },
+    {
+      name: '`git commit-tree` then `git update-ref refs/heads/main`',
+      state: inPhase('06-implementation'),
+      setup: played(commitTree),
+      payload: after(commitTree),
+      ...reported('main', '"snapshot"'),
+    },
+    {
+      name: '`eval "git commit ..."`',
+      state: inPhase('06-implementation'),
+      setup: played('eval "git commit -q --allow-empty -m wip"'),
+      payload: after('eval "git commit -q --allow-empty -m wip"'),
+      ...reported('main'),
+    },
     {
       name: 'a script file that commits',
       state: inPhase('06-implementation'),
@@ -180,7 +254,10 @@ guardTable('branch-evidence', {
       state: inPhase('06-implementation'),
       setup: (dir) => {
         const other = join(tempDir('isdlc-be-other-'), 'wt');
-        played(`git -C ${other} commit -q --allow-empty -m elsewhere`, { on: BRANCH, prepare: (project) => git(project, 'worktree', 'add', '-q', other, 'main') })(dir);
+        played(`git -C ${other} commit -q --allow-empty -m elsewhere`, {
+          on: BRANCH,
+          prepare: (project) => git(project, 'worktree', 'add', '-q', other, 'main'),
+        })(dir);
       },
       payload: after('git -C ../wt commit -q --allow-empty -m elsewhere'),
       ...reported('main', '"elsewhere"'),

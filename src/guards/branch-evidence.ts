@@ -80,7 +80,7 @@ function after(context: GuardContext, dirs: GitDirs, useId: string): void {
     context.log({ outcome: 'workflow-branch-gone', branch: rule.workflowBranch, branches: moved });
     return;
   }
-  const command = typeof event.tool?.input['command'] === 'string' ? (event.tool.input['command']) : '';
+  const command = typeof event.tool?.input['command'] === 'string' ? event.tool.input['command'] : '';
   for (const branch of moved) {
     const kind = rule.closed.get(branch);
     const from = kept.heads[branch]!;
@@ -108,7 +108,13 @@ function after(context: GuardContext, dirs: GitDirs, useId: string): void {
     };
     context.update((draft) => {
       if (recordViolation(draft, violation)) {
-        addEscalation(draft, { type: 'branch_violation', hook: 'branch-evidence', phase: rule.phase, detail: describeViolation(violation), timestamp: violation.detected_at });
+        addEscalation(draft, {
+          type: 'branch_violation',
+          hook: 'branch-evidence',
+          phase: rule.phase,
+          detail: describeViolation(violation),
+          timestamp: violation.detected_at,
+        });
       }
     });
     context.log({ outcome: 'violation', branch, rule: kind, from: shortSha(from), to: shortSha(to), commits: violation.commit_count });

@@ -11,7 +11,15 @@ function pending(extra: Record<string, unknown> = {}, log: Record<string, unknow
     state_version: 4,
     active_workflow: null,
     skill_usage_log: log,
-    pending_delegation: { skill: 'isdlc', required_agent: 'sdlc-orchestrator', invoked_at: minutesAgo(2), args: 'feature "CSV export"', session_id: SESSION, reminders: 0, ...extra },
+    pending_delegation: {
+      skill: 'isdlc',
+      required_agent: 'sdlc-orchestrator',
+      invoked_at: minutesAgo(2),
+      args: 'feature "CSV export"',
+      session_id: SESSION,
+      reminders: 0,
+      ...extra,
+    },
   };
 }
 const ended = stop(P, 'I implemented the CSV export directly.');
@@ -19,10 +27,34 @@ const cleared = ({ state }: { state: Record<string, any> }) => expect(state['pen
 
 guardTable('delegation-gate', {
   valid: [
-    { name: 'the orchestrator ran after the command was loaded: the marker is cleared', state: pending({}, [{ timestamp: minutesAgo(1), agent: 'sdlc-orchestrator', agent_phase: 'all' }]), payload: ended, expect: 'allow', then: cleared },
-    { name: 'a marker for /isdlc add (handled inline, no orchestrator) never holds the turn, and is cleared', state: pending({ args: 'add "Advance the gate report to the next phase"' }), payload: ended, expect: 'allow', then: cleared },
-    { name: 'a marker for /isdlc analyze, after a flag, never holds the turn, and is cleared', state: pending({ args: '--verbose analyze "hand off flow"' }), payload: ended, expect: 'allow', then: cleared },
-    { name: 'a marker older than 30 minutes (here 45) belongs to an abandoned command and is dropped', state: pending({ invoked_at: minutesAgo(45) }), payload: ended, expect: 'allow', then: cleared },
+    {
+      name: 'the orchestrator ran after the command was loaded: the marker is cleared',
+      state: pending({}, [{ timestamp: minutesAgo(1), agent: 'sdlc-orchestrator', agent_phase: 'all' }]),
+      payload: ended,
+      expect: 'allow',
+      then: cleared,
+    },
+    {
+      name: 'a marker for /isdlc add (handled inline, no orchestrator) never holds the turn, and is cleared',
+      state: pending({ args: 'add "Advance the gate report to the next phase"' }),
+      payload: ended,
+      expect: 'allow',
+      then: cleared,
+    },
+    {
+      name: 'a marker for /isdlc analyze, after a flag, never holds the turn, and is cleared',
+      state: pending({ args: '--verbose analyze "hand off flow"' }),
+      payload: ended,
+      expect: 'allow',
+      then: cleared,
+    },
+    {
+      name: 'a marker older than 30 minutes (here 45) belongs to an abandoned command and is dropped',
+      state: pending({ invoked_at: minutesAgo(45) }),
+      payload: ended,
+      expect: 'allow',
+      then: cleared,
+    },
     {
       name: 'after the cap the turn ends and the user is told (no Stop loop)',
       state: pending({ reminders: 2 }),
@@ -43,10 +75,22 @@ guardTable('delegation-gate', {
         expect(decision.systemMessage).toContain('stopped holding the turn');
       },
     },
-    { name: "another session's marker is not ours to act on", state: pending({ session_id: 'another-session' }), payload: ended, expect: 'allow', then: ({ state }) => expect(state['pending_delegation']).not.toBeNull() },
+    {
+      name: "another session's marker is not ours to act on",
+      state: pending({ session_id: 'another-session' }),
+      payload: ended,
+      expect: 'allow',
+      then: ({ state }) => expect(state['pending_delegation']).not.toBeNull(),
+    },
     { name: 'no marker', state: { state_version: 1, pending_delegation: null }, payload: ended, expect: 'allow' },
     { name: 'no state', payload: ended, expect: 'allow' },
-    { name: 'a subagent ending (SubagentStop) is never held', state: pending(), payload: { ...fixture('subagent-stop.json'), cwd: P }, expect: 'allow', then: ({ state }) => expect(state['pending_delegation'].reminders).toBe(0) },
+    {
+      name: 'a subagent ending (SubagentStop) is never held',
+      state: pending(),
+      payload: { ...fixture('subagent-stop.json'), cwd: P },
+      expect: 'allow',
+      then: ({ state }) => expect(state['pending_delegation'].reminders).toBe(0),
+    },
   ],
   invalid: [
     {
@@ -64,7 +108,10 @@ guardTable('delegation-gate', {
     },
     {
       name: 'a delegation to another agent, or one from before the command, does not count',
-      state: pending({}, [{ timestamp: minutesAgo(1), agent: 'general-purpose' }, { timestamp: minutesAgo(10), agent: 'sdlc-orchestrator' }]),
+      state: pending({}, [
+        { timestamp: minutesAgo(1), agent: 'general-purpose' },
+        { timestamp: minutesAgo(10), agent: 'sdlc-orchestrator' },
+      ]),
       payload: ended,
       expect: 'block',
     },

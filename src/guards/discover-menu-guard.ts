@@ -37,7 +37,10 @@ export const discoverMenuGuard = defineGuard({
     const retired = FORBIDDEN.filter((option) => option.pattern.test(text)).map((option) => option.label);
     if (missing.length === 0 && retired.length === 0) return;
     log({ missing, retired });
-    const problems = [missing.length ? `it lacks ${missing.join(', ')}` : '', retired.length ? `it offers ${retired.join(', ')}, which is no longer an option` : '']
+    const problems = [
+      missing.length ? `it lacks ${missing.join(', ')}` : '',
+      retired.length ? `it offers ${retired.join(', ')}, which is no longer an option` : '',
+    ]
       .filter(Boolean)
       .join('; ');
     note(

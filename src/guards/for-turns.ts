@@ -8,4 +8,11 @@ import { menuTracker } from './menu-tracker.js';
 import { sessionContext } from './session-context.js';
 import { skillDelegationEnforcer } from './skill-delegation-enforcer.js';
 
-export const TURN_GUARDS: readonly Guard[] = Object.freeze([menuTracker, skillDelegationEnforcer, delegationGate, iterationLoop, logSkillUsage, sessionContext]);
+export const TURN_GUARDS: readonly Guard[] = Object.freeze([
+  menuTracker,
+  skillDelegationEnforcer,
+  delegationGate,
+  iterationLoop,
+  logSkillUsage,
+  sessionContext,
+]);

@@ -42,9 +42,19 @@ export const gateBlocker = defineGuard({
         // Constitutional tracking starts the first time the gate is asked for.
         const constitutional = requirements?.constitutional_validation;
         if (constitutional?.enabled && evaluation.unmet.some((check) => check.requirement === 'constitutional_validation')) {
-          ensureConstitutionalTracking(draft, phase, { articles: constitutional.articles ?? [], maxIterations: constitutional.max_iterations ?? 5, now: timestamp });
+          ensureConstitutionalTracking(draft, phase, {
+            articles: constitutional.articles ?? [],
+            maxIterations: constitutional.max_iterations ?? 5,
+            now: timestamp,
+          });
         }
-        addEscalation(draft, { type: 'gate_blocked', hook: 'gate-blocker', phase, detail: evaluation.unmet.map((check) => check.requirement).join(', '), timestamp });
+        addEscalation(draft, {
+          type: 'gate_blocked',
+          hook: 'gate-blocker',
+          phase,
+          detail: evaluation.unmet.map((check) => check.requirement).join(', '),
+          timestamp,
+        });
       });
       deny(
         `isdlc gate-blocker: Meet the requirements below before asking to pass the gate of phase ${phase} again. ` +
@@ -68,7 +78,9 @@ export const gateBlocker = defineGuard({
       }
     });
     if (trigger?.enabled && cloud === 'undecided') {
-      note(`isdlc gate-blocker: the gate of ${phase} is open. The cloud provider is still undecided: ask the user how to configure it before deployment phases (a cloud_configuration trigger is pending).`);
+      note(
+        `isdlc gate-blocker: the gate of ${phase} is open. The cloud provider is still undecided: ask the user how to configure it before deployment phases (a cloud_configuration trigger is pending).`,
+      );
     }
   },
 });

@@ -24,6 +24,8 @@ export const gateRequirementsInjector = defineGuard({
     if (!block) return;
     rewriteInput({ ...input, prompt: `${prompt.replace(/\s+$/, '')}\n\n${block}` });
     log({ injected: current });
-    note(`isdlc: the GATE REQUIREMENTS of ${current} were appended to this delegation's prompt (${toolRef('delegation_prompt')} gives the whole prompt to use next time).`);
+    note(
+      `isdlc: the GATE REQUIREMENTS of ${current} were appended to this delegation's prompt (${toolRef('delegation_prompt')} gives the whole prompt to use next time).`,
+    );
   },
 });

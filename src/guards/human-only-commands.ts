@@ -13,7 +13,10 @@ const HUMAN_ONLY: { pattern: RegExp; decision: string }[] = [
   { pattern: new RegExp(`${ISDLC}phase\\s+skip\\b`), decision: "overriding a phase's closed gate" },
   { pattern: new RegExp(`${ISDLC}phase\\s+review\\s+["']?continue\\b`), decision: 'letting a supervised workflow go on after a review' },
   // An agent that cannot go on ends the loop with <promise>BLOCKED</promise>, which a person then sees.
-  { pattern: new RegExp(`${ISDLC}loop\\s+cancel\\b`), decision: 'cancelling an iteration loop (an agent that cannot go on declares <promise>BLOCKED</promise> with the reason)' },
+  {
+    pattern: new RegExp(`${ISDLC}loop\\s+cancel\\b`),
+    decision: 'cancelling an iteration loop (an agent that cannot go on declares <promise>BLOCKED</promise> with the reason)',
+  },
   // The rules an agent set run without an OS sandbox only on a person's word.
   { pattern: new RegExp(`${ISDLC}loop\\s+approve\\b`), decision: "letting a loop's command rules run without an OS sandbox" },
   // Changes to isdlc's files made outside isdlc: keeping or discarding them is the person's review.
@@ -37,16 +40,19 @@ export function humanOnlyCommandIn(line: string, options: { powershell?: boolean
 
 export const humanOnlyCommands = defineGuard({
   id: 'human-only-commands',
-  description: "Denies an agent running the isdlc commands that are a person's decision (escalation approve, phase skip, phase review continue, loop cancel, loop approve, branch acknowledge, changes accept/reject, tests accept); in the sandbox, where they cannot write, notes it instead.",
+  description:
+    "Denies an agent running the isdlc commands that are a person's decision (escalation approve, phase skip, phase review continue, loop cancel, loop approve, branch acknowledge, changes accept/reject, tests accept); in the sandbox, where they cannot write, notes it instead.",
   on: { PreToolUse: ['shell'] },
   check({ event, deny, note, shellSandboxed }) {
-    const line = typeof event.tool?.input['command'] === 'string' ? (event.tool.input['command']) : '';
+    const line = typeof event.tool?.input['command'] === 'string' ? event.tool.input['command'] : '';
     const found = humanOnlyCommandIn(line, { powershell: event.tool?.name === 'PowerShell' });
     if (!found) return;
     // In the sandbox the command cannot change anything (isdlc's files are read-only there), and a text
     // match may be a mention (an echo, a commit message): say what it is for, and let it run.
     if (shellSandboxed()) {
-      note(`isdlc human-only-commands: \`${found.command.trim()}\` is a decision for a person (${found.decision}); in the sandbox it changes nothing. Ask the user to run it in their own terminal if they agree.`);
+      note(
+        `isdlc human-only-commands: \`${found.command.trim()}\` is a decision for a person (${found.decision}); in the sandbox it changes nothing. Ask the user to run it in their own terminal if they agree.`,
+      );
       return;
     }
     deny(

@@ -13,7 +13,13 @@ guardTable('isdlc-program-guard', {
     { name: 'a fixture .isdlc in a subfolder', payload: at('rm -rf test/fixtures/x/.isdlc'), expect: 'allow' },
     { name: 'another project', payload: bashCall(P, 'rm -rf /elsewhere/.isdlc'), expect: 'allow' },
     { name: 'mentioning it in a commit message', payload: at('git commit -m "never rm -rf .isdlc"'), expect: 'allow' },
-    { name: 'in the sandbox: a note, the OS refuses', files: SANDBOXED_PROJECT, payload: at('rm -rf .isdlc'), expect: 'allow', contextIncludes: ["isdlc's own program"] },
+    {
+      name: 'in the sandbox: a note, the OS refuses',
+      files: SANDBOXED_PROJECT,
+      payload: at('rm -rf .isdlc'),
+      expect: 'allow',
+      contextIncludes: ["isdlc's own program"],
+    },
   ],
   invalid: [
     { name: 'rm -rf .isdlc', payload: at('rm -rf .isdlc'), expect: 'deny', reasonIncludes: ['.isdlc', 'every isdlc hook runs'] },
@@ -25,8 +31,17 @@ guardTable('isdlc-program-guard', {
     { name: 'ln -sf over the executable', payload: at('ln -sf /bin/true .isdlc/bin/isdlc.cjs'), expect: 'deny' },
     { name: 'cp over the executable', payload: at('cp /tmp/x.cjs .isdlc/bin/isdlc.cjs'), expect: 'deny' },
     { name: 'the absolute path', payload: (project) => bashCall(project, `rm -r ${project}/.isdlc`), expect: 'deny' },
-    { name: 'a cd made to do nothing (function cd), then the removal', payload: at('function cd { :; }; cd src && rm -rf .isdlc/bin'), expect: 'deny', reasonIncludes: ['.isdlc/bin'] },
-    { name: 'a cd undone by a DEBUG trap, then the removal', payload: at("cd test/fixtures/p && trap 'cd ../../..' DEBUG && rm -rf .isdlc/bin"), expect: 'deny' },
+    {
+      name: 'a cd made to do nothing (function cd), then the removal',
+      payload: at('function cd { :; }; cd src && rm -rf .isdlc/bin'),
+      expect: 'deny',
+      reasonIncludes: ['.isdlc/bin'],
+    },
+    {
+      name: 'a cd undone by a DEBUG trap, then the removal',
+      payload: at("cd test/fixtures/p && trap 'cd ../../..' DEBUG && rm -rf .isdlc/bin"),
+      expect: 'deny',
+    },
     { name: 'after a cd into .isdlc, the relative name', cwd: '.isdlc', payload: (project) => bashCall(`${project}/.isdlc`, 'rm -rf bin'), expect: 'deny' },
   ],
 });

@@ -29,8 +29,10 @@ function hits(command: SimpleCommand, cwd: string, vital: string[]): string[] {
   const name = command.name.toLowerCase();
   let targets: string[] = [];
   if (REMOVES.has(name)) targets = files;
-  else if (MOVES.has(name)) targets = files; // the sources go, the destination is written over
-  else if (OVERWRITES.has(name)) targets = name === 'tee' ? files : name === 'dd' ? command.args.filter((w) => w.startsWith('of=')).map((w) => w.slice(3)) : files.slice(-1);
+  else if (MOVES.has(name))
+    targets = files; // the sources go, the destination is written over
+  else if (OVERWRITES.has(name))
+    targets = name === 'tee' ? files : name === 'dd' ? command.args.filter((w) => w.startsWith('of=')).map((w) => w.slice(3)) : files.slice(-1);
   targets.push(...command.redirects.filter((redirect) => /^>|^>>|^&>/.test(redirect.op) || redirect.op === '>|').map((redirect) => redirect.target));
   return targets.filter((word) => {
     const path = resolveWord(word, cwd);
@@ -40,10 +42,11 @@ function hits(command: SimpleCommand, cwd: string, vital: string[]): string[] {
 
 export const isdlcProgramGuard = defineGuard({
   id: 'isdlc-program-guard',
-  description: "Denies a shell command that plainly removes or replaces isdlc's executable or the folders holding it (.isdlc, .isdlc/bin): the one change the next hook call could not undo; in the sandbox, notes it instead.",
+  description:
+    "Denies a shell command that plainly removes or replaces isdlc's executable or the folders holding it (.isdlc, .isdlc/bin): the one change the next hook call could not undo; in the sandbox, notes it instead.",
   on: { PreToolUse: ['shell'] },
   check({ event, location, deny, note, shellSandboxed }) {
-    const line = typeof event.tool?.input['command'] === 'string' ? (event.tool.input['command']) : '';
+    const line = typeof event.tool?.input['command'] === 'string' ? event.tool.input['command'] : '';
     const cwd = event.cwd ?? location.root;
     if (!line.includes(ISDLC_DIR) && !resolve(cwd).startsWith(join(location.root, ISDLC_DIR))) return;
     let commands: SimpleCommand[];
@@ -63,7 +66,9 @@ export const isdlcProgramGuard = defineGuard({
     if (found.length === 0) return;
     const what = `\`${found.join('`, `')}\``;
     if (shellSandboxed()) {
-      note(`isdlc isdlc-program-guard: this command would remove or replace ${what}, isdlc's own program; in the sandbox it cannot. Leave isdlc's files to isdlc.`);
+      note(
+        `isdlc isdlc-program-guard: this command would remove or replace ${what}, isdlc's own program; in the sandbox it cannot. Leave isdlc's files to isdlc.`,
+      );
       return;
     }
     deny(

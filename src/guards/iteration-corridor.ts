@@ -27,12 +27,7 @@ export function corridorOf(state: IsdlcState, config: ProjectConfig, phase: stri
   if (testsEnabled && tests?.last_test_result === 'failed' && tests.completed !== true && tests.status !== 'escalated') return 'TEST_CORRIDOR';
   const testsSatisfied = !testsEnabled || testsPassed(tests);
   const constitution = constitutionalOf(state, phase);
-  if (
-    testsSatisfied &&
-    requirements?.constitutional_validation?.enabled === true &&
-    constitution?.completed !== true &&
-    constitution?.status !== 'escalated'
-  ) {
+  if (testsSatisfied && requirements?.constitutional_validation?.enabled === true && constitution?.completed !== true && constitution?.status !== 'escalated') {
     return 'CONST_CORRIDOR';
   }
   return 'NONE';

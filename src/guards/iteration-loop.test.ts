@@ -12,15 +12,23 @@ const SUB = fixture('subagent-stop.json');
 const passes = { type: 'command', name: 'ok', command: ['node', '-e', ''] };
 const fails = { type: 'command', name: 'tests', command: ['node', '-e', "console.error('1 failing'); process.exit(1)"] };
 let loopId = '';
-const loopIn = (config: Record<string, unknown>, extra: { sessionId?: string; agentId?: string } = { sessionId: SESSION }) => (project: string) => {
-  loopId = makeLoop(project, { config, ...extra });
-};
+const loopIn =
+  (config: Record<string, unknown>, extra: { sessionId?: string; agentId?: string } = { sessionId: SESSION }) =>
+  (project: string) => {
+    loopId = makeLoop(project, { config, ...extra });
+  };
 const loopNow = (project: string) => readLoop(project, loopId);
 
 guardTable('iteration-loop', {
   valid: [
     { name: 'no loop database: nothing to do', payload: stop(P, 'Done.'), expect: 'allow' },
-    { name: "another session's loop is not ours to answer for", setup: loopIn({ validationRules: [fails] }, { sessionId: 'another-session' }), payload: stop(P, 'Done.'), expect: 'allow', then: ({ project }) => expect(loopNow(project).iteration).toBe(1) },
+    {
+      name: "another session's loop is not ours to answer for",
+      setup: loopIn({ validationRules: [fails] }, { sessionId: 'another-session' }),
+      payload: stop(P, 'Done.'),
+      expect: 'allow',
+      then: ({ project }) => expect(loopNow(project).iteration).toBe(1),
+    },
     { name: 'a loop nobody has claimed holds no session', setup: loopIn({ validationRules: [fails] }, {}), payload: stop(P, 'Done.'), expect: 'allow' },
     {
       name: 'rules pass and the final message declares COMPLETE: the loop completes, the person is told',
@@ -62,7 +70,12 @@ guardTable('iteration-loop', {
         expect(readFileSync(join(project, '.isdlc/loop.db'), 'utf8')).toBe('not a database\n');
       },
     },
-    { name: "the main agent's Stop does not answer for a subagent's loop", setup: loopIn({ validationRules: [fails] }, { sessionId: String(SUB['session_id']), agentId: String(SUB['agent_id']) }), payload: { ...stop(P, 'Done.'), session_id: SUB['session_id'] }, expect: 'allow' },
+    {
+      name: "the main agent's Stop does not answer for a subagent's loop",
+      setup: loopIn({ validationRules: [fails] }, { sessionId: String(SUB['session_id']), agentId: String(SUB['agent_id']) }),
+      payload: { ...stop(P, 'Done.'), session_id: SUB['session_id'] },
+      expect: 'allow',
+    },
   ],
   invalid: [
     {
@@ -70,8 +83,19 @@ guardTable('iteration-loop', {
       setup: loopIn({ validationRules: [fails], prompt: 'Fix the parser.' }),
       payload: stop(P, 'I think it works now.'),
       expect: 'block',
-      reasonIncludes: ['isdlc loop L-', ': Fix tests (1 failing), then end your turn; iteration 1 of 10 failed.', 'When all pass, end with <promise>COMPLETE</promise>', '<promise>BLOCKED</promise>', '`isdlc loop status`'],
-      then: ({ project }) => expect(loopNow(project)).toMatchObject({ iteration: 2, stopBlocks: 1, history: [{ passed: false, signal: 'CONTINUE', validatedBy: 'hook' }, { validatedAt: null }] }),
+      reasonIncludes: [
+        'isdlc loop L-',
+        ': Fix tests (1 failing), then end your turn; iteration 1 of 10 failed.',
+        'When all pass, end with <promise>COMPLETE</promise>',
+        '<promise>BLOCKED</promise>',
+        '`isdlc loop status`',
+      ],
+      then: ({ project }) =>
+        expect(loopNow(project)).toMatchObject({
+          iteration: 2,
+          stopBlocks: 1,
+          history: [{ passed: false, signal: 'CONTINUE', validatedBy: 'hook' }, { validatedAt: null }],
+        }),
     },
     {
       name: 'a huge failing output and a long task still make a reason of about 300 characters, with the telling line; `isdlc loop status` has the rest',
@@ -80,7 +104,11 @@ guardTable('iteration-loop', {
           {
             type: 'command',
             name: 'unit tests',
-            command: ['node', '-e', "for (let i = 0; i < 5000; i++) console.log('  ok ' + i + ' '.repeat(80) + 'x'); console.error('AssertionError: expected parse(\"1+2\") to equal 3 but got ' + 'x'.repeat(300)); console.log('Tests: 1 failed, 5000 passed'); process.exit(1)"],
+            command: [
+              'node',
+              '-e',
+              "for (let i = 0; i < 5000; i++) console.log('  ok ' + i + ' '.repeat(80) + 'x'); console.error('AssertionError: expected parse(\"1+2\") to equal 3 but got ' + 'x'.repeat(300)); console.log('Tests: 1 failed, 5000 passed'); process.exit(1)",
+            ],
           },
           fails,
         ],
@@ -88,7 +116,12 @@ guardTable('iteration-loop', {
       }),
       payload: stop(P, 'Done, I think.'),
       expect: 'block',
-      reasonIncludes: ['Fix unit tests (AssertionError: expected parse("1+2") to equal 3 but got', ') and 1 more rule, then end your turn; iteration 1 of 10 failed.', '`isdlc loop status`', '<promise>BLOCKED</promise>'],
+      reasonIncludes: [
+        'Fix unit tests (AssertionError: expected parse("1+2") to equal 3 but got',
+        ') and 1 more rule, then end your turn; iteration 1 of 10 failed.',
+        '`isdlc loop status`',
+        '<promise>BLOCKED</promise>',
+      ],
       then: ({ decision, project }) => {
         expect(decision.reason!.length).toBeLessThanOrEqual(320);
         expect(decision.reason).not.toContain('Every detail of the grammar');

@@ -10,10 +10,23 @@ const P = '/project';
 const LAUNCH = recorded332('post-agent-async.json');
 const BACKGROUND_END = recorded332('subagent-stop-background.json');
 const AGENT_ID = String(BACKGROUND_END['agent_id']);
-const launchOf = (subagentType: string) => ({ ...LAUNCH, cwd: P, tool_input: { ...(LAUNCH['tool_input'] as object), subagent_type: subagentType, description: 'Implement CSV export' } });
+const launchOf = (subagentType: string) => ({
+  ...LAUNCH,
+  cwd: P,
+  tool_input: { ...(LAUNCH['tool_input'] as object), subagent_type: subagentType, description: 'Implement CSV export' },
+});
 const launchedEntry = (extra: Record<string, unknown> = {}) => ({
-  timestamp: '2026-11-25T10:05:00.000Z', agent: 'software-developer', agent_phase: '06-implementation', current_phase: '06-implementation',
-  description: 'Implement CSV export', status: 'executed', reason: 'authorized-phase-match', enforcement_mode: 'observe', outcome: 'launched', agent_id: AGENT_ID, ...extra,
+  timestamp: '2026-11-25T10:05:00.000Z',
+  agent: 'software-developer',
+  agent_phase: '06-implementation',
+  current_phase: '06-implementation',
+  description: 'Implement CSV export',
+  status: 'executed',
+  reason: 'authorized-phase-match',
+  enforcement_mode: 'observe',
+  outcome: 'launched',
+  agent_id: AGENT_ID,
+  ...extra,
 });
 const withLog = (entries: Record<string, unknown>[]) => ({ ...workflowState('feature', '06-implementation'), skill_usage_log: entries });
 
@@ -26,7 +39,15 @@ guardTable('log-skill-usage', {
       expect: 'allow',
       then: ({ state }) =>
         expect(state['skill_usage_log']).toEqual([
-          expect.objectContaining({ agent: 'software-developer', agent_phase: '06-implementation', current_phase: '06-implementation', status: 'executed', reason: 'authorized-phase-match', outcome: 'completed', description: 'Implement CSV export' }),
+          expect.objectContaining({
+            agent: 'software-developer',
+            agent_phase: '06-implementation',
+            current_phase: '06-implementation',
+            status: 'executed',
+            reason: 'authorized-phase-match',
+            outcome: 'completed',
+            description: 'Implement CSV export',
+          }),
         ]),
     },
     {
@@ -35,7 +56,15 @@ guardTable('log-skill-usage', {
       payload: launchOf('software-developer'),
       expect: 'allow',
       then: ({ state }) => {
-        expect(state['skill_usage_log']).toEqual([expect.objectContaining({ agent: 'software-developer', agent_phase: '06-implementation', status: 'executed', outcome: 'launched', agent_id: AGENT_ID })]);
+        expect(state['skill_usage_log']).toEqual([
+          expect.objectContaining({
+            agent: 'software-developer',
+            agent_phase: '06-implementation',
+            status: 'executed',
+            outcome: 'launched',
+            agent_id: AGENT_ID,
+          }),
+        ]);
         expect(state['skill_usage_log'][0].completed_at).toBeUndefined();
       },
     },
@@ -79,7 +108,7 @@ guardTable('log-skill-usage', {
       },
     },
     {
-      name: 'a synchronous run that did nothing carries the host\'s count of zero',
+      name: "a synchronous run that did nothing carries the host's count of zero",
       state: workflowState('feature', '06-implementation'),
       payload: (() => {
         const idle = agentResult(P, { subagent_type: 'software-developer' }, 'OK');
@@ -90,33 +119,86 @@ guardTable('log-skill-usage', {
     },
     {
       name: 'a run seen working before its result came is filled in by it, not logged twice',
-      state: withLog([{ timestamp: '2026-11-25T10:05:00.000Z', agent: 'software-developer', agent_id: 'a7154de3fc719065c', agent_phase: '06-implementation', outcome: 'completed', completed_at: '2026-11-25T10:07:00.000Z', first_tool_at: '2026-11-25T10:05:00.000Z', launch_pending: true }]),
+      state: withLog([
+        {
+          timestamp: '2026-11-25T10:05:00.000Z',
+          agent: 'software-developer',
+          agent_id: 'a7154de3fc719065c',
+          agent_phase: '06-implementation',
+          outcome: 'completed',
+          completed_at: '2026-11-25T10:07:00.000Z',
+          first_tool_at: '2026-11-25T10:05:00.000Z',
+          launch_pending: true,
+        },
+      ]),
       payload: agentResult(P, { subagent_type: 'software-developer', description: 'Implement CSV export' }, 'Done.'),
       expect: 'allow',
       then: ({ state }) => {
         expect(state['skill_usage_log']).toHaveLength(1);
         const [entry] = state['skill_usage_log'];
-        expect(entry).toMatchObject({ timestamp: '2026-11-25T10:05:00.000Z', first_tool_at: '2026-11-25T10:05:00.000Z', description: 'Implement CSV export', status: 'executed', outcome: 'completed', tool_calls: 1 });
+        expect(entry).toMatchObject({
+          timestamp: '2026-11-25T10:05:00.000Z',
+          first_tool_at: '2026-11-25T10:05:00.000Z',
+          description: 'Implement CSV export',
+          status: 'executed',
+          outcome: 'completed',
+          tool_calls: 1,
+        });
         expect(entry.launch_pending).toBeUndefined();
       },
     },
     {
       name: 'a background launch whose run was seen working and already ended stays ended',
-      state: withLog([{ timestamp: '2026-11-25T10:05:00.000Z', agent: 'software-developer', agent_id: AGENT_ID, agent_phase: '06-implementation', outcome: 'completed', completed_at: '2026-11-25T10:05:01.000Z', first_tool_at: '2026-11-25T10:05:00.000Z', launch_pending: true }]),
+      state: withLog([
+        {
+          timestamp: '2026-11-25T10:05:00.000Z',
+          agent: 'software-developer',
+          agent_id: AGENT_ID,
+          agent_phase: '06-implementation',
+          outcome: 'completed',
+          completed_at: '2026-11-25T10:05:01.000Z',
+          first_tool_at: '2026-11-25T10:05:00.000Z',
+          launch_pending: true,
+        },
+      ]),
       payload: launchOf('software-developer'),
       expect: 'allow',
-      then: ({ state }) => expect(state['skill_usage_log']).toEqual([expect.objectContaining({ outcome: 'completed', completed_at: '2026-11-25T10:05:01.000Z', agent_id: AGENT_ID, description: 'Implement CSV export' })]),
+      then: ({ state }) =>
+        expect(state['skill_usage_log']).toEqual([
+          expect.objectContaining({ outcome: 'completed', completed_at: '2026-11-25T10:05:01.000Z', agent_id: AGENT_ID, description: 'Implement CSV export' }),
+        ]),
     },
     {
       name: 'a background launch whose run was seen working stays open, keeping its first tool call',
-      state: withLog([{ timestamp: '2026-11-25T10:05:00.000Z', agent: 'software-developer', agent_id: AGENT_ID, outcome: 'running', first_tool_at: '2026-11-25T10:05:00.000Z', launch_pending: true }]),
+      state: withLog([
+        {
+          timestamp: '2026-11-25T10:05:00.000Z',
+          agent: 'software-developer',
+          agent_id: AGENT_ID,
+          outcome: 'running',
+          first_tool_at: '2026-11-25T10:05:00.000Z',
+          launch_pending: true,
+        },
+      ]),
       payload: launchOf('software-developer'),
       expect: 'allow',
-      then: ({ state }) => expect(state['skill_usage_log']).toEqual([expect.objectContaining({ outcome: 'launched', first_tool_at: '2026-11-25T10:05:00.000Z', agent_phase: '06-implementation' })]),
+      then: ({ state }) =>
+        expect(state['skill_usage_log']).toEqual([
+          expect.objectContaining({ outcome: 'launched', first_tool_at: '2026-11-25T10:05:00.000Z', agent_phase: '06-implementation' }),
+        ]),
     },
     {
       name: 'the SubagentStop of a run seen only through its tool calls ends it',
-      state: withLog([{ timestamp: '2026-11-25T10:05:00.000Z', agent: 'software-developer', agent_id: AGENT_ID, outcome: 'running', first_tool_at: '2026-11-25T10:05:00.000Z', launch_pending: true }]),
+      state: withLog([
+        {
+          timestamp: '2026-11-25T10:05:00.000Z',
+          agent: 'software-developer',
+          agent_id: AGENT_ID,
+          outcome: 'running',
+          first_tool_at: '2026-11-25T10:05:00.000Z',
+          launch_pending: true,
+        },
+      ]),
       payload: { ...BACKGROUND_END, cwd: P },
       expect: 'allow',
       then: ({ state }) => expect(state['skill_usage_log'][0]).toMatchObject({ outcome: 'completed', completed_at: expect.any(String), launch_pending: true }),
@@ -126,7 +208,8 @@ guardTable('log-skill-usage', {
       state: withLog([launchedEntry()]),
       payload: taskNotification(P, 'Done.'),
       expect: 'allow',
-      then: ({ state }) => expect(state['skill_usage_log'][0]).toEqual({ ...launchedEntry(), outcome: 'completed', completed_at: expect.any(String), tool_calls: 0 }),
+      then: ({ state }) =>
+        expect(state['skill_usage_log'][0]).toEqual({ ...launchedEntry(), outcome: 'completed', completed_at: expect.any(String), tool_calls: 0 }),
     },
     {
       name: 'a task notification after the SubagentStop adds only the count',
@@ -136,7 +219,8 @@ guardTable('log-skill-usage', {
         return { ...notification, prompt: String(notification['prompt']).replace('<tool_uses>0</tool_uses>', '<tool_uses>4</tool_uses>') };
       })(),
       expect: 'allow',
-      then: ({ state }) => expect(state['skill_usage_log'][0]).toEqual({ ...launchedEntry(), outcome: 'completed', completed_at: '2026-11-25T10:06:00.000Z', tool_calls: 4 }),
+      then: ({ state }) =>
+        expect(state['skill_usage_log'][0]).toEqual({ ...launchedEntry(), outcome: 'completed', completed_at: '2026-11-25T10:06:00.000Z', tool_calls: 4 }),
     },
     {
       name: 'a prompt the user typed that mentions a task notification ends nothing',
@@ -150,7 +234,13 @@ guardTable('log-skill-usage', {
       state: workflowState('feature', '06-implementation'),
       payload: agentResult(P, { subagent_type: 'qa-engineer' }, 'Reviewed.'),
       expect: 'allow',
-      then: ({ state }) => expect(state['skill_usage_log'][0]).toMatchObject({ agent: 'qa-engineer', agent_phase: '08-code-review', status: 'observed', reason: 'cross-phase-usage' }),
+      then: ({ state }) =>
+        expect(state['skill_usage_log'][0]).toMatchObject({
+          agent: 'qa-engineer',
+          agent_phase: '08-code-review',
+          status: 'observed',
+          reason: 'cross-phase-usage',
+        }),
     },
     ...(
       [
@@ -164,7 +254,13 @@ guardTable('log-skill-usage', {
       payload: agentResult(P, { subagent_type: 'qa-engineer', description: 'Review the export' }, 'Reviewed.'),
       expect: 'allow' as const,
       then: ({ state }: { state: Record<string, any> }) =>
-        expect(state['skill_usage_log'][0]).toMatchObject({ agent: 'qa-engineer', status, reason: 'cross-phase-usage', enforcement_mode: mode, description: 'Review the export' }),
+        expect(state['skill_usage_log'][0]).toMatchObject({
+          agent: 'qa-engineer',
+          status,
+          reason: 'cross-phase-usage',
+          enforcement_mode: mode,
+          description: 'Review the export',
+        }),
     })),
     {
       name: "the phase's own agent is executed whatever the mode",
@@ -178,14 +274,24 @@ guardTable('log-skill-usage', {
       state: workflowState('feature', '06-implementation'),
       payload: agentResult(P, { subagent_type: 'general-purpose', description: undefined }, 'Found it.'),
       expect: 'allow',
-      then: ({ state }) => expect(state['skill_usage_log'][0]).toMatchObject({ agent: 'general-purpose', agent_phase: '', status: 'executed', reason: 'allowed', description: 'N/A' }),
+      then: ({ state }) =>
+        expect(state['skill_usage_log'][0]).toMatchObject({
+          agent: 'general-purpose',
+          agent_phase: '',
+          status: 'executed',
+          reason: 'allowed',
+          description: 'N/A',
+        }),
     },
     {
       name: 'logs without a workflow too: the orchestrator that starts one is what delegation-gate looks for',
       state: { state_version: 1, active_workflow: null, skill_usage_log: [] },
       payload: agentResult(P, { subagent_type: 'sdlc-orchestrator' }, 'Workflow initialised.'),
       expect: 'allow',
-      then: ({ state }) => expect(state['skill_usage_log']).toEqual([expect.objectContaining({ agent: 'sdlc-orchestrator', agent_phase: 'all', status: 'executed', reason: 'authorized-orchestrator' })]),
+      then: ({ state }) =>
+        expect(state['skill_usage_log']).toEqual([
+          expect.objectContaining({ agent: 'sdlc-orchestrator', agent_phase: 'all', status: 'executed', reason: 'authorized-orchestrator' }),
+        ]),
     },
     {
       name: 'no state file: nothing is logged (and none is created)',

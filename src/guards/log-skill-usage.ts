@@ -86,7 +86,7 @@ function runEnd(event: HookEvent): { agentId: string; toolUses?: number } | unde
 export const logSkillUsage = defineGuard({
   id: 'log-skill-usage',
   description:
-    'Logs every subagent delegation (agent, its phase, the current phase) in skill_usage_log, the evidence for the agent-delegation gate check; a run is followed by its id to its end (SubagentStop, the synchronous result, or the host\'s task notification), with the host\'s count of its tool calls.',
+    "Logs every subagent delegation (agent, its phase, the current phase) in skill_usage_log, the evidence for the agent-delegation gate check; a run is followed by its id to its end (SubagentStop, the synchronous result, or the host's task notification), with the host's count of its tool calls.",
   on: { PostToolUse: ['agent'], SubagentStop: true, UserPromptSubmit: true },
   check({ event, state, config, now, update, log }) {
     // Logged with or without a workflow: delegation-gate looks here for the orchestrator that starts one.

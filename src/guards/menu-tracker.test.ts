@@ -10,7 +10,15 @@ const MENU = 'Here is the draft of the business context.\n\n[A] Adjust  [R] Refi
 function awaiting(extra: Record<string, unknown> = {}): Record<string, any> {
   const state = workflowState('feature', '01-requirements');
   state['phases']['01-requirements'].iteration_requirements = {
-    interactive_elicitation: { required: true, started_at: '2026-11-25T10:00:00.000Z', menu_presentations: 1, menu_interactions: 2, awaiting_selection: true, selections: [], ...extra },
+    interactive_elicitation: {
+      required: true,
+      started_at: '2026-11-25T10:00:00.000Z',
+      menu_presentations: 1,
+      menu_interactions: 2,
+      awaiting_selection: true,
+      selections: [],
+      ...extra,
+    },
   };
   return state;
 }
@@ -45,7 +53,12 @@ guardTable('menu-tracker', {
       payload: userPrompt(P, 'R'),
       expect: 'allow',
       contextIncludes: ['chose "refine"', 'menu interaction 3'],
-      then: ({ state }) => expect(elicitation(state)).toMatchObject({ menu_interactions: 3, awaiting_selection: false, selections: [expect.objectContaining({ selection: 'refine' })] }),
+      then: ({ state }) =>
+        expect(elicitation(state)).toMatchObject({
+          menu_interactions: 3,
+          awaiting_selection: false,
+          selections: [expect.objectContaining({ selection: 'refine' })],
+        }),
     },
     {
       name: 'Save completes the elicitation with the completion message',
@@ -99,15 +112,26 @@ guardTable('menu-tracker', {
       payload: stop(P, 'Step 1 is now complete. Next: who uses the product?'),
       expect: 'allow',
       then: ({ state }) =>
-        expect(elicitation(state)).toMatchObject({ steps_completed: ['project_discovery'], last_step_completed: { step: 1, name: 'project_discovery' }, last_step_at: expect.any(String) }),
+        expect(elicitation(state)).toMatchObject({
+          steps_completed: ['project_discovery'],
+          last_step_completed: { step: 1, name: 'project_discovery' },
+          last_step_at: expect.any(String),
+        }),
     },
     {
       name: 'named steps count as the framework named them, in the order reported; numbers stored earlier are renamed',
       state: awaiting({ steps_completed: ['1'] }),
-      payload: agentResult(P, { subagent_type: 'requirements-analyst' }, 'Persona identification is now complete.\nNon-functional requirements complete, and user stories completed.'),
+      payload: agentResult(
+        P,
+        { subagent_type: 'requirements-analyst' },
+        'Persona identification is now complete.\nNon-functional requirements complete, and user stories completed.',
+      ),
       expect: 'allow',
       then: ({ state }) =>
-        expect(elicitation(state)).toMatchObject({ steps_completed: ['project_discovery', 'user_personas', 'nfr', 'user_stories'], last_step_completed: { step: 5, name: 'user_stories' } }),
+        expect(elicitation(state)).toMatchObject({
+          steps_completed: ['project_discovery', 'user_personas', 'nfr', 'user_stories'],
+          last_step_completed: { step: 5, name: 'user_stories' },
+        }),
     },
     {
       name: 'a step said not to be complete, or outside the seven, is not recorded',
@@ -122,7 +146,11 @@ guardTable('menu-tracker', {
       payload: userPrompt(P, 'a: shorter title'),
       expect: 'allow',
       then: ({ state }) =>
-        expect(elicitation(state)).toMatchObject({ last_selection: 'adjust', last_selection_at: expect.any(String), selections: [{ selection: 'adjust', timestamp: expect.any(String) }] }),
+        expect(elicitation(state)).toMatchObject({
+          last_selection: 'adjust',
+          last_selection_at: expect.any(String),
+          selections: [{ selection: 'adjust', timestamp: expect.any(String) }],
+        }),
     },
     {
       name: 'phases without elicitation are left alone',

@@ -79,7 +79,9 @@ export const menuTracker = defineGuard({
         note(`isdlc menu-tracker: ${message}`);
         tellUser(`isdlc: ${message}`);
       } else {
-        note(`isdlc menu-tracker: the user chose "${choice}" (menu interaction ${predicted.menu_interactions} of at least ${wanted.min_menu_interactions ?? 1} for phase ${phase}).`);
+        note(
+          `isdlc menu-tracker: the user chose "${choice}" (menu interaction ${predicted.menu_interactions} of at least ${wanted.min_menu_interactions ?? 1} for phase ${phase}).`,
+        );
       }
       return;
     }

@@ -9,7 +9,15 @@ import { workflowPhasesOf } from '../state/current-phase.js';
 import { findTasksFile, planProblems, tasksPathCandidates } from '../plan/tasks-file.js';
 
 /** The phases that come before a plan exists (the plan is generated at the end of them). */
-export const EARLY_PHASES: ReadonlySet<string> = new Set(['00-quick-scan', '01-requirements', '02-impact-analysis', '02-tracing', '03-architecture', '04-design', '05-test-strategy']);
+export const EARLY_PHASES: ReadonlySet<string> = new Set([
+  '00-quick-scan',
+  '01-requirements',
+  '02-impact-analysis',
+  '02-tracing',
+  '03-architecture',
+  '04-design',
+  '05-test-strategy',
+]);
 
 export const planSurfacer = defineGuard({
   id: 'plan-surfacer',
@@ -43,6 +51,8 @@ export const planSurfacer = defineGuard({
     const problems = planProblems(text);
     if (problems.length === 0) return;
     log({ plan, problems: problems.length });
-    note(`isdlc plan-surfacer: the task plan ${plan} has problems the implementation should know of:\n${problems.map((p) => `- ${p}`).join('\n')}\nFix the plan, or tell the user why it stays as it is.`);
+    note(
+      `isdlc plan-surfacer: the task plan ${plan} has problems the implementation should know of:\n${problems.map((p) => `- ${p}`).join('\n')}\nFix the plan, or tell the user why it stays as it is.`,
+    );
   },
 });

@@ -11,8 +11,10 @@ const session = (source: string) => ({ ...fixture('session-start-compact.json'),
 const quiet = ({ decision }: { decision: { context?: string } }) => expect(decision.context).toBeUndefined();
 const idle = { state_version: 1, active_workflow: null };
 const rule = { type: 'command', name: 'tests_pass', command: 'npm test' };
-const liveLoop = (extra: { sessionId?: string; agentId?: string } = { sessionId: SESSION }) => (project: string) =>
-  void makeLoop(project, { config: { validationRules: [rule], maxIterations: 7 }, ...extra });
+const liveLoop =
+  (extra: { sessionId?: string; agentId?: string } = { sessionId: SESSION }) =>
+  (project: string) =>
+    void makeLoop(project, { config: { validationRules: [rule], maxIterations: 7 }, ...extra });
 /** A loop that ran and was cancelled by a person: it holds nobody. */
 const endedLoop = (project: string) => {
   const id = makeLoop(project, { config: { validationRules: [rule] }, sessionId: SESSION });
@@ -27,9 +29,20 @@ guardTable('session-context', {
       state: workflowState('feature', '06-implementation'),
       payload: session('compact'),
       expect: 'allow',
-      contextIncludes: ['continues a feature workflow', 'The current phase is 06-implementation, in progress', 'GATE REQUIREMENTS (Phase: 06-implementation):', 'test_iteration: enabled'],
+      contextIncludes: [
+        'continues a feature workflow',
+        'The current phase is 06-implementation, in progress',
+        'GATE REQUIREMENTS (Phase: 06-implementation):',
+        'test_iteration: enabled',
+      ],
     },
-    { name: 'a resumed session too', state: workflowState('fix', '01-requirements'), payload: session('resume'), expect: 'allow', contextIncludes: ['GATE REQUIREMENTS (Phase: 01-requirements):'] },
+    {
+      name: 'a resumed session too',
+      state: workflowState('fix', '01-requirements'),
+      payload: session('resume'),
+      expect: 'allow',
+      contextIncludes: ['GATE REQUIREMENTS (Phase: 01-requirements):'],
+    },
     {
       name: 'after /clear too: the conversation is gone, the workflow is not',
       state: workflowState('feature', '06-implementation'),
@@ -42,11 +55,20 @@ guardTable('session-context', {
       state: workflowState('feature', '06-implementation'),
       payload: session('startup'),
       expect: 'allow',
-      contextIncludes: ['this project has an active feature workflow', 'The current phase is 06-implementation', 'GATE REQUIREMENTS (Phase: 06-implementation):'],
+      contextIncludes: [
+        'this project has an active feature workflow',
+        'The current phase is 06-implementation',
+        'GATE REQUIREMENTS (Phase: 06-implementation):',
+      ],
     },
     {
       name: 'a completed phase: the next step, without a block',
-      state: (() => { const s = workflowState('fix', '01-requirements'); s['phases']['01-requirements'].status = 'completed'; s['active_workflow'].phase_status['01-requirements'] = 'completed'; return s; })(),
+      state: (() => {
+        const s = workflowState('fix', '01-requirements');
+        s['phases']['01-requirements'].status = 'completed';
+        s['active_workflow'].phase_status['01-requirements'] = 'completed';
+        return s;
+      })(),
       payload: session('compact'),
       expect: 'allow',
       contextIncludes: ['`mcp__isdlc__phase_activate` starts the next phase'],
@@ -61,7 +83,13 @@ guardTable('session-context', {
       setup: liveLoop(),
       payload: session('startup'),
       expect: 'allow',
-      contextIncludes: ['isdlc loop L-', 'is live ("Make the tests pass"): iteration 1 of 7, rules tests_pass, completion promise <promise>COMPLETE</promise>', 'It holds this session', '<promise>BLOCKED</promise>', '`isdlc loop status`'],
+      contextIncludes: [
+        'isdlc loop L-',
+        'is live ("Make the tests pass"): iteration 1 of 7, rules tests_pass, completion promise <promise>COMPLETE</promise>',
+        'It holds this session',
+        '<promise>BLOCKED</promise>',
+        '`isdlc loop status`',
+      ],
       then: ({ decision }) => expect(decision.context).not.toContain('workflow'),
     },
     {
@@ -96,8 +124,22 @@ guardTable('session-context', {
       expect: 'allow',
       contextIncludes: ['continues a feature workflow', 'isdlc loop L-', 'iteration 1 of 7'],
     },
-    { name: 'a loop store whose loops have all ended: nothing at startup', state: idle, setup: endedLoop, payload: session('startup'), expect: 'allow', then: quiet },
-    { name: 'an unreadable loop store: nothing said, nothing broken', state: idle, files: { '.isdlc/loop.db': 'not a database\n' }, payload: session('startup'), expect: 'allow', then: quiet },
+    {
+      name: 'a loop store whose loops have all ended: nothing at startup',
+      state: idle,
+      setup: endedLoop,
+      payload: session('startup'),
+      expect: 'allow',
+      then: quiet,
+    },
+    {
+      name: 'an unreadable loop store: nothing said, nothing broken',
+      state: idle,
+      files: { '.isdlc/loop.db': 'not a database\n' },
+      payload: session('startup'),
+      expect: 'allow',
+      then: quiet,
+    },
     {
       name: 'turned off in config: no workflow context',
       state: workflowState('feature', '06-implementation'),

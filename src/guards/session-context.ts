@@ -27,7 +27,8 @@ function workflowContext(event: HookEvent, state: IsdlcState | null, config: Pro
   if (!workflow || !current || !injectionEnabled(config, 'session_start')) return undefined;
   const phases = workflowPhasesOf(state);
   const status = String(phaseStatusOf(state, current) ?? 'pending');
-  const next = status === 'in_progress' ? `carry on with it; ${toolRef('phase_complete')} once its gate is open` : `${toolRef('phase_activate')} starts the next phase`;
+  const next =
+    status === 'in_progress' ? `carry on with it; ${toolRef('phase_complete')} once its gate is open` : `${toolRef('phase_activate')} starts the next phase`;
   const block = blockForWorkflow(config, workflow, current);
   const opening = CONTINUATIONS.has(event.source ?? '')
     ? `this session continues a ${String(workflow.type ?? '')} workflow`
@@ -51,12 +52,14 @@ function holder(loop: LiveLoop, sessionId: string | undefined): string {
 
 function loopContext(loops: LiveLoop[], sessionId: string | undefined): string | undefined {
   if (loops.length === 0) return undefined;
-  const lines = loops.slice(0, MAX_LOOPS).map(
-    (loop) =>
-      `isdlc loop ${loop.id} is live ("${loop.taskTitle}"): iteration ${loop.iteration} of ${loop.maxIterations}, ` +
-      `rules ${loop.rules.length > 0 ? loop.rules.join(', ') : 'none (the promise alone ends it)'}, completion promise ${loop.completeTag}. ` +
-      holder(loop, sessionId),
-  );
+  const lines = loops
+    .slice(0, MAX_LOOPS)
+    .map(
+      (loop) =>
+        `isdlc loop ${loop.id} is live ("${loop.taskTitle}"): iteration ${loop.iteration} of ${loop.maxIterations}, ` +
+        `rules ${loop.rules.length > 0 ? loop.rules.join(', ') : 'none (the promise alone ends it)'}, completion promise ${loop.completeTag}. ` +
+        holder(loop, sessionId),
+    );
   const more = loops.length > MAX_LOOPS ? ` (${loops.length - MAX_LOOPS} more running)` : '';
   return `${lines.join('\n')}\n\`isdlc loop status\` shows the task, the history and the latest failure${more}.`;
 }

@@ -14,7 +14,14 @@ export const skillDelegationEnforcer = defineGuard({
     const agent = requiredAgent(skill, args);
     // Without a state file isdlc is not set up for this project (or this monorepo project): nothing to hold.
     if (!agent || !state) return;
-    const marker: PendingDelegation = { skill: skillName(skill), required_agent: agent, invoked_at: now.toISOString(), args, ...(event.sessionId ? { session_id: event.sessionId } : {}), reminders: 0 };
+    const marker: PendingDelegation = {
+      skill: skillName(skill),
+      required_agent: agent,
+      invoked_at: now.toISOString(),
+      args,
+      ...(event.sessionId ? { session_id: event.sessionId } : {}),
+      reminders: 0,
+    };
     update((draft) => {
       draft.pending_delegation = marker;
     });

@@ -27,7 +27,9 @@ function parseState(text: string): IsdlcState | null {
 }
 
 function describe(findings: EditFinding[]): string {
-  return findings.map((f, i) => `${i + 1}. ${f.rule === 'V7' || f.rule === 'V8' ? `${f.rule}: ` : ''}${f.field} ${f.detail}. Instead: ${f.instead}.`).join('\n');
+  return findings
+    .map((f, i) => `${i + 1}. ${f.rule === 'V7' || f.rule === 'V8' ? `${f.rule}: ` : ''}${f.field} ${f.detail}. Instead: ${f.instead}.`)
+    .join('\n');
 }
 
 function loopStoreRefusal(what: string): string {
@@ -41,7 +43,8 @@ function loopStoreRefusal(what: string): string {
 
 export const stateWriteValidator = defineGuard({
   id: 'state-write-validator',
-  description: "Denies an agent's write to a state file that is stale (V7), regresses a phase (V8), or changes fields isdlc's commands own; notes V1-V3 and V9.",
+  description:
+    "Denies an agent's write to a state file that is stale (V7), regresses a phase (V8), or changes fields isdlc's commands own; notes V1-V3 and V9.",
   on: { PreToolUse: ['write', 'edit', 'notebook', 'shell'] },
   check({ event, location, guarded, deny, note, log, shellSandboxed }) {
     const tool = event.tool!;
@@ -56,7 +59,9 @@ export const stateWriteValidator = defineGuard({
       // Inside the sandbox the file system refuses the write whatever the command looks like; a text
       // rule would only add false refusals (a read that looks like a write), so it says its piece and lets go.
       if (shellSandboxed()) {
-        note(`${PREFIX} this command looks like it writes ${writes.map((w) => w.target).join(', ')}; isdlc's files are read-only in the sandbox, so such a write fails. Change the workflow through the isdlc MCP tools.`);
+        note(
+          `${PREFIX} this command looks like it writes ${writes.map((w) => w.target).join(', ')}; isdlc's files are read-only in the sandbox, so such a write fails. Change the workflow through the isdlc MCP tools.`,
+        );
         return;
       }
       if (writes.some((write) => /(?:^|[\\/])loop\.db(?:-\w+)?$/.test(write.target))) {

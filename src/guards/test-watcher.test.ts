@@ -20,10 +20,32 @@ guardTable('test-watcher', {
       state: impl(),
       payload: bashFailed(P, 'npm test', 1, runnerOutput('jest', 'failing')),
       expect: 'allow',
-      contextIncludes: ['the tests failed (jest: 3 passed, 2 failed)', 'iteration 1 of 10 in phase 06-implementation', 'math › divides two numbers', 'Same failure 1 time in a row'],
+      contextIncludes: [
+        'the tests failed (jest: 3 passed, 2 failed)',
+        'iteration 1 of 10 in phase 06-implementation',
+        'math › divides two numbers',
+        'Same failure 1 time in a row',
+      ],
       then: ({ state }) => {
-        expect(tests(state)).toMatchObject({ current_iteration: 1, max_iterations: 10, last_test_result: 'failed', last_test_command: 'npm test', failures_count: 1, completed: false, status: 'in_progress' });
-        expect(tests(state).history).toEqual([expect.objectContaining({ iteration: 1, timestamp: expect.any(String), command: 'npm test', result: 'failed', failures: 2, error: expect.stringContaining('divides two numbers') })]);
+        expect(tests(state)).toMatchObject({
+          current_iteration: 1,
+          max_iterations: 10,
+          last_test_result: 'failed',
+          last_test_command: 'npm test',
+          failures_count: 1,
+          completed: false,
+          status: 'in_progress',
+        });
+        expect(tests(state).history).toEqual([
+          expect.objectContaining({
+            iteration: 1,
+            timestamp: expect.any(String),
+            command: 'npm test',
+            result: 'failed',
+            failures: 2,
+            error: expect.stringContaining('divides two numbers'),
+          }),
+        ]);
       },
     },
     {
@@ -35,9 +57,15 @@ guardTable('test-watcher', {
       then: ({ state }) => expect(tests(state)).toMatchObject({ completed: true, status: 'success', last_test_result: 'passed', current_iteration: 3 }),
     },
     {
-      name: "a passing run whose result carries bashEditDiff (2.1.332: the run wrote files) is judged from its output as before",
+      name: 'a passing run whose result carries bashEditDiff (2.1.332: the run wrote files) is judged from its output as before',
       state: withTests(impl(), '06-implementation', testRecord('failed', 2)),
-      payload: (project) => bashEdited(project, 'npx vitest run --coverage', [{ path: 'coverage/coverage-summary.json', created: true, lines: ['+{}'] }], runnerOutput('vitest', 'passing')),
+      payload: (project) =>
+        bashEdited(
+          project,
+          'npx vitest run --coverage',
+          [{ path: 'coverage/coverage-summary.json', created: true, lines: ['+{}'] }],
+          runnerOutput('vitest', 'passing'),
+        ),
       expect: 'allow',
       contextIncludes: ['the tests passed (vitest: 5 passed, 0 failed)', 'iteration 3 of 10'],
       then: ({ state }) => expect(tests(state)).toMatchObject({ completed: true, last_test_result: 'passed', current_iteration: 3 }),
@@ -128,7 +156,11 @@ guardTable('test-watcher', {
     {
       name: 'a run whose tests were all skipped is not a pass: inconclusive',
       state: withTests(impl(), '06-implementation', testRecord('failed', 2)),
-      payload: bashPassed(P, 'python3 -m pytest', 'tests/test_calc.py ss                                                   [100%]\n\n============================== 2 skipped in 0.04s ==============================\n'),
+      payload: bashPassed(
+        P,
+        'python3 -m pytest',
+        'tests/test_calc.py ss                                                   [100%]\n\n============================== 2 skipped in 0.04s ==============================\n',
+      ),
       expect: 'allow',
       contextIncludes: ['all 2 were skipped'],
       then: ({ state }) => {
@@ -164,8 +196,11 @@ guardTable('test-watcher', {
       name: 'a reporter file named in the config is preferred to the console text',
       state: impl(),
       files: {
-        '.isdlc/config/iteration-requirements.json': { phase_requirements: { '06-implementation': { test_iteration: { enabled: true, max_iterations: 10, reporter_file: 'reports/junit.xml' } } } },
-        'reports/junit.xml': '<testsuites tests="4" failures="1"><testsuite name="cart"><testcase classname="cart" name="adds"/><testcase classname="cart" name="rounds"><failure message="off by one"/></testcase><testcase classname="cart" name="a"/><testcase classname="cart" name="b"/></testsuite></testsuites>',
+        '.isdlc/config/iteration-requirements.json': {
+          phase_requirements: { '06-implementation': { test_iteration: { enabled: true, max_iterations: 10, reporter_file: 'reports/junit.xml' } } },
+        },
+        'reports/junit.xml':
+          '<testsuites tests="4" failures="1"><testsuite name="cart"><testcase classname="cart" name="adds"/><testcase classname="cart" name="rounds"><failure message="off by one"/></testcase><testcase classname="cart" name="a"/><testcase classname="cart" name="b"/></testsuite></testsuites>',
       },
       payload: bashPassed(P, 'npm test', 'tests finished\n'),
       expect: 'allow',
@@ -179,10 +214,33 @@ guardTable('test-watcher', {
       contextIncludes: ['Coverage 100%'],
       then: ({ state }) => expect(tests(state).coverage_percent).toBe(100),
     },
-    { name: 'a command that is not a test run is not recorded', state: impl(), payload: bashPassed(P, 'ls -la', 'total 0\n'), expect: 'allow', then: ({ state }) => expect(tests(state)).toBeUndefined() },
-    { name: 'a test command only mentioned is not a run', state: impl(), payload: bashPassed(P, 'echo "npm test" >> NOTES.md', ''), expect: 'allow', then: ({ state }) => expect(tests(state)).toBeUndefined() },
-    { name: 'phases without test requirements are left alone', state: workflowState('feature', '01-requirements'), payload: bashFailed(P, 'npm test', 1, runnerOutput('jest', 'failing')), expect: 'allow', then: ({ state }) => expect(state['phases']['01-requirements'].iteration_requirements).toBeUndefined() },
-    { name: 'no active workflow', state: { state_version: 1, active_workflow: null }, payload: bashFailed(P, 'npm test', 1, runnerOutput('jest', 'failing')), expect: 'allow' },
+    {
+      name: 'a command that is not a test run is not recorded',
+      state: impl(),
+      payload: bashPassed(P, 'ls -la', 'total 0\n'),
+      expect: 'allow',
+      then: ({ state }) => expect(tests(state)).toBeUndefined(),
+    },
+    {
+      name: 'a test command only mentioned is not a run',
+      state: impl(),
+      payload: bashPassed(P, 'echo "npm test" >> NOTES.md', ''),
+      expect: 'allow',
+      then: ({ state }) => expect(tests(state)).toBeUndefined(),
+    },
+    {
+      name: 'phases without test requirements are left alone',
+      state: workflowState('feature', '01-requirements'),
+      payload: bashFailed(P, 'npm test', 1, runnerOutput('jest', 'failing')),
+      expect: 'allow',
+      then: ({ state }) => expect(state['phases']['01-requirements'].iteration_requirements).toBeUndefined(),
+    },
+    {
+      name: 'no active workflow',
+      state: { state_version: 1, active_workflow: null },
+      payload: bashFailed(P, 'npm test', 1, runnerOutput('jest', 'failing')),
+      expect: 'allow',
+    },
     {
       name: 'a run after the phase completed does not rewrite the evidence its gate passed on',
       state: (() => {

@@ -41,15 +41,18 @@ function runMessage(
   if (outcome.kind === 'passed') {
     const cov =
       coverage.value === undefined
-        ? coverage.threshold !== undefined ? ` Coverage was not reported; this phase expects ${coverage.threshold}%.` : ''
+        ? coverage.threshold !== undefined
+          ? ` Coverage was not reported; this phase expects ${coverage.threshold}%.`
+          : ''
         : coverage.threshold !== undefined && coverage.value < coverage.threshold
           ? ` Coverage is ${coverage.value}%, below the ${coverage.threshold}% this phase requires: add tests for the uncovered code.`
           : ` Coverage ${coverage.value}%.`;
-    const verified = coverage.verifiedAtGate ? ' When the phase completes, the gate runs the project\'s test command itself and judges that run too.' : '';
+    const verified = coverage.verifiedAtGate ? " When the phase completes, the gate runs the project's test command itself and judges that run too." : '';
     return `isdlc test-watcher: the tests passed (${run.basis}), ${at}. The test requirement of ${phase} is met.${cov}${verified}`;
   }
   const lines = [`isdlc test-watcher: the tests failed (${run.basis}), ${at}.`];
-  if (run.couldNotRun) lines.push(`They did not run at all: ${run.couldNotRun}. Make the suite start (fix the compile, import or collection error) before anything else.`);
+  if (run.couldNotRun)
+    lines.push(`They did not run at all: ${run.couldNotRun}. Make the suite start (fix the compile, import or collection error) before anything else.`);
   if (run.excerpt) lines.push(run.excerpt);
   if (outcome.escalated || outcome.alreadyEscalated) {
     const why =
@@ -78,7 +81,8 @@ function testConfig(config: ProjectConfig, state: IsdlcState, phase: string) {
 
 export const testWatcher = defineGuard({
   id: 'test-watcher',
-  description: 'Judges each test run (passed, failed, inconclusive), records it in the phase, trips the circuit breaker and the iteration limit, and tells the model where it stands.',
+  description:
+    'Judges each test run (passed, failed, inconclusive), records it in the phase, trips the circuit breaker and the iteration limit, and tells the model where it stands.',
   on: { PostToolUse: ['shell'], PostToolUseFailure: ['shell'] },
   check({ event, state, config, location, now, note, tellUser, update, log }) {
     const phase = currentPhaseOf(state);
@@ -87,13 +91,15 @@ export const testWatcher = defineGuard({
     if (iterationEnforcementOff(state)) return;
     const { requirements, test } = testConfig(config, state, phase);
     if (!test?.enabled) return;
-    const line = typeof event.tool?.input['command'] === 'string' ? (event.tool.input['command']) : '';
+    const line = typeof event.tool?.input['command'] === 'string' ? event.tool.input['command'] : '';
     const match = findTestCommand(line, test.test_commands ?? []);
     if (!match) return;
     if (phaseStatusOf(state, phase) === 'completed') {
       // The gate has passed on the evidence it saw; a later run must not rewrite that record.
       log({ command: match.segment, outcome: 'phase-completed', phase });
-      note(`isdlc test-watcher: \`${match.segment}\` was not recorded: ${phase} is completed and its gate has passed. Call ${toolRef('phase_activate')} to start the next phase; runs count there.`);
+      note(
+        `isdlc test-watcher: \`${match.segment}\` was not recorded: ${phase} is completed and its gate has passed. Call ${toolRef('phase_activate')} to start the next phase; runs count there.`,
+      );
       return;
     }
 
@@ -115,7 +121,7 @@ export const testWatcher = defineGuard({
       recordTestRun(testIterationDraft(draft, phase), input);
       if (activeWorkflowOf(draft)?.atdd_mode === true && run.result === 'passed') {
         phaseDraft(draft, phase)['atdd_validation'] = {
-          ...((phaseDraft(draft, phase)['atdd_validation']) ?? {}),
+          ...(phaseDraft(draft, phase)['atdd_validation'] ?? {}),
           skipped_tests_detected: (run.summary?.skipped ?? 0) > 0,
           skipped_count: run.summary?.skipped ?? 0,
           skipped_tests: run.summary?.skippedTests ?? [],
@@ -123,8 +129,20 @@ export const testWatcher = defineGuard({
         };
       }
     });
-    log({ command: match.segment, result: run.result, basis: run.basis, iteration: predicted.iteration, ...(run.summary ? { runner: run.summary.runner } : {}) });
-    note(runMessage(phase, match.segment, run, predicted, limits, { value: run.coverage, threshold: coverageThreshold(requirements, state), verifiedAtGate: verifiesAtGate(requirements) }));
+    log({
+      command: match.segment,
+      result: run.result,
+      basis: run.basis,
+      iteration: predicted.iteration,
+      ...(run.summary ? { runner: run.summary.runner } : {}),
+    });
+    note(
+      runMessage(phase, match.segment, run, predicted, limits, {
+        value: run.coverage,
+        threshold: coverageThreshold(requirements, state),
+        verifiedAtGate: verifiesAtGate(requirements),
+      }),
+    );
     if (atdd) {
       const names = run.summary?.skippedTests.length ? `: ${run.summary.skippedTests.slice(0, 10).join('; ')}` : '';
       note(
@@ -133,7 +151,9 @@ export const testWatcher = defineGuard({
       );
     }
     if (predicted.kind === 'failed' && predicted.escalated) {
-      tellUser(`isdlc: tests in ${phase} escalated (${predicted.escalated}) after ${predicted.iteration} iterations. Review, then run \`isdlc escalation approve --phase ${phase}\` to let the workflow go on.`);
+      tellUser(
+        `isdlc: tests in ${phase} escalated (${predicted.escalated}) after ${predicted.iteration} iterations. Review, then run \`isdlc escalation approve --phase ${phase}\` to let the workflow go on.`,
+      );
     }
   },
 });

@@ -105,7 +105,14 @@ guardTable('tool-caller', {
     },
     {
       name: 'workflow_cancel: the archived entry',
-      state: { ...workflowState('test-run', PHASE), active_workflow: null, workflow_history: [{ type: 'fix', status: 'completed', completed_at: EARLIER }, { type: 'test-run', status: 'cancelled', completed_at: AT }] },
+      state: {
+        ...workflowState('test-run', PHASE),
+        active_workflow: null,
+        workflow_history: [
+          { type: 'fix', status: 'completed', completed_at: EARLIER },
+          { type: 'test-run', status: 'cancelled', completed_at: AT },
+        ],
+      },
       payload: isdlcToolResult(P, 'workflow_cancel', { type: 'test-run', status: 'cancelled', at: AT }),
       expect: 'allow',
       then: ({ state }) => expect(state['workflow_history'].map((entry: State) => entry['by'] ?? null)).toEqual([null, { session: SESSION }]),
@@ -121,7 +128,13 @@ guardTable('tool-caller', {
       expect: 'allow',
       then: ({ state }) => expect(state['active_workflow'].supervised_review.by).toEqual({ session: SESSION }),
     },
-    { name: 'a read (gate_check) recorded nothing: state is not written', state: completed(), payload: isdlcToolResult(P, 'gate_check', { phase: PHASE, open: true, checks: [] }), expect: 'allow', then: unwritten },
+    {
+      name: 'a read (gate_check) recorded nothing: state is not written',
+      state: completed(),
+      payload: isdlcToolResult(P, 'gate_check', { phase: PHASE, open: true, checks: [] }),
+      expect: 'allow',
+      then: unwritten,
+    },
     {
       name: 'an answer whose time no record holds (state changed since) is left alone',
       state: completed(),
@@ -132,7 +145,13 @@ guardTable('tool-caller', {
         nobody(result);
       },
     },
-    { name: 'a refused call (PostToolUseFailure) recorded nothing', state: completed(), payload: (project) => recorded332In('post-failure-mcp-phase-complete.json', project), expect: 'allow', then: unwritten },
+    {
+      name: 'a refused call (PostToolUseFailure) recorded nothing',
+      state: completed(),
+      payload: (project) => recorded332In('post-failure-mcp-phase-complete.json', project),
+      expect: 'allow',
+      then: unwritten,
+    },
     {
       name: "another MCP server's tool of the same name is not isdlc's",
       state: completed(),
@@ -152,7 +171,7 @@ guardTable('tool-caller', {
       },
     },
     {
-      name: "a failed shell call (PostToolUseFailure) of the main session: its checks get the session, by time",
+      name: 'a failed shell call (PostToolUseFailure) of the main session: its checks get the session, by time',
       state: checkedWith(cli(NOW), cli(NOW)),
       payload: (project) => shellCall(project, true),
       expect: 'allow',
@@ -198,7 +217,10 @@ guardTable('tool-caller', {
     {
       name: 'a shell call sent to the background has not run its command yet: nothing is its',
       state: checkedWith(cli(NOW)),
-      payload: (project) => ({ ...shellCall(project, false, WORKER), tool_response: { stdout: '', stderr: '', interrupted: false, isImage: false, backgroundTaskId: 'b1' } }),
+      payload: (project) => ({
+        ...shellCall(project, false, WORKER),
+        tool_response: { stdout: '', stderr: '', interrupted: false, isImage: false, backgroundTaskId: 'b1' },
+      }),
       expect: 'allow',
       then: nobody,
     },

@@ -29,7 +29,10 @@ guardTable('unexpected-file-change', {
       then: ({ decision, project }) => {
         expect(decision.systemMessage).toContain("the agent's shell command changed .isdlc/state.json");
         expect(decision.systemMessage).toContain('has not reverted it');
-        expect(detailOf(project)).toEqual({ guard: 'unexpected-file-change', guarded_files: [{ file: '.isdlc/state.json', kind: 'state', change: 'modified' }] });
+        expect(detailOf(project)).toEqual({
+          guard: 'unexpected-file-change',
+          guarded_files: [{ file: '.isdlc/state.json', kind: 'state', change: 'modified' }],
+        });
       },
     },
     {
@@ -65,7 +68,7 @@ guardTable('unexpected-file-change', {
       },
     },
     {
-      name: "a rename of the state file (the old path deleted, the new created) and a loop store that git does not ignore",
+      name: 'a rename of the state file (the old path deleted, the new created) and a loop store that git does not ignore',
       state: state(),
       payload: (project) =>
         bashEdited(project, 'mv .isdlc/state.json .isdlc/state.bak && rm -f .isdlc/loop.db', [
@@ -74,7 +77,11 @@ guardTable('unexpected-file-change', {
           { path: '.isdlc/loop.db', deleted: true },
         ]),
       expect: 'allow',
-      contextIncludes: ['.isdlc/state.json (the workflow\'s state, deleted)', '.isdlc/state.bak (a file isdlc keeps, created)', ".isdlc/loop.db (the iteration loops' store, deleted): see a loop with `mcp__isdlc__iteration_status`"],
+      contextIncludes: [
+        ".isdlc/state.json (the workflow's state, deleted)",
+        '.isdlc/state.bak (a file isdlc keeps, created)',
+        ".isdlc/loop.db (the iteration loops' store, deleted): see a loop with `mcp__isdlc__iteration_status`",
+      ],
       then: ({ project }) =>
         expect(detailOf(project)?.['guarded_files']).toEqual([
           { file: '.isdlc/state.json', kind: 'state', change: 'deleted' },
@@ -116,7 +123,8 @@ guardTable('unexpected-file-change', {
     {
       name: 'the same by its absolute path',
       state: state(),
-      payload: (project) => bashEdited(project, `node ${project}/.isdlc/bin/isdlc.cjs workflow start feature --description "CSV"`, [{ path: '.isdlc/state.json', created: true }]),
+      payload: (project) =>
+        bashEdited(project, `node ${project}/.isdlc/bin/isdlc.cjs workflow start feature --description "CSV"`, [{ path: '.isdlc/state.json', created: true }]),
       expect: 'allow',
       then: quiet,
     },
@@ -179,12 +187,13 @@ guardTable('unexpected-file-change', {
     {
       name: 'a redirection after an isdlc command is not a cover either',
       state: state(),
-      payload: (project) => bashEdited(project, 'node .isdlc/bin/isdlc.cjs status --json > .isdlc/state.json', [{ path: '.isdlc/state.json', lines: ['-{', '+Workflow'] }]),
+      payload: (project) =>
+        bashEdited(project, 'node .isdlc/bin/isdlc.cjs status --json > .isdlc/state.json', [{ path: '.isdlc/state.json', lines: ['-{', '+Workflow'] }]),
       expect: 'allow',
       contextIncludes: ['.isdlc/state.json'],
     },
     {
-      name: 'with no state file at all, still said: the files are isdlc\'s whatever the workflow',
+      name: "with no state file at all, still said: the files are isdlc's whatever the workflow",
       payload: (project) => bashEdited(project, 'echo {} > x && cp x .isdlc/config/workflows.json', [{ path: '.isdlc/config/workflows.json', created: true }]),
       expect: 'allow',
       contextIncludes: ['.isdlc/config/workflows.json'],

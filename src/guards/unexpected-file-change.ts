@@ -58,10 +58,12 @@ function onlyIsdlcCommands(line: string, powershell: boolean, root: string): boo
 
 /** The highest `state_version` on the diff's lines of one side (`-` before, `+` after). */
 function stateVersionOn(lines: readonly string[], sign: '-' | '+'): number | undefined {
-  const versions = lines.filter((line) => line.startsWith(sign)).flatMap((line) => {
-    const match = /"state_version"\s*:\s*(\d+)/.exec(line);
-    return match ? [Number(match[1])] : [];
-  });
+  const versions = lines
+    .filter((line) => line.startsWith(sign))
+    .flatMap((line) => {
+      const match = /"state_version"\s*:\s*(\d+)/.exec(line);
+      return match ? [Number(match[1])] : [];
+    });
   return versions.length > 0 ? Math.max(...versions) : undefined;
 }
 
@@ -118,7 +120,8 @@ function changeOf(file: FileChange): 'created' | 'deleted' | 'modified' {
 
 export const unexpectedFileChange = defineGuard({
   id: 'unexpected-file-change',
-  description: "After a shell command, in a project without a journal of isdlc's writes, reports isdlc's guarded files that the host lists as changed by it (to the model, the person and the log).",
+  description:
+    "After a shell command, in a project without a journal of isdlc's writes, reports isdlc's guarded files that the host lists as changed by it (to the model, the person and the log).",
   on: { PostToolUse: ['shell'] },
   check({ event, location, guarded: guardedSet, note, tellUser, log }) {
     const changes = event.outcome?.fileChanges;

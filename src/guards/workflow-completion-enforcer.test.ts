@@ -13,10 +13,17 @@ function archivedByHand(endedAt: string, entry: State = {}): State {
   const phases: string[] = state['active_workflow'].phases;
   for (const phase of phases) {
     state['phases'][phase].status = 'completed';
-    state['phases'][phase].timing = { started_at: '2026-11-25T10:00:00.000Z', completed_at: '2026-11-25T10:30:00.000Z', wall_clock_minutes: 30, retries: phase === '06-implementation' ? 2 : 0 };
+    state['phases'][phase].timing = {
+      started_at: '2026-11-25T10:00:00.000Z',
+      completed_at: '2026-11-25T10:30:00.000Z',
+      wall_clock_minutes: 30,
+      retries: phase === '06-implementation' ? 2 : 0,
+    };
   }
   withTests(state, '06-implementation', testRecord('passed', 3));
-  state['workflow_history'] = [{ type: 'fix', description: 'crash on export', phases, started_at: '2026-11-25T10:00:00.000Z', completed_at: endedAt, ...entry }];
+  state['workflow_history'] = [
+    { type: 'fix', description: 'crash on export', phases, started_at: '2026-11-25T10:00:00.000Z', completed_at: endedAt, ...entry },
+  ];
   state['active_workflow'] = null;
   state['current_phase'] = null;
   return state;
@@ -34,11 +41,30 @@ guardTable('workflow-completion-enforcer', {
       contextIncludes: ['archived by editing state', 'mcp__isdlc__workflow_finalize'],
       then: ({ state }) => {
         const entry = state['workflow_history'][0];
-        expect(entry.phase_snapshots.map((s: State) => s['key'])).toEqual(['01-requirements', '02-tracing', '05-test-strategy', '06-implementation', '16-quality-loop', '08-code-review']);
-        expect(entry.phase_snapshots[3]).toMatchObject({ key: '06-implementation', status: 'completed', retries: 2, test_iterations: 3, last_test_result: 'passed', wall_clock_minutes: 30 });
+        expect(entry.phase_snapshots.map((s: State) => s['key'])).toEqual([
+          '01-requirements',
+          '02-tracing',
+          '05-test-strategy',
+          '06-implementation',
+          '16-quality-loop',
+          '08-code-review',
+        ]);
+        expect(entry.phase_snapshots[3]).toMatchObject({
+          key: '06-implementation',
+          status: 'completed',
+          retries: 2,
+          test_iterations: 3,
+          last_test_result: 'passed',
+          wall_clock_minutes: 30,
+        });
         expect(entry.metrics).toMatchObject({ phases_total: 6, phases_completed: 6, total_retries: 2, test_iterations_total: 3, phase_minutes_total: 180 });
         // The JavaScript framework's keys too; no gate_passed was recorded, so no gate is counted.
-        expect(entry.metrics).toMatchObject({ total_phases: 6, gates_passed_first_try: 0, gates_required_iteration: 0, total_duration_minutes: expect.any(Number) });
+        expect(entry.metrics).toMatchObject({
+          total_phases: 6,
+          gates_passed_first_try: 0,
+          gates_required_iteration: 0,
+          total_duration_minutes: expect.any(Number),
+        });
         expect(entry.repaired_at).toBeTypeOf('string');
         expect(state['phases']['06-implementation'].iteration_requirements).toBeUndefined();
         expect(state['phases']['06-implementation']._pruned_at).toBeTypeOf('string');

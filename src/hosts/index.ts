@@ -21,7 +21,10 @@ export function projectDirFromEnv(env: NodeJS.ProcessEnv): string | undefined {
 
 /** `core` (the whole registry of guards) with every host's own in their place. */
 export function guardsWithHosts(core: readonly Guard[]): readonly Guard[] {
-  return withHostGuards(core, HOSTS.flatMap((host) => host.guards));
+  return withHostGuards(
+    core,
+    HOSTS.flatMap((host) => host.guards),
+  );
 }
 
 /** Every host's folders of agent definitions. */

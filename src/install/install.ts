@@ -158,7 +158,10 @@ export function initProject(root: string, options: InitOptions): InitResult {
   };
   for (const plan of plans) for (const [rel, content] of Object.entries(plan.files)) put(rel, content, untouchedOurs(rel) ? 'replace' : 'if-absent');
   // Brought up to date the same way (an older .gitignore does not know loop.db).
-  for (const [rel, content] of [[`${ISDLC_DIR}/.gitignore`, GITIGNORE], [`${ISDLC_DIR}/config/README.md`, configReadme(options.guarded.configFolders)]] as const) {
+  for (const [rel, content] of [
+    [`${ISDLC_DIR}/.gitignore`, GITIGNORE],
+    [`${ISDLC_DIR}/config/README.md`, configReadme(options.guarded.configFolders)],
+  ] as const) {
     put(rel, content, untouchedOurs(rel) ? 'replace' : 'if-absent');
   }
   if (!existsSync(join(root, ISDLC_DIR, 'constitution.md'))) put(CONSTITUTION_FILE, bundledConstitutionText(), 'if-absent');
@@ -166,7 +169,8 @@ export function initProject(root: string, options: InitOptions): InitResult {
   const testing = initialTestingConfig(root);
   put(TESTING_PATH, testing.text, untouchedOurs(TESTING_PATH) ? 'replace' : 'if-absent');
   const testingChange = changes.at(-1);
-  if (testingChange && (testingChange.change === 'created' || testingChange.change === 'updated')) testingChange.note = `the gate's test command, from ${testing.basis}`;
+  if (testingChange && (testingChange.change === 'created' || testingChange.change === 'updated'))
+    testingChange.note = `the gate's test command, from ${testing.basis}`;
 
   for (const stateFile of stateFilesFor(root)) {
     const rel = relative(root, stateFile);
@@ -174,9 +178,12 @@ export function initProject(root: string, options: InitOptions): InitResult {
       changes.push({ path: rel, change: 'kept', note: 'existing state left as it is' });
       continue;
     }
-    new JournaledStateStore(stateFile).update((draft) => {
-      Object.assign(draft, initialState({ projectName: basename(root), now, version: options.version }));
-    }, { expectedVersion: 0 });
+    new JournaledStateStore(stateFile).update(
+      (draft) => {
+        Object.assign(draft, initialState({ projectName: basename(root), now, version: options.version }));
+      },
+      { expectedVersion: 0 },
+    );
     changes.push({ path: rel, change: 'created' });
   }
 
@@ -311,7 +318,12 @@ export function uninstallProject(root: string, options: UninstallOptions): Chang
       changes.push({ path: INSTALL_RECORD, change: 'removed' });
     }
     for (const rel of [`${ISDLC_DIR}/`, CONSTITUTION_FILE]) {
-      if (existsSync(join(root, rel))) changes.push({ path: rel, change: 'kept', note: rel === CONSTITUTION_FILE ? 'docs are kept; --purge removes it if unchanged' : 'state and logs are kept; --purge removes them' });
+      if (existsSync(join(root, rel)))
+        changes.push({
+          path: rel,
+          change: 'kept',
+          note: rel === CONSTITUTION_FILE ? 'docs are kept; --purge removes it if unchanged' : 'state and logs are kept; --purge removes them',
+        });
     }
   }
   return changes;

@@ -60,13 +60,10 @@ describe('guardedFileKind', () => {
     [`${ROOT}/.isdlc/config/../bin/isdlc.cjs`, 'bin'],
   ])('normalises %s to %s', (path, kind) => expect(guardedFileKind(ROOT, path)).toBe(kind));
 
-  it.each([
-    ['/elsewhere/.isdlc/state.json'],
-    [`${ROOT}/../other/.isdlc/state.json`],
-    ['../.isdlc/state.json'],
-    [ROOT],
-    [`${ROOT}/.isdlc/..`],
-  ])('%s is not a guarded file of the project', (path) => expect(guardedFileKind(ROOT, path)).toBeUndefined());
+  it.each([['/elsewhere/.isdlc/state.json'], [`${ROOT}/../other/.isdlc/state.json`], ['../.isdlc/state.json'], [ROOT], [`${ROOT}/.isdlc/..`]])(
+    '%s is not a guarded file of the project',
+    (path) => expect(guardedFileKind(ROOT, path)).toBeUndefined(),
+  );
 });
 
 describe('guardedFileKindOnDisk', () => {
@@ -125,7 +122,14 @@ describe('the guarded paths', () => {
   });
 
   it("reads a guarded name in a word the hook cannot resolve, for isdlc's files and each host's", () => {
-    for (const word of ['$HOME/p/.isdlc/state.json', '${X}/.agent/settings.json', 'a\\.agent\\mcp.json', '~/p/.agent/framework-config/x.json', 'docs/isdlc/constitution.md']) expect(GUARDED.namedIn(word), word).toBe(true);
+    for (const word of [
+      '$HOME/p/.isdlc/state.json',
+      '${X}/.agent/settings.json',
+      'a\\.agent\\mcp.json',
+      '~/p/.agent/framework-config/x.json',
+      'docs/isdlc/constitution.md',
+    ])
+      expect(GUARDED.namedIn(word), word).toBe(true);
     for (const word of ['$HOME/p/src/state.json', '.agent/notes.md', '.agentx/settings.json']) expect(GUARDED.namedIn(word), word).toBe(false);
   });
 });

@@ -147,9 +147,17 @@ export class GuardedSet {
     this.configFolders = Object.freeze(unique(hosts.flatMap((host) => host.configFolders)));
     this.runAsCode = Object.freeze(unique([...GIT_RUN_AS_CODE, ...hosts.flatMap((host) => host.runAsCode)]));
     this.folders = new Set(['.isdlc', '.git/hooks', ...this.configFolders, ...hosts.flatMap((host) => host.runAsCode)]);
-    this.paths = Object.freeze(unique(['.isdlc', ...this.sharedFiles.map((file) => file.path), ...CONSTITUTION_PATHS, ...this.configFolders, ...this.runAsCode]));
-    const asText = (path: string): string => path.split('/').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\\\/]');
-    this.namedText = new RegExp(['\\.isdlc(?:[\\\\/]|$)', 'constitution\\.md', ...this.sharedFiles.map((file) => asText(file.path)), ...this.configFolders.map(asText)].join('|'));
+    this.paths = Object.freeze(
+      unique(['.isdlc', ...this.sharedFiles.map((file) => file.path), ...CONSTITUTION_PATHS, ...this.configFolders, ...this.runAsCode]),
+    );
+    const asText = (path: string): string =>
+      path
+        .split('/')
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[\\\\/]');
+    this.namedText = new RegExp(
+      ['\\.isdlc(?:[\\\\/]|$)', 'constitution\\.md', ...this.sharedFiles.map((file) => asText(file.path)), ...this.configFolders.map(asText)].join('|'),
+    );
   }
 
   /** The host's files outside the project that decide whether isdlc runs (those that exist). */

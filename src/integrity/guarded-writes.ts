@@ -115,7 +115,12 @@ export function shellPathIsOurs(word: string, command: SimpleCommand, place: She
   // A `cd` is followed only when nothing in the line can change where it leads: no link made on the way,
   // no CDPATH sending a relative `cd` elsewhere.
   const folder = command.cd !== null && command.cd.length > 0 && (linksMade || line.includes('CDPATH')) ? undefined : commandFolder(place.cwd, command.cd);
-  const path = folder === undefined ? (isAbsolute(word) && !UNRESOLVED.test(word) && !linksMade ? landing(word, place.cwd, false) : undefined) : landing(word, folder, linksMade);
+  const path =
+    folder === undefined
+      ? isAbsolute(word) && !UNRESOLVED.test(word) && !linksMade
+        ? landing(word, place.cwd, false)
+        : undefined
+      : landing(word, folder, linksMade);
   if (path !== undefined) {
     const kind = place.guarded.fileKindOnDisk(place.root, path);
     return kind !== undefined && (place.kinds === undefined || place.kinds.includes(kind));

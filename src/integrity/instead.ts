@@ -5,8 +5,7 @@ import type { GuardedKind } from './guarded-set.js';
 
 /** What to use instead of changing a file of this kind, for the model. */
 export const INSTEAD: Readonly<Record<GuardedKind, string>> = Object.freeze({
-  state:
-    `read it with ${toolRef('status')}; change it only through isdlc's tools (${TRANSITION_TOOLS}, ...)`,
+  state: `read it with ${toolRef('status')}; change it only through isdlc's tools (${TRANSITION_TOOLS}, ...)`,
   config: "configuration is the person's to change: ask them (`isdlc config show NAME` shows what is in use)",
   bin: 'only `isdlc init`, run by the person, installs it',
   'loop-store': `see a loop with ${toolRef('iteration_status')}; if you cannot go on, end your final message with <promise>BLOCKED</promise> and the reason`,
@@ -16,4 +15,3 @@ export const INSTEAD: Readonly<Record<GuardedKind, string>> = Object.freeze({
   constitution: `the constitution is the person's: ask them; record checks against it with ${toolRef('constitution_record')}`,
   other: 'leave it to isdlc',
 });
-

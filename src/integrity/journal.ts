@@ -110,7 +110,16 @@ export type JournalRead = { kind: 'ok'; index: JournalIndex } | { kind: 'missing
 
 function isIndex(value: unknown): value is JournalIndex {
   const v = value as Partial<JournalIndex> | null;
-  return Boolean(v && typeof v === 'object' && v.version === 1 && v.files && typeof v.files === 'object' && v.dirs && typeof v.dirs === 'object' && Array.isArray(v.incidents));
+  return Boolean(
+    v &&
+    typeof v === 'object' &&
+    v.version === 1 &&
+    v.files &&
+    typeof v.files === 'object' &&
+    v.dirs &&
+    typeof v.dirs === 'object' &&
+    Array.isArray(v.incidents),
+  );
 }
 
 /**

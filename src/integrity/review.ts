@@ -79,7 +79,11 @@ export function acceptChanges(root: string, options: ReviewOptions): ReviewResul
 export function rejectChanges(root: string, options: ReviewOptions): ReviewResult {
   const at = (options.now ?? new Date()).toISOString();
   // What is changed on disk now is undone first (it becomes one more incident, reviewed with the rest).
-  const check = checkGuardedFiles(root, { guarded: options.guarded, foundBy: 'isdlc changes reject', ...(options.loopRows ? { loopRows: options.loopRows } : {}) });
+  const check = checkGuardedFiles(root, {
+    guarded: options.guarded,
+    foundBy: 'isdlc changes reject',
+    ...(options.loopRows ? { loopRows: options.loopRows } : {}),
+  });
   const undone = check.findings.map((finding) => finding.rel);
   const ids = options.ids && check.incident ? [...options.ids, check.incident.id] : options.ids;
   return updateJournal(root, (index) => {

@@ -17,11 +17,16 @@ export interface Suspects {
 
 /** What stands out before any lock is taken: files whose stat moved, folders whose entries may have. */
 export function suspects(root: string, index: JournalIndex): Suspects {
-  const files = Object.entries(index.files).filter(([rel, entry]) => !sameStamp(fileStamp(root, rel), entry.stamp)).map(([rel]) => rel);
+  const files = Object.entries(index.files)
+    .filter(([rel, entry]) => !sameStamp(fileStamp(root, rel), entry.stamp))
+    .map(([rel]) => rel);
   // A folder's stamp also moves with isdlc's own locks and temporary files coming and going: only a name
   // nobody recorded makes it a suspect.
-  const unknownIn = (dir: string): boolean => notAFolder(join(root, dir)) || watchedChildren(root, dir).some((child) => !(child in index.files) && !(child in index.dirs));
-  const dirs = Object.entries(index.dirs).filter(([rel, stamp]) => !sameStamp(lstamp(join(root, rel)), stamp) && unknownIn(rel)).map(([rel]) => rel);
+  const unknownIn = (dir: string): boolean =>
+    notAFolder(join(root, dir)) || watchedChildren(root, dir).some((child) => !(child in index.files) && !(child in index.dirs));
+  const dirs = Object.entries(index.dirs)
+    .filter(([rel, stamp]) => !sameStamp(lstamp(join(root, rel)), stamp) && unknownIn(rel))
+    .map(([rel]) => rel);
   return { files, dirs, log: logProblem(root, index) !== undefined };
 }
 

@@ -145,7 +145,13 @@ function assessFile(judge: Judge, rel: string): Assessment | undefined {
   const current = readIfFile(join(root, rel));
   const good = entry.copy ? readCopy(root, rel) : undefined;
   const change: IncidentChange = current === undefined ? 'deleted' : entry.stamp === null ? 'created' : 'modified';
-  const finding = (outcome: Finding['outcome'], keptAs?: string): Finding => ({ rel, kind: kindOf(rel, judge.guarded), change, outcome, ...(keptAs ? { keptAs } : {}) });
+  const finding = (outcome: Finding['outcome'], keptAs?: string): Finding => ({
+    rel,
+    kind: kindOf(rel, judge.guarded),
+    change,
+    outcome,
+    ...(keptAs ? { keptAs } : {}),
+  });
   const record = (copy: boolean): void => {
     index.files[rel] = { stamp: fileStamp(root, rel), ...(copy ? { copy: true } : {}) };
   };
@@ -155,7 +161,8 @@ function assessFile(judge: Judge, rel: string): Assessment | undefined {
     const before = good?.toString('utf8');
     const part = view.isdlcPart(now, judge.install);
     // The person's part changed (or nothing did): that is the new baseline.
-    if (part !== undefined && part === view.isdlcPart(before, judge.install)) return { same: true, accept: () => recordAsIs(root, index, rel, current !== undefined) };
+    if (part !== undefined && part === view.isdlcPart(before, judge.install))
+      return { same: true, accept: () => recordAsIs(root, index, rel, current !== undefined) };
     return {
       same: false,
       change,
@@ -303,7 +310,12 @@ function journalLost(root: string, problem: string, options: CheckOptions, now: 
   if (existsSync(broken)) renameSync(broken, `${broken}.rejected-${timeTag(now)}`);
   return updateJournal(root, (index) => {
     adoptAll(root, index, options.guarded);
-    const incident = recordIncident(index, [{ rel: `${ISDLC_DIR}/journal`, kind: 'other', change: problem.startsWith('missing') ? 'deleted' : 'modified', outcome: 'reported' }], options, now);
+    const incident = recordIncident(
+      index,
+      [{ rel: `${ISDLC_DIR}/journal`, kind: 'other', change: problem.startsWith('missing') ? 'deleted' : 'modified', outcome: 'reported' }],
+      options,
+      now,
+    );
     return { findings: [], journal: 'lost', problem, incident, unreviewed: unreviewedIn(index, incident.workflow) };
   });
 }
@@ -328,7 +340,8 @@ export function pendingChanges(root: string, guarded: GuardedSet, loopRows?: () 
   }
   for (const dir of first.dirs) {
     for (const child of existsSync(join(root, dir)) ? watchedChildren(root, dir) : []) {
-      if (!(child in index.files) && !(child in index.dirs) && !isPlaceholder(join(root, child))) found.push({ rel: child, kind: kindOf(child, guarded), change: 'created' });
+      if (!(child in index.files) && !(child in index.dirs) && !isPlaceholder(join(root, child)))
+        found.push({ rel: child, kind: kindOf(child, guarded), change: 'created' });
     }
   }
   return found;
@@ -378,7 +391,14 @@ export function checkGuardedFiles(root: string, options: CheckOptions): CheckRes
 
   return withStateLocks(root, options.guarded, first.files, () =>
     updateJournal(root, (index) => {
-      const judge: Judge = { root, guarded: options.guarded, index, install: installRecordOf(root, index), tag: timeTag(now), ...(options.loopRows ? { loopRows: options.loopRows } : {}) };
+      const judge: Judge = {
+        root,
+        guarded: options.guarded,
+        index,
+        install: installRecordOf(root, index),
+        tag: timeTag(now),
+        ...(options.loopRows ? { loopRows: options.loopRows } : {}),
+      };
       const findings: Finding[] = [];
       // A watched folder swapped for a link (to a folder of the agent's) or a file goes first: the files in
       // it are then judged, and put back, in a real folder again.

@@ -10,11 +10,7 @@ export const REVIEW_COMMAND = 'isdlc changes';
 
 function what(finding: Finding): string {
   const done =
-    finding.outcome === 'reverted'
-      ? finding.change === 'created'
-        ? 'taken away'
-        : 'put back as isdlc wrote it'
-      : 'not undone (isdlc keeps no copy of it)';
+    finding.outcome === 'reverted' ? (finding.change === 'created' ? 'taken away' : 'put back as isdlc wrote it') : 'not undone (isdlc keeps no copy of it)';
   const kept = finding.keptAs ? `; the changed version is kept as ${finding.keptAs}` : '';
   return `${finding.rel} (${GUARDED_KIND_LABELS[finding.kind]}, ${finding.change}): ${done}${kept}`;
 }
@@ -47,7 +43,9 @@ export function personMessage(result: CheckResult): string {
   if (result.journal === 'lost') {
     return `isdlc: its journal was ${result.problem?.startsWith('missing') ? 'removed' : 'damaged'}${id}: ${result.problem}. isdlc started a new one from the files as they are; review them and run \`${REVIEW_COMMAND}\`.`;
   }
-  const files = result.findings.map((finding) => `${finding.rel} ${finding.change}${finding.outcome === 'reverted' ? ', undone' : ''}${finding.keptAs ? ` (kept as ${finding.keptAs})` : ''}`);
+  const files = result.findings.map(
+    (finding) => `${finding.rel} ${finding.change}${finding.outcome === 'reverted' ? ', undone' : ''}${finding.keptAs ? ` (kept as ${finding.keptAs})` : ''}`,
+  );
   const gate = result.unreviewed >= TAMPER_ESCALATION ? ' The phase gate stays closed until you review.' : '';
   return `isdlc: isdlc's files were changed outside isdlc${id}: ${files.join('; ')}.${gate} If you made the change yourself, keep it with \`${REVIEW_COMMAND} accept\`; \`${REVIEW_COMMAND}\` lists what is waiting.`;
 }

@@ -29,7 +29,12 @@ function logEntry(result: CheckResult): Record<string, unknown> {
     ...(result.incident ? { incident: result.incident.id } : {}),
     journal: result.journal,
     ...(result.problem ? { problem: result.problem } : {}),
-    files: result.findings.map((finding) => ({ file: finding.rel, change: finding.change, outcome: finding.outcome, ...(finding.keptAs ? { kept_as: finding.keptAs } : {}) })),
+    files: result.findings.map((finding) => ({
+      file: finding.rel,
+      change: finding.change,
+      outcome: finding.outcome,
+      ...(finding.keptAs ? { kept_as: finding.keptAs } : {}),
+    })),
     unreviewed: result.unreviewed,
   };
 }

@@ -87,5 +87,7 @@ function fromConfig(project: AgentProject, config: ProjectConfig, agent: string)
 
 export function agentIterationDefaults(project: AgentProject, agent: string): AgentIterationDefaults {
   if (!/^[A-Za-z0-9._-]+$/.test(agent)) throw new AgentDefaultsError(`"${agent}" is not an agent name`);
-  return fromAgentFile(project, agent) ?? fromConfig(project, new ProjectConfig(project.root, project.configDirs, project.projectId), normalizeAgentName(agent));
+  return (
+    fromAgentFile(project, agent) ?? fromConfig(project, new ProjectConfig(project.root, project.configDirs, project.projectId), normalizeAgentName(agent))
+  );
 }

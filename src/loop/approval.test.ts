@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { OsSandboxSupport } from '../sandbox/os-sandbox.js';
-import { approvalNote, awaitingApproval, commandRuleList, commandRulesStatus, ruleContext, waitingForAgentMessage, waitingForPersonMessage } from './approval.js';
+import {
+  approvalNote,
+  awaitingApproval,
+  commandRuleList,
+  commandRulesStatus,
+  ruleContext,
+  waitingForAgentMessage,
+  waitingForPersonMessage,
+} from './approval.js';
 import { parseIterationConfig } from './loop-config.js';
 
 const SANDBOX: OsSandboxSupport = { ok: true, kind: 'bubblewrap' };
@@ -47,12 +55,22 @@ describe('what is said', () => {
 
   it('tells the agent what to ask for, and that nothing was recorded', () => {
     const message = waitingForAgentMessage(loop(COMMANDS), NONE);
-    expect(message).toMatch(/^Loop L-0123456789: its command rules \(`npm test`, `node --test`\) are waiting for a person's approval: run `isdlc loop approve L-0123456789` in your own terminal, which you cannot do/);
-    expect(message).toMatch(/Ask the person to run `isdlc loop approve L-0123456789` in their own terminal, then validate again\. Nothing was run or recorded\.$/);
+    expect(message).toMatch(
+      /^Loop L-0123456789: its command rules \(`npm test`, `node --test`\) are waiting for a person's approval: run `isdlc loop approve L-0123456789` in your own terminal, which you cannot do/,
+    );
+    expect(message).toMatch(
+      /Ask the person to run `isdlc loop approve L-0123456789` in their own terminal, then validate again\. Nothing was run or recorded\.$/,
+    );
   });
 
   it.each<[string, unknown[], string | null, OsSandboxSupport, RegExp | '']>([
-    ['waits', COMMANDS, null, NONE, /^ Its command rules run only after a person approves them \(no OS sandbox here \(.*\)\): ask the person to run `isdlc loop approve L-0123456789`/],
+    [
+      'waits',
+      COMMANDS,
+      null,
+      NONE,
+      /^ Its command rules run only after a person approves them \(no OS sandbox here \(.*\)\): ask the person to run `isdlc loop approve L-0123456789`/,
+    ],
     ['sandboxed', COMMANDS, null, SANDBOX, ''],
     ['approved', COMMANDS, 'ada', NONE, ''],
   ])('the note at start when it %s', (_name, rules, approved, sandbox, note) => {
@@ -63,7 +81,13 @@ describe('what is said', () => {
 
   it.each<[string, unknown[], string | null, OsSandboxSupport, string | undefined]>([
     ['sandboxed', COMMANDS, null, SANDBOX, "command rules run in an OS sandbox (bubblewrap) where isdlc's files are read-only"],
-    ['approved', COMMANDS, 'ada (isdlc loop approve)', NONE, 'command rules run without an OS sandbox (bubblewrap (bwrap) is not installed), approved by ada (isdlc loop approve) at 2025-01-01T00:00:00.000Z'],
+    [
+      'approved',
+      COMMANDS,
+      'ada (isdlc loop approve)',
+      NONE,
+      'command rules run without an OS sandbox (bubblewrap (bwrap) is not installed), approved by ada (isdlc loop approve) at 2025-01-01T00:00:00.000Z',
+    ],
     [
       'waiting',
       COMMANDS,

@@ -72,7 +72,8 @@ export function approvalNote(loop: LoopRules, sandbox: OsSandboxSupport): string
 export function commandRulesStatus(loop: LoopRules, sandbox: OsSandboxSupport, insideAgent = false): string | undefined {
   if (commandRuleList(loop).length === 0) return undefined;
   if (sandbox.ok) return `command rules run in an OS sandbox (${sandbox.kind}) where isdlc's files are read-only`;
-  if (loop.rulesApprovedAt !== null) return `command rules run without an OS sandbox (${sandbox.why}), approved by ${loop.rulesApprovedBy ?? 'a person'} at ${loop.rulesApprovedAt}`;
+  if (loop.rulesApprovedAt !== null)
+    return `command rules run without an OS sandbox (${sandbox.why}), approved by ${loop.rulesApprovedBy ?? 'a person'} at ${loop.rulesApprovedAt}`;
   if (insideAgent) {
     return `command rules set by the agent: they run in an OS sandbox where isdlc's hooks can start one, else they wait for a person's \`isdlc loop approve ${loop.id}\``;
   }

@@ -27,7 +27,11 @@ function approvalOf(loop: Loop): string {
   return unvouched(loop) ? approvalNote(loop, ruleSandbox()).trim() : '';
 }
 
-export function bindMarkedLoops(isdlcDir: string, text: string, binding: { sessionId: string; agentId?: string | undefined; agentType?: string | undefined }): BindResult[] {
+export function bindMarkedLoops(
+  isdlcDir: string,
+  text: string,
+  binding: { sessionId: string; agentId?: string | undefined; agentType?: string | undefined },
+): BindResult[] {
   const ids = markedLoops(text);
   if (ids.length === 0) return [];
   const store = LoopStore.open(isdlcDir);

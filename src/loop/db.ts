@@ -94,4 +94,3 @@ function migrate(db: Db): void {
     db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
   });
 }
-

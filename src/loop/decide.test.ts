@@ -16,7 +16,14 @@ function report(passed: number, total: number, errored = 0): ValidationReport {
 
 const COMPLETE = { signal: 'COMPLETE' as const, promise: '<promise>COMPLETE</promise>' };
 const BLOCKED = { signal: 'BLOCKED' as const, promise: '<promise>BLOCKED</promise>', reason: 'needs a DBA' };
-const base: DecisionInput = { iteration: 2, maxIterations: 10, circuitBreakerThreshold: 3, previousConsecutiveFailures: 0, previousScores: [], report: report(1, 1) };
+const base: DecisionInput = {
+  iteration: 2,
+  maxIterations: 10,
+  circuitBreakerThreshold: 3,
+  previousConsecutiveFailures: 0,
+  previousScores: [],
+  report: report(1, 1),
+};
 
 const cases: [string, Partial<DecisionInput>, string, RegExp?][] = [
   ['all rules pass with COMPLETE: complete', { promise: COMPLETE }, 'COMPLETE'],
@@ -26,13 +33,23 @@ const cases: [string, Partial<DecisionInput>, string, RegExp?][] = [
   ['zero rules and COMPLETE: complete', { report: report(0, 0), promise: COMPLETE }, 'COMPLETE'],
   ['BLOCKED is honoured even while rules fail', { report: report(0, 2), promise: BLOCKED }, 'BLOCKED', /needs a DBA/],
   ['BLOCKED with passing rules: blocked', { promise: BLOCKED }, 'BLOCKED'],
-  ['the third failure in a row trips the breaker', { report: report(0, 1), previousConsecutiveFailures: 2 }, 'ESCALATE', /circuit breaker: validation failed 3/],
+  [
+    'the third failure in a row trips the breaker',
+    { report: report(0, 1), previousConsecutiveFailures: 2 },
+    'ESCALATE',
+    /circuit breaker: validation failed 3/,
+  ],
   ['the breaker overrides BLOCKED', { report: report(0, 1), previousConsecutiveFailures: 2, promise: BLOCKED }, 'ESCALATE', /circuit breaker/],
   ['a passing iteration resets the count', { previousConsecutiveFailures: 2 }, 'CONTINUE'],
   ['a custom threshold of 1 trips at once', { report: report(0, 1), circuitBreakerThreshold: 1 }, 'ESCALATE', /threshold 1/],
   ['the last iteration without completion escalates', { iteration: 10, report: report(0, 1) }, 'ESCALATE', /was the last of 10/],
   ['the last iteration passing without a promise escalates too', { iteration: 10 }, 'ESCALATE', /was the last of 10/],
-  ['scores falling 100 → 66.7 → 33.3: regression', { report: report(1, 3), previousScores: [100, 66.7], circuitBreakerThreshold: 5 }, 'ESCALATE', /quality regression/],
+  [
+    'scores falling 100 → 66.7 → 33.3: regression',
+    { report: report(1, 3), previousScores: [100, 66.7], circuitBreakerThreshold: 5 },
+    'ESCALATE',
+    /quality regression/,
+  ],
   ['falling by 10 or less is no regression', { report: report(0, 1), previousScores: [10, 5], circuitBreakerThreshold: 5 }, 'CONTINUE'],
   ['an errored rule counts as a failure', { report: report(0, 1, 1), previousConsecutiveFailures: 2 }, 'ESCALATE'],
 ];

@@ -68,6 +68,8 @@ export function decide(input: DecisionInput): Decision {
     signal: 'CONTINUE',
     reasons: report.overallPassed
       ? ['every rule passes, but the final message carried no completion promise']
-      : [`${report.failedRules + report.erroredRules} of ${report.totalRules} rules fail${prematureComplete ? ', so the completion promise does not count yet' : ''}`],
+      : [
+          `${report.failedRules + report.erroredRules} of ${report.totalRules} rules fail${prematureComplete ? ', so the completion promise does not count yet' : ''}`,
+        ],
   };
 }

@@ -30,7 +30,9 @@ interface LoopSnapshot {
 
 function schemaOf(db: Db): SchemaObject[] {
   // SQLite's own objects (autoindexes, sqlite_sequence) have no SQL or are not for anyone to drop.
-  return db.prepare("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type, name").all() as SchemaObject[];
+  return db
+    .prepare("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type, name")
+    .all() as SchemaObject[];
 }
 
 export function loopRowsOf(db: Db): string {
@@ -136,7 +138,8 @@ function restoreRows(db: Db, snapshot: ReturnType<typeof parseSnapshot>): void {
       const update = db.prepare(`UPDATE loops SET ${quoted.map((name) => `${name} = ?`).join(', ')} WHERE id = ?`);
       const values = (row: Row): unknown[] => columns.map((name) => row[name] ?? null);
       const keep = new Set(good.map((row) => String(row['id'])));
-      for (const { id } of db.prepare('SELECT id FROM loops').all() as { id: string }[]) if (!keep.has(id)) db.prepare('DELETE FROM loops WHERE id = ?').run(id);
+      for (const { id } of db.prepare('SELECT id FROM loops').all() as { id: string }[])
+        if (!keep.has(id)) db.prepare('DELETE FROM loops WHERE id = ?').run(id);
       for (const row of good) if (update.run(...values(row), row['id']).changes === 0) insert.run(...values(row));
     });
     if (snapshot.version !== undefined && schemaVersion(db) !== snapshot.version) db.exec(`PRAGMA user_version = ${snapshot.version}`);

@@ -3,7 +3,15 @@ import { tellingLine } from './messages.js';
 import { readOnlyNote } from './rules/command-sandbox.js';
 import type { RuleResult } from './types.js';
 
-const result = (fields: Partial<RuleResult>): RuleResult => ({ name: 'tests', type: 'command', passed: false, errored: false, message: 'tests: `npm test` exited 1 (expected 0)', exitCode: 1, ...fields });
+const result = (fields: Partial<RuleResult>): RuleResult => ({
+  name: 'tests',
+  type: 'command',
+  passed: false,
+  errored: false,
+  message: 'tests: `npm test` exited 1 (expected 0)',
+  exitCode: 1,
+  ...fields,
+});
 
 describe('tellingLine', () => {
   it.each<[string, Partial<RuleResult>, string]>([
@@ -11,7 +19,11 @@ describe('tellingLine', () => {
     ['else the first line that says it failed', { outputTail: 'ok 1\n1 test failed\nbye' }, '1 test failed'],
     ['else the last line', { outputTail: 'one\ntwo' }, 'two'],
     ['no output: its own message', {}, '`npm test` exited 1 (expected 0)'],
-    ['not finished: its own message', { timedOut: true, errored: true, message: 'tests: `npm test` was still running', outputTail: 'Error: x' }, '`npm test` was still running'],
+    [
+      'not finished: its own message',
+      { timedOut: true, errored: true, message: 'tests: `npm test` was still running', outputTail: 'Error: x' },
+      '`npm test` was still running',
+    ],
     [
       "walled by the sandbox: that isdlc's files are read-only, in a few words",
       {

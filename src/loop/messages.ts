@@ -23,7 +23,11 @@ export function completeTag(config: IterationConfig): string {
 
 function indentTail(tail: string | undefined): string[] {
   if (!tail) return [];
-  return tail.trim().split('\n').slice(-TAIL_LINES).map((line) => `    ${line}`);
+  return tail
+    .trim()
+    .split('\n')
+    .slice(-TAIL_LINES)
+    .map((line) => `    ${line}`);
 }
 
 /** Each failing rule's message with the tail of its output: what `isdlc loop status` shows. */
@@ -46,7 +50,10 @@ export function tellingLine(result: RuleResult): string {
   if (result.errored || result.timedOut || result.exitCode === null) return own;
   const walled = readOnlyInBrief(result.message);
   if (walled) return walled;
-  const lines = (result.outputTail ?? '').split('\n').map((line) => line.trim()).filter(Boolean);
+  const lines = (result.outputTail ?? '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   return lines.find((line) => ERROR_LINE.test(line)) ?? lines.find((line) => FAIL_LINE.test(line)) ?? lines.at(-1) ?? own;
 }
 

@@ -13,9 +13,17 @@ describe('detectPromise', () => {
       message: '<promise>BLOCKED</promise>\nReason: External dependency unavailable',
       expected: { signal: 'BLOCKED', promise: 'BLOCKED', reason: 'Reason: External dependency unavailable' },
     },
-    { name: 'valid: COMPLETE with a summary', message: '<promise>COMPLETE</promise>\nAll tests passing (15/15), coverage 89%, lint clean.', expected: COMPLETE },
+    {
+      name: 'valid: COMPLETE with a summary',
+      message: '<promise>COMPLETE</promise>\nAll tests passing (15/15), coverage 89%, lint clean.',
+      expected: COMPLETE,
+    },
     // promises in context
-    { name: 'after a summary paragraph', message: 'Implementation complete. All tests passing, lint clean.\n\n<promise>COMPLETE</promise>', expected: COMPLETE },
+    {
+      name: 'after a summary paragraph',
+      message: 'Implementation complete. All tests passing, lint clean.\n\n<promise>COMPLETE</promise>',
+      expected: COMPLETE,
+    },
     {
       name: 'blocked after an explanation',
       message: 'Cannot proceed: Database migration requires DBA approval.\n\n<promise>BLOCKED</promise>\nReason: Requires human decision on schema changes.',
@@ -23,25 +31,41 @@ describe('detectPromise', () => {
     },
     {
       name: 'a reason over two lines',
-      message: '<promise>BLOCKED</promise>\nReason: Database schema migration requires DBA review and approval.\nBlocking issue: Cannot proceed with implementation until migration is approved.\n',
+      message:
+        '<promise>BLOCKED</promise>\nReason: Database schema migration requires DBA review and approval.\nBlocking issue: Cannot proceed with implementation until migration is approved.\n',
       expected: {
         signal: 'BLOCKED',
         promise: 'BLOCKED',
-        reason: 'Reason: Database schema migration requires DBA review and approval.\nBlocking issue: Cannot proceed with implementation until migration is approved.',
+        reason:
+          'Reason: Database schema migration requires DBA review and approval.\nBlocking issue: Cannot proceed with implementation until migration is approved.',
       },
     },
     { name: 'inline after a sentence', message: 'Tests passing! <promise>COMPLETE</promise>', expected: COMPLETE },
     // whitespace
     { name: 'blanks inside the tag', message: '<promise> COMPLETE </promise>', expected: COMPLETE },
     { name: 'the text on its own line inside the tag', message: '<promise>\nCOMPLETE\n</promise>', expected: COMPLETE },
-    { name: 'a double space matches a configured single space', message: '<promise>ALL  DONE</promise>', promises: promiseTexts(['ALL DONE']), expected: { signal: 'COMPLETE', promise: 'ALL DONE' } },
-    { name: 'a line break matches a configured space', message: '<promise>ALL\nDONE</promise>', promises: promiseTexts(['<promise>ALL   DONE</promise>']), expected: { signal: 'COMPLETE', promise: 'ALL DONE' } },
+    {
+      name: 'a double space matches a configured single space',
+      message: '<promise>ALL  DONE</promise>',
+      promises: promiseTexts(['ALL DONE']),
+      expected: { signal: 'COMPLETE', promise: 'ALL DONE' },
+    },
+    {
+      name: 'a line break matches a configured space',
+      message: '<promise>ALL\nDONE</promise>',
+      promises: promiseTexts(['<promise>ALL   DONE</promise>']),
+      expected: { signal: 'COMPLETE', promise: 'ALL DONE' },
+    },
     { name: 'CRLF line ends', message: 'Done.\r\n\r\n<promise>COMPLETE</promise>\r\n', expected: COMPLETE },
     // what surrounds it
     { name: 'in bold', message: '**<promise>COMPLETE</promise>**', expected: COMPLETE },
     { name: 'in parentheses', message: 'Finished (<promise>COMPLETE</promise>).', expected: COMPLETE },
     { name: 'after a closed code block', message: `${fence}ts\nconst x = 1;\n${fence}\n\n<promise>COMPLETE</promise>`, expected: COMPLETE },
-    { name: 'after a mention in inline code', message: 'I was asked to emit `<promise>COMPLETE</promise>` when done, and I am:\n\n<promise>COMPLETE</promise>', expected: COMPLETE },
+    {
+      name: 'after a mention in inline code',
+      message: 'I was asked to emit `<promise>COMPLETE</promise>` when done, and I am:\n\n<promise>COMPLETE</promise>',
+      expected: COMPLETE,
+    },
     { name: 'after a blockquote', message: '> output <promise>COMPLETE</promise> when done\n\n<promise>COMPLETE</promise>', expected: COMPLETE },
     { name: 'after a closed comment', message: '<!-- note -->\n<promise>COMPLETE</promise>', expected: COMPLETE },
     { name: 'an unmatched backtick does not hide the rest', message: 'Ran `npm test\n\n<promise>COMPLETE</promise>', expected: COMPLETE },
@@ -57,9 +81,18 @@ describe('detectPromise', () => {
       message: '<promise>BLOCKED</promise> <promise>COMPLETE</promise>',
       expected: { signal: 'BLOCKED', promise: 'BLOCKED', reason: '<promise>COMPLETE</promise>' },
     },
-    { name: 'BLOCKED with nothing after it: the paragraph before is the reason', message: 'Done with the parser.\n\nI cannot reach the staging database.\n<promise>BLOCKED</promise>\n\n', expected: { signal: 'BLOCKED', promise: 'BLOCKED', reason: 'I cannot reach the staging database.' } },
+    {
+      name: 'BLOCKED with nothing after it: the paragraph before is the reason',
+      message: 'Done with the parser.\n\nI cannot reach the staging database.\n<promise>BLOCKED</promise>\n\n',
+      expected: { signal: 'BLOCKED', promise: 'BLOCKED', reason: 'I cannot reach the staging database.' },
+    },
     { name: 'BLOCKED alone has no reason', message: '<promise>BLOCKED</promise>', expected: { signal: 'BLOCKED', promise: 'BLOCKED' } },
-    { name: 'a configured completion text', message: '<promise>DONE</promise>', promises: promiseTexts(['DONE']), expected: { signal: 'COMPLETE', promise: 'DONE' } },
+    {
+      name: 'a configured completion text',
+      message: '<promise>DONE</promise>',
+      promises: promiseTexts(['DONE']),
+      expected: { signal: 'COMPLETE', promise: 'DONE' },
+    },
 
     // invalid
     { name: 'invalid: missing XML tags', message: 'COMPLETE', expected: undefined },
@@ -125,13 +158,25 @@ describe('detectPromise', () => {
 
 describe('promiseTexts', () => {
   it.each([
-    { name: 'tag forms', configured: ['<promise>COMPLETE</promise>', '<promise>BLOCKED</promise>'], expected: { complete: ['COMPLETE'], blocked: ['BLOCKED'] } },
+    {
+      name: 'tag forms',
+      configured: ['<promise>COMPLETE</promise>', '<promise>BLOCKED</promise>'],
+      expected: { complete: ['COMPLETE'], blocked: ['BLOCKED'] },
+    },
     { name: 'bare texts', configured: ['DONE', 'BLOCKED'], expected: { complete: ['DONE'], blocked: ['BLOCKED'] } },
     { name: 'BLOCKED is always looked for', configured: ['DONE'], expected: { complete: ['DONE'], blocked: ['BLOCKED'] } },
     { name: 'nothing configured: the defaults', configured: [], expected: { complete: ['COMPLETE'], blocked: ['BLOCKED'] } },
     { name: 'only BLOCKED: COMPLETE still completes', configured: ['<promise>BLOCKED</promise>'], expected: { complete: ['COMPLETE'], blocked: ['BLOCKED'] } },
-    { name: 'whitespace normalised', configured: ['<promise>  ALL \n DONE </promise>', ' SHIP  IT '], expected: { complete: ['ALL DONE', 'SHIP IT'], blocked: ['BLOCKED'] } },
-    { name: 'duplicates and empty entries dropped', configured: ['COMPLETE', '<promise>COMPLETE</promise>', '', '<promise> </promise>'], expected: { complete: ['COMPLETE'], blocked: ['BLOCKED'] } },
+    {
+      name: 'whitespace normalised',
+      configured: ['<promise>  ALL \n DONE </promise>', ' SHIP  IT '],
+      expected: { complete: ['ALL DONE', 'SHIP IT'], blocked: ['BLOCKED'] },
+    },
+    {
+      name: 'duplicates and empty entries dropped',
+      configured: ['COMPLETE', '<promise>COMPLETE</promise>', '', '<promise> </promise>'],
+      expected: { complete: ['COMPLETE'], blocked: ['BLOCKED'] },
+    },
     { name: 'case is kept: lowercase blocked is a completion text', configured: ['blocked'], expected: { complete: ['blocked'], blocked: ['BLOCKED'] } },
   ])('$name', ({ configured, expected }) => {
     expect(promiseTexts(configured)).toStrictEqual(expected);

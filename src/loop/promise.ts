@@ -126,9 +126,21 @@ export function proseOnly(message: string): string {
  */
 function blockedReason(message: string, start: number, end: number): string {
   let text = message.slice(end).trim();
-  if (text === '') text = message.slice(0, start).trim().split(/\n[ \t]*\n/).at(-1)?.trim() ?? '';
+  if (text === '')
+    text =
+      message
+        .slice(0, start)
+        .trim()
+        .split(/\n[ \t]*\n/)
+        .at(-1)
+        ?.trim() ?? '';
   const chars = Array.from(text);
-  return chars.length > MAX_REASON ? `${chars.slice(0, MAX_REASON - 1).join('').trimEnd()}…` : text;
+  return chars.length > MAX_REASON
+    ? `${chars
+        .slice(0, MAX_REASON - 1)
+        .join('')
+        .trimEnd()}…`
+    : text;
 }
 
 /** A tag whose text holds no other promise tag, with at most 300 characters of text. */

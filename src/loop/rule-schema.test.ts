@@ -62,8 +62,23 @@ describe('parseRule: accepted shapes and defaults', () => {
     },
     {
       name: 'the flat content_pattern form',
-      input: { type: 'content_pattern', name: 'promise_complete', pattern: '<promise>COMPLETE</promise>', target: 'agent_output', mustMatch: false, enabled: true },
-      expected: { type: 'content_pattern', name: 'promise_complete', enabled: true, pattern: '<promise>COMPLETE</promise>', flags: '', target: 'agent_output', mustMatch: false },
+      input: {
+        type: 'content_pattern',
+        name: 'promise_complete',
+        pattern: '<promise>COMPLETE</promise>',
+        target: 'agent_output',
+        mustMatch: false,
+        enabled: true,
+      },
+      expected: {
+        type: 'content_pattern',
+        name: 'promise_complete',
+        enabled: true,
+        pattern: '<promise>COMPLETE</promise>',
+        flags: '',
+        target: 'agent_output',
+        mustMatch: false,
+      },
     },
     {
       name: 'content_pattern without mustMatch must match (prior bug: passed when absent); target defaults to agent_output',
@@ -118,7 +133,11 @@ describe('parseRule: accepted shapes and defaults', () => {
 
 describe('parseRule: errors name the field', () => {
   const rows: { name: string; input: unknown; error: RegExp }[] = [
-    { name: 'unknown well-known name lists the known ones', input: 'tests_passing', error: /unknown rule name "tests_passing".*tests_pass, compiles, lint_clean/ },
+    {
+      name: 'unknown well-known name lists the known ones',
+      input: 'tests_passing',
+      error: /unknown rule name "tests_passing".*tests_pass, compiles, lint_clean/,
+    },
     { name: 'an inherited property is not a well-known name', input: 'constructor', error: /unknown rule name "constructor"/ },
     { name: 'neither string nor object', input: 42, error: /well-known name \(tests_pass, compiles, lint_clean\) or an object with a "type"/ },
     { name: 'missing type', input: { name: 'x', command: 'ls' }, error: /type: is required: one of command, content_pattern, coverage, file_exists/ },
@@ -129,15 +148,35 @@ describe('parseRule: errors name the field', () => {
     { name: 'command empty array', input: { type: 'command', command: [] }, error: /command: must be a command line .* got an empty list$/ },
     { name: 'command array with empty program', input: { type: 'command', command: [''] }, error: /command: must start with the program/ },
     { name: 'command array with a number', input: { type: 'command', command: ['ls', 3] }, error: /command: must be a list of strings, got 3 at position 1/ },
-    { name: 'timeoutSeconds below 1', input: { type: 'command', command: 'ls', timeoutSeconds: 0 }, error: /timeoutSeconds: must be a number of seconds from 1 to 3600, got 0/ },
+    {
+      name: 'timeoutSeconds below 1',
+      input: { type: 'command', command: 'ls', timeoutSeconds: 0 },
+      error: /timeoutSeconds: must be a number of seconds from 1 to 3600, got 0/,
+    },
     { name: 'timeoutSeconds above 3600', input: { type: 'command', command: 'ls', timeoutSeconds: 3601 }, error: /timeoutSeconds: must be .* got 3601/ },
-    { name: 'timeout alias is reported as written', input: { type: 'command', config: { command: 'ls', timeout: 'long' } }, error: /config\.timeout: must be a number of seconds/ },
-    { name: 'an alias and its field both given', input: { type: 'command', command: 'ls', timeout: 5, timeoutSeconds: 6 }, error: /given twice, as "timeout" and as "timeoutSeconds"/ },
+    {
+      name: 'timeout alias is reported as written',
+      input: { type: 'command', config: { command: 'ls', timeout: 'long' } },
+      error: /config\.timeout: must be a number of seconds/,
+    },
+    {
+      name: 'an alias and its field both given',
+      input: { type: 'command', command: 'ls', timeout: 5, timeoutSeconds: 6 },
+      error: /given twice, as "timeout" and as "timeoutSeconds"/,
+    },
     { name: 'expectedExitCode not whole', input: { type: 'command', command: 'ls', expectedExitCode: 1.5 }, error: /expectedExitCode: must be a whole number/ },
-    { name: 'expectedExitCode negative', input: { type: 'command', command: 'ls', expected_exit_code: -1 }, error: /expected_exit_code: must be a whole number/ },
+    {
+      name: 'expectedExitCode negative',
+      input: { type: 'command', command: 'ls', expected_exit_code: -1 },
+      error: /expected_exit_code: must be a whole number/,
+    },
     { name: 'enabled not boolean', input: { type: 'command', command: 'ls', enabled: 'yes' }, error: /enabled: must be true or false/ },
     { name: 'empty name', input: { type: 'command', command: 'ls', name: ' ' }, error: /name: must be a non-empty name/ },
-    { name: 'unknown field (a typo is not ignored)', input: { type: 'content_pattern', pattern: 'x', mustmatch: false }, error: /mustmatch: unknown field for a content_pattern rule/ },
+    {
+      name: 'unknown field (a typo is not ignored)',
+      input: { type: 'content_pattern', pattern: 'x', mustmatch: false },
+      error: /mustmatch: unknown field for a content_pattern rule/,
+    },
     { name: 'config not an object', input: { type: 'command', config: 'npm test' }, error: /config: must be an object of rule settings/ },
     { name: 'pattern missing', input: { type: 'content_pattern' }, error: /pattern: is required/ },
     { name: 'pattern does not compile', input: { type: 'content_pattern', pattern: '(unclosed' }, error: /pattern: does not compile/ },

@@ -174,14 +174,7 @@ const CommandFields = ruleObject('command', {
     ),
     0,
   ),
-  timeoutSeconds: v.optional(
-    v.pipe(
-      v.number(must('timeoutSeconds')),
-      v.minValue(1, must('timeoutSeconds')),
-      v.maxValue(3600, must('timeoutSeconds')),
-    ),
-    300,
-  ),
+  timeoutSeconds: v.optional(v.pipe(v.number(must('timeoutSeconds')), v.minValue(1, must('timeoutSeconds')), v.maxValue(3600, must('timeoutSeconds'))), 300),
   cwd: v.optional(text('cwd')),
 });
 
@@ -218,11 +211,7 @@ const ContentPatternFields = v.pipe(
 const CoverageFields = ruleObject('coverage', {
   type: v.literal('coverage'),
   ...common,
-  minCoverage: v.pipe(
-    v.number(must('minCoverage')),
-    v.minValue(0, must('minCoverage')),
-    v.maxValue(100, must('minCoverage')),
-  ),
+  minCoverage: v.pipe(v.number(must('minCoverage')), v.minValue(0, must('minCoverage')), v.maxValue(100, must('minCoverage'))),
   report: v.optional(text('report')),
 });
 
@@ -238,9 +227,7 @@ export const UnnamedRuleSchema = v.pipe(
   v.unknown(),
   toFields,
   v.variant('type', [CommandFields, ContentPatternFields, CoverageFields, FileExistsFields], (issue) =>
-    issue.input === undefined
-      ? `is required: one of ${RULE_TYPES.join(', ')}`
-      : `must be one of ${RULE_TYPES.join(', ')}, got ${issue.received}`,
+    issue.input === undefined ? `is required: one of ${RULE_TYPES.join(', ')}` : `must be one of ${RULE_TYPES.join(', ')}, got ${issue.received}`,
   ),
 );
 
@@ -337,9 +324,7 @@ export function parseRules(input: unknown): Rule[] {
     if (rule.name === undefined) return;
     const earlier = owner.get(rule.name);
     if (earlier !== undefined) {
-      throw new Error(
-        `rules[${index}] (${JSON.stringify(rule.name)}): name: already used by rules[${earlier}]; every rule needs its own name`,
-      );
+      throw new Error(`rules[${index}] (${JSON.stringify(rule.name)}): name: already used by rules[${earlier}]; every rule needs its own name`);
     }
     owner.set(rule.name, index);
   });

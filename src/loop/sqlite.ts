@@ -18,12 +18,12 @@ function sqliteModule(): SqliteModule {
   // Kept to be put back as it was; called with `process` as its `this` below.
   // eslint-disable-next-line @typescript-eslint/unbound-method
   const emitWarning = process.emitWarning;
-  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+  process.emitWarning = (warning: string | Error, ...rest: unknown[]) => {
     const text = typeof warning === 'string' ? warning : warning.message;
     const type = typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: string } | undefined)?.type;
     if ((type === 'ExperimentalWarning' || (warning as Error).name === 'ExperimentalWarning') && /SQLite/i.test(text)) return;
     (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
-  });
+  };
   try {
     loaded = process.getBuiltinModule('node:sqlite');
   } catch {

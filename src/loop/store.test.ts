@@ -35,7 +35,11 @@ describe('LoopStore', () => {
     const store = fresh();
     const { task, loop } = started(store);
     expect(loop).toMatchObject({ status: 'active', iteration: 1, consecutiveFailures: 0, sessionId: null });
-    expect(loop.config).toMatchObject({ maxIterations: 10, circuitBreakerThreshold: 3, completionPromises: ['<promise>COMPLETE</promise>', '<promise>BLOCKED</promise>'] });
+    expect(loop.config).toMatchObject({
+      maxIterations: 10,
+      circuitBreakerThreshold: 3,
+      completionPromises: ['<promise>COMPLETE</promise>', '<promise>BLOCKED</promise>'],
+    });
     expect(store.task(task.id).status).toBe('in_progress');
     expect(store.resumePoint(task.id)).toMatchObject({ iterationNumber: 1, trigger: 'iteration_start' });
   });

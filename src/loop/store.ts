@@ -262,22 +262,37 @@ export class LoopStore {
   }
 
   private log(kind: string, taskId: string | null, loopId: string | null, detail: Record<string, unknown> = {}): void {
-    this
-      .sql('INSERT INTO activity (at, task_id, loop_id, kind, detail) VALUES (?, ?, ?, ?, ?)')
-      .run(this.stamp(), taskId, loopId, kind, JSON.stringify(detail));
+    this.sql('INSERT INTO activity (at, task_id, loop_id, kind, detail) VALUES (?, ?, ?, ?, ?)').run(
+      this.stamp(),
+      taskId,
+      loopId,
+      kind,
+      JSON.stringify(detail),
+    );
   }
 
   // ----- tasks -----
 
-  createTask(input: { title: string; description?: string | undefined; assignedAgent?: string | undefined; metadata?: Record<string, unknown> | undefined }): Task {
+  createTask(input: {
+    title: string;
+    description?: string | undefined;
+    assignedAgent?: string | undefined;
+    metadata?: Record<string, unknown> | undefined;
+  }): Task {
     const title = input.title.trim();
     if (title === '') throw new LoopStoreError('a task needs a non-empty title');
     const id = newId('T');
     const at = this.stamp();
     immediate(this.db, () => {
-      this
-        .sql('INSERT INTO tasks (id, title, description, assigned_agent, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(id, title, input.description ?? null, input.assignedAgent ?? null, JSON.stringify(input.metadata ?? {}), at, at);
+      this.sql('INSERT INTO tasks (id, title, description, assigned_agent, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+        id,
+        title,
+        input.description ?? null,
+        input.assignedAgent ?? null,
+        JSON.stringify(input.metadata ?? {}),
+        at,
+        at,
+      );
       this.log('task_created', id, null, { title });
     });
     return this.task(id);
@@ -301,7 +316,13 @@ export class LoopStore {
    */
   updateTask(
     id: string,
-    change: { status?: TaskStatus | undefined; notes?: string | undefined; blockedReason?: string | undefined; metadata?: Record<string, unknown> | undefined; assignedAgent?: string | undefined },
+    change: {
+      status?: TaskStatus | undefined;
+      notes?: string | undefined;
+      blockedReason?: string | undefined;
+      metadata?: Record<string, unknown> | undefined;
+      assignedAgent?: string | undefined;
+    },
   ): Task {
     immediate(this.db, () => {
       const task = this.task(id);
@@ -321,20 +342,18 @@ export class LoopStore {
         throw new LoopStoreError('a blocked task needs blockedReason: say what a person has to decide or provide');
       }
       const at = this.stamp();
-      this
-        .sql(
-          `UPDATE tasks SET status = coalesce(?, status), notes = coalesce(?, notes), blocked_reason = ?,
+      this.sql(
+        `UPDATE tasks SET status = coalesce(?, status), notes = coalesce(?, notes), blocked_reason = ?,
              metadata = coalesce(?, metadata), assigned_agent = coalesce(?, assigned_agent), updated_at = ? WHERE id = ?`,
-        )
-        .run(
-          change.status ?? null,
-          change.notes ?? null,
-          change.status && change.status !== 'blocked' ? null : (change.blockedReason ?? task.blockedReason),
-          change.metadata ? JSON.stringify({ ...task.metadata, ...change.metadata }) : null,
-          change.assignedAgent ?? null,
-          at,
-          id,
-        );
+      ).run(
+        change.status ?? null,
+        change.notes ?? null,
+        change.status && change.status !== 'blocked' ? null : (change.blockedReason ?? task.blockedReason),
+        change.metadata ? JSON.stringify({ ...task.metadata, ...change.metadata }) : null,
+        change.assignedAgent ?? null,
+        at,
+        id,
+      );
       if (live && change.status === 'blocked') this.endLoop(live, 'blocked', `task marked blocked: ${change.blockedReason ?? task.blockedReason}`);
       this.log('task_updated', id, live?.id ?? null, { ...change });
     });
@@ -356,9 +375,8 @@ export class LoopStore {
 
   /** The task's live loop, else its latest one. */
   loopOfTask(taskId: string): Loop | undefined {
-    const row = this
-      .sql("SELECT * FROM loops WHERE task_id = ? ORDER BY status = 'active' DESC, started_at DESC, rowid DESC LIMIT 1")
-      .get(taskId) as Row | undefined;
+    const row = this.sql("SELECT * FROM loops WHERE task_id = ? ORDER BY status = 'active' DESC, started_at DESC, rowid DESC LIMIT 1").get(taskId) as
+      Row | undefined;
     return row ? toLoop(row) : undefined;
   }
 
@@ -372,16 +390,17 @@ export class LoopStore {
 
   /** The live loop a Stop of this session (and subagent, when inside one) must answer for. */
   loopBoundTo(sessionId: string, agentId: string | undefined): Loop | undefined {
-    const row = this
-      .sql("SELECT * FROM loops WHERE status = 'active' AND session_id = ? AND agent_id IS ? ORDER BY started_at DESC LIMIT 1")
-      .get(sessionId, agentId ?? null) as Row | undefined;
+    const row = this.sql("SELECT * FROM loops WHERE status = 'active' AND session_id = ? AND agent_id IS ? ORDER BY started_at DESC LIMIT 1").get(
+      sessionId,
+      agentId ?? null,
+    ) as Row | undefined;
     return row ? toLoop(row) : undefined;
   }
 
   loops(options: { activeOnly?: boolean; limit?: number } = {}): Loop[] {
-    const rows = this
-      .sql(`SELECT * FROM loops ${options.activeOnly ? "WHERE status = 'active'" : ''} ORDER BY started_at DESC, rowid DESC LIMIT ?`)
-      .all(options.limit ?? 20) as Row[];
+    const rows = this.sql(`SELECT * FROM loops ${options.activeOnly ? "WHERE status = 'active'" : ''} ORDER BY started_at DESC, rowid DESC LIMIT ?`).all(
+      options.limit ?? 20,
+    ) as Row[];
     return rows.map(toLoop);
   }
 
@@ -395,30 +414,30 @@ export class LoopStore {
       }
       const live = this.liveLoopOfTask(task.id);
       if (live) {
-        throw new LoopStoreError(`task ${task.id} already has a running loop (${live.id}, iteration ${live.iteration} of ${live.config.maxIterations}): continue it, or cancel it first`);
+        throw new LoopStoreError(
+          `task ${task.id} already has a running loop (${live.id}, iteration ${live.iteration} of ${live.config.maxIterations}): continue it, or cancel it first`,
+        );
       }
       if (input.sessionId) this.refuseSecondLoopInScope(input.sessionId, input.agentId);
       const at = this.stamp();
       const person = input.rulesSetBy?.by === 'person' ? input.rulesSetBy.who : undefined;
-      this
-        .sql(
-          `INSERT INTO loops (id, task_id, status, config, session_id, agent_id, agent_type, started_at, updated_at,
+      this.sql(
+        `INSERT INTO loops (id, task_id, status, config, session_id, agent_id, agent_type, started_at, updated_at,
              rules_set_by, rules_approved_by, rules_approved_at)
            VALUES (?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          id,
-          task.id,
-          JSON.stringify(config),
-          input.sessionId ?? null,
-          input.agentId ?? null,
-          input.agentType ?? null,
-          at,
-          at,
-          person === undefined ? 'agent' : 'person',
-          person ?? null,
-          person === undefined ? null : at,
-        );
+      ).run(
+        id,
+        task.id,
+        JSON.stringify(config),
+        input.sessionId ?? null,
+        input.agentId ?? null,
+        input.agentType ?? null,
+        at,
+        at,
+        person === undefined ? 'agent' : 'person',
+        person ?? null,
+        person === undefined ? null : at,
+      );
       this.sql("UPDATE tasks SET status = 'in_progress', blocked_reason = NULL, updated_at = ? WHERE id = ?").run(at, task.id);
       const checkpointId = this.insertCheckpoint(task.id, this.loop(id), { trigger: 'iteration_start', executionPhase: 'iteration', executionStep: 1 });
       this.sql('INSERT INTO iterations (loop_id, iteration, checkpoint_id, started_at) VALUES (?, 1, ?, ?)').run(id, checkpointId, at);
@@ -448,9 +467,13 @@ export class LoopStore {
       if (loop.sessionId) return { bound: false, loop, problem: `loop ${loop.id} belongs to another session` };
       const other = this.loopBoundTo(binding.sessionId, binding.agentId);
       if (other) return { bound: false, loop, problem: `this session already runs loop ${other.id}; finish or cancel it before starting another` };
-      this
-        .sql('UPDATE loops SET session_id = ?, agent_id = ?, agent_type = coalesce(?, agent_type), updated_at = ? WHERE id = ?')
-        .run(binding.sessionId, binding.agentId ?? null, binding.agentType ?? null, this.stamp(), loop.id);
+      this.sql('UPDATE loops SET session_id = ?, agent_id = ?, agent_type = coalesce(?, agent_type), updated_at = ? WHERE id = ?').run(
+        binding.sessionId,
+        binding.agentId ?? null,
+        binding.agentType ?? null,
+        this.stamp(),
+        loop.id,
+      );
       this.log('loop_bound', loop.taskId, loop.id, { ...binding });
       return { bound: true, loop: this.loop(loop.id) };
     });
@@ -497,12 +520,20 @@ export class LoopStore {
         promise: input.promise,
       });
       const at = this.stamp();
-      this
-        .sql(
-          `UPDATE iterations SET validated_at = ?, validated_by = ?, passed = ?, score = ?, signal = ?, report = ?, promise = ?
+      this.sql(
+        `UPDATE iterations SET validated_at = ?, validated_by = ?, passed = ?, score = ?, signal = ?, report = ?, promise = ?
            WHERE loop_id = ? AND iteration = ?`,
-        )
-        .run(at, input.by, input.report.overallPassed ? 1 : 0, input.report.score, decision.signal, JSON.stringify(input.report), input.promise?.promise ?? null, loop.id, loop.iteration);
+      ).run(
+        at,
+        input.by,
+        input.report.overallPassed ? 1 : 0,
+        input.report.score,
+        decision.signal,
+        JSON.stringify(input.report),
+        input.promise?.promise ?? null,
+        loop.id,
+        loop.iteration,
+      );
       const validationState = {
         lastRun: at,
         passed: input.report.overallPassed,
@@ -512,10 +543,18 @@ export class LoopStore {
         lastFailureReason: input.report.results.find((result) => !result.passed)?.message ?? null,
         signal: decision.signal,
       };
-      this
-        .sql('UPDATE checkpoints SET validation_state = ? WHERE id = (SELECT checkpoint_id FROM iterations WHERE loop_id = ? AND iteration = ?)')
-        .run(JSON.stringify(validationState), loop.id, loop.iteration);
-      this.log('validated', loop.taskId, loop.id, { iteration: loop.iteration, by: input.by, passed: input.report.overallPassed, score: input.report.score, signal: decision.signal });
+      this.sql('UPDATE checkpoints SET validation_state = ? WHERE id = (SELECT checkpoint_id FROM iterations WHERE loop_id = ? AND iteration = ?)').run(
+        JSON.stringify(validationState),
+        loop.id,
+        loop.iteration,
+      );
+      this.log('validated', loop.taskId, loop.id, {
+        iteration: loop.iteration,
+        by: input.by,
+        passed: input.report.overallPassed,
+        score: input.report.score,
+        signal: decision.signal,
+      });
 
       const outcome: ValidationOutcome = { loop, decision };
       if (decision.signal === 'COMPLETE') this.finishLoop(loop, 'completed', decision.reasons.join('; '));
@@ -552,9 +591,13 @@ export class LoopStore {
     }
     const next = loop.iteration + 1;
     const at = this.stamp();
-    this
-      .sql('UPDATE loops SET iteration = ?, consecutive_failures = ?, stop_blocks = stop_blocks + ?, updated_at = ? WHERE id = ?')
-      .run(next, how.failed ? loop.consecutiveFailures + 1 : 0, how.stopBlock ? 1 : 0, at, loop.id);
+    this.sql('UPDATE loops SET iteration = ?, consecutive_failures = ?, stop_blocks = stop_blocks + ?, updated_at = ? WHERE id = ?').run(
+      next,
+      how.failed ? loop.consecutiveFailures + 1 : 0,
+      how.stopBlock ? 1 : 0,
+      at,
+      loop.id,
+    );
     const moved = this.loop(loop.id);
     const checkpointId = this.insertCheckpoint(loop.taskId, moved, { trigger: 'auto_iteration', executionPhase: 'iteration', executionStep: next });
     this.sql('INSERT INTO iterations (loop_id, iteration, checkpoint_id, started_at) VALUES (?, ?, ?, ?)').run(loop.id, next, checkpointId, at);
@@ -580,7 +623,11 @@ export class LoopStore {
             : `the latest validation of iteration ${loop.iteration} failed, so the loop cannot complete: ${failing.join('; ')}`,
         );
       }
-      this.sql("UPDATE iterations SET signal = 'COMPLETE', promise = coalesce(?, promise) WHERE loop_id = ? AND iteration = ?").run(promise ?? null, loop.id, loop.iteration);
+      this.sql("UPDATE iterations SET signal = 'COMPLETE', promise = coalesce(?, promise) WHERE loop_id = ? AND iteration = ?").run(
+        promise ?? null,
+        loop.id,
+        loop.iteration,
+      );
       this.finishLoop(loop, 'completed', `completed through iteration_complete after ${loop.iteration} iteration(s)`);
       return this.loop(loop.id);
     });
@@ -597,7 +644,10 @@ export class LoopStore {
       if (loop.rulesApprovedAt !== null) return { loop, already: true };
       const at = this.stamp();
       this.sql('UPDATE loops SET rules_approved_by = ?, rules_approved_at = ?, updated_at = ? WHERE id = ?').run(by, at, at, loop.id);
-      this.log('rules_approved', loop.taskId, loop.id, { by, rules: loop.config.validationRules.filter((rule) => rule.type === 'command').map((rule) => rule.name) });
+      this.log('rules_approved', loop.taskId, loop.id, {
+        by,
+        rules: loop.config.validationRules.filter((rule) => rule.type === 'command').map((rule) => rule.name),
+      });
       return { loop: this.loop(loop.id), already: false };
     });
   }
@@ -616,9 +666,12 @@ export class LoopStore {
   private finishLoop(loop: Loop, status: 'completed' | 'blocked' | 'escalated', reason: string): void {
     this.endLoop(loop, status, reason);
     const taskStatus: TaskStatus = status === 'completed' ? 'completed' : 'blocked';
-    this
-      .sql('UPDATE tasks SET status = ?, blocked_reason = ?, updated_at = ? WHERE id = ?')
-      .run(taskStatus, taskStatus === 'blocked' ? reason : null, this.stamp(), loop.taskId);
+    this.sql('UPDATE tasks SET status = ?, blocked_reason = ?, updated_at = ? WHERE id = ?').run(
+      taskStatus,
+      taskStatus === 'blocked' ? reason : null,
+      this.stamp(),
+      loop.taskId,
+    );
   }
 
   private endLoop(loop: Loop, status: Exclude<LoopStatus, 'active'>, reason: string): void {
@@ -638,36 +691,34 @@ export class LoopStore {
     const sequence = Number((this.sql('SELECT coalesce(max(sequence), 0) + 1 AS next FROM checkpoints WHERE task_id = ?').get(taskId) as Row)['next']);
     const previous = this.sql('SELECT agent_context FROM checkpoints WHERE task_id = ? ORDER BY sequence DESC LIMIT 1').get(taskId) as Row | undefined;
     const agentContext = input.agentContext !== undefined ? JSON.stringify(input.agentContext) : (str(previous?.['agent_context']) ?? null);
-    this
-      .sql(
-        `INSERT INTO checkpoints (id, task_id, loop_id, sequence, trigger, origin, task_status, task_notes, task_metadata, blocked_reason,
+    this.sql(
+      `INSERT INTO checkpoints (id, task_id, loop_id, sequence, trigger, origin, task_status, task_notes, task_metadata, blocked_reason,
            assigned_agent, execution_phase, execution_step, agent_context, draft_content, draft_type, created_at, expires_at,
            iteration_config, iteration_number, completion_promises)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        id,
-        taskId,
-        loop?.id ?? null,
-        sequence,
-        input.trigger ?? 'manual',
-        origin,
-        task.status,
-        task.notes,
-        JSON.stringify(task.metadata),
-        task.blockedReason,
-        task.assignedAgent,
-        input.executionPhase ?? null,
-        input.executionStep === undefined ? null : String(input.executionStep),
-        agentContext,
-        input.draftContent ?? null,
-        input.draftType ?? null,
-        at.toISOString(),
-        input.expiresInMinutes ? new Date(at.getTime() + input.expiresInMinutes * 60_000).toISOString() : null,
-        loop ? JSON.stringify(loop.config) : null,
-        loop?.iteration ?? 0,
-        JSON.stringify(loop?.config.completionPromises ?? []),
-      );
+    ).run(
+      id,
+      taskId,
+      loop?.id ?? null,
+      sequence,
+      input.trigger ?? 'manual',
+      origin,
+      task.status,
+      task.notes,
+      JSON.stringify(task.metadata),
+      task.blockedReason,
+      task.assignedAgent,
+      input.executionPhase ?? null,
+      input.executionStep === undefined ? null : String(input.executionStep),
+      agentContext,
+      input.draftContent ?? null,
+      input.draftType ?? null,
+      at.toISOString(),
+      input.expiresInMinutes ? new Date(at.getTime() + input.expiresInMinutes * 60_000).toISOString() : null,
+      loop ? JSON.stringify(loop.config) : null,
+      loop?.iteration ?? 0,
+      JSON.stringify(loop?.config.completionPromises ?? []),
+    );
     return id;
   }
 
@@ -697,9 +748,10 @@ export class LoopStore {
       if (checkpoint.taskId !== taskId) throw new LoopStoreError(`checkpoint ${checkpointId} belongs to task ${checkpoint.taskId}, not ${taskId}`);
       return checkpoint;
     }
-    const row = this
-      .sql('SELECT * FROM checkpoints WHERE task_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY sequence DESC LIMIT 1')
-      .get(taskId, this.stamp()) as Row | undefined;
+    const row = this.sql('SELECT * FROM checkpoints WHERE task_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY sequence DESC LIMIT 1').get(
+      taskId,
+      this.stamp(),
+    ) as Row | undefined;
     if (!row) throw new LoopStoreError(`task ${taskId} has no checkpoint to resume from`);
     return toCheckpoint(row);
   }
@@ -712,19 +764,19 @@ export class LoopStore {
   private pruneCheckpoints(taskId: string): void {
     const live = this.liveLoopOfTask(taskId)?.id ?? null;
     const protectedRow = `(origin = 'loop' AND loop_id IS ?)`;
-    this.sql(`DELETE FROM checkpoints WHERE task_id = ? AND expires_at IS NOT NULL AND expires_at <= ? AND NOT ${protectedRow}`).run(taskId, this.stamp(), live);
-    this
-      .sql(
-        `DELETE FROM checkpoints WHERE task_id = ? AND origin = 'loop' AND loop_id IS NOT ? AND sequence <
+    this.sql(`DELETE FROM checkpoints WHERE task_id = ? AND expires_at IS NOT NULL AND expires_at <= ? AND NOT ${protectedRow}`).run(
+      taskId,
+      this.stamp(),
+      live,
+    );
+    this.sql(
+      `DELETE FROM checkpoints WHERE task_id = ? AND origin = 'loop' AND loop_id IS NOT ? AND sequence <
            (SELECT max(sequence) FROM checkpoints last WHERE last.loop_id = checkpoints.loop_id AND last.origin = 'loop')`,
-      )
-      .run(taskId, live);
-    this
-      .sql(
-        `DELETE FROM checkpoints WHERE task_id = ? AND origin = 'agent' AND id NOT IN
+    ).run(taskId, live);
+    this.sql(
+      `DELETE FROM checkpoints WHERE task_id = ? AND origin = 'agent' AND id NOT IN
            (SELECT id FROM checkpoints WHERE task_id = ? AND origin = 'agent' ORDER BY sequence DESC LIMIT ?)`,
-      )
-      .run(taskId, taskId, KEPT_CHECKPOINTS);
+    ).run(taskId, taskId, KEPT_CHECKPOINTS);
     this.sql('UPDATE iterations SET checkpoint_id = NULL WHERE checkpoint_id IS NOT NULL AND checkpoint_id NOT IN (SELECT id FROM checkpoints)').run();
   }
 
@@ -734,9 +786,14 @@ export class LoopStore {
     const id = newId('WP');
     immediate(this.db, () => {
       this.task(input.taskId);
-      this
-        .sql('INSERT INTO work_products (id, task_id, type, title, content, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(id, input.taskId, input.type, input.title, input.content, this.stamp());
+      this.sql('INSERT INTO work_products (id, task_id, type, title, content, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+        id,
+        input.taskId,
+        input.type,
+        input.title,
+        input.content,
+        this.stamp(),
+      );
       this.log('work_product_stored', input.taskId, null, { id, type: input.type, title: input.title, chars: input.content.length });
     });
     return this.workProducts(input.taskId).find((product) => product.id === id)!;

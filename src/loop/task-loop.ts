@@ -44,7 +44,13 @@ export function startTaskLoop(store: LoopStore, project: AgentProject, request: 
 
   const task = store.createTask({ title: titleOf(prompt), description: prompt, assignedAgent: request.agent });
   try {
-    const loop = store.startLoop({ taskId: task.id, config, sessionId: request.sessionId, agentType: request.agent, rulesSetBy: request.rulesSetBy ?? { by: 'agent' } });
+    const loop = store.startLoop({
+      taskId: task.id,
+      config,
+      sessionId: request.sessionId,
+      agentType: request.agent,
+      rulesSetBy: request.rulesSetBy ?? { by: 'agent' },
+    });
     return { task: store.task(task.id), loop };
   } catch (error) {
     store.updateTask(task.id, { status: 'cancelled', notes: `loop not started: ${(error as Error).message}` });

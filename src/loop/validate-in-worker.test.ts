@@ -18,7 +18,10 @@ function bundle(name: string, source: string): string {
 }
 
 const request: ValidationRequest = {
-  rules: parseRules([{ type: 'file_exists', name: 'readme', path: 'README.md' }, { type: 'command', name: 'tests', command: 'true' }]),
+  rules: parseRules([
+    { type: 'file_exists', name: 'readme', path: 'README.md' },
+    { type: 'command', name: 'tests', command: 'true' },
+  ]),
   context: { root: dir, protect: EXAMPLE_GUARDED.protectedPaths(), agentOutput: '', loop: { id: 'L-0123456789', approvedByPerson: true } },
   deadline: Date.now() + 60_000,
 };
@@ -27,9 +30,21 @@ describe('validateInWorker', () => {
   it.each([
     ['a bundle that throws as it loads', bundle('throws.cjs', "throw new Error('broken bundle');"), /the validation failed: broken bundle/],
     ['a bundle that is not there', join(dir, 'missing.cjs'), /the validation failed: Cannot find module/],
-    ['a validation that rejects', bundle('rejects.cjs', "exports.validate = async () => { throw new Error('no rules today'); };"), /the validation failed: no rules today/],
-    ['a throw outside the promise', bundle('later.cjs', "exports.validate = () => { setTimeout(() => { throw new Error('late'); }, 10); return new Promise(() => {}); };"), /the validation failed: late/],
-    ['a validation left with nothing to wait for', bundle('silent.cjs', 'exports.validate = () => new Promise(() => {});'), /the validation failed: it ended without a report/],
+    [
+      'a validation that rejects',
+      bundle('rejects.cjs', "exports.validate = async () => { throw new Error('no rules today'); };"),
+      /the validation failed: no rules today/,
+    ],
+    [
+      'a throw outside the promise',
+      bundle('later.cjs', "exports.validate = () => { setTimeout(() => { throw new Error('late'); }, 10); return new Promise(() => {}); };"),
+      /the validation failed: late/,
+    ],
+    [
+      'a validation left with nothing to wait for',
+      bundle('silent.cjs', 'exports.validate = () => new Promise(() => {});'),
+      /the validation failed: it ended without a report/,
+    ],
   ])('%s: every rule not evaluated, at once', (_name, file, why) => {
     const started = Date.now();
     const report = validateInWorker(request, file);
@@ -39,12 +54,21 @@ describe('validateInWorker', () => {
   });
 
   it('a validation that outlives the deadline and its grace is given up on', () => {
-    const report = validateInWorker({ ...request, deadline: Date.now() - 60_000 }, bundle('hangs.cjs', 'exports.validate = () => new Promise(() => setInterval(() => {}, 1000));'));
+    const report = validateInWorker(
+      { ...request, deadline: Date.now() - 60_000 },
+      bundle('hangs.cjs', 'exports.validate = () => new Promise(() => setInterval(() => {}, 1000));'),
+    );
     for (const result of report.results) expect(result.message).toMatch(/not evaluated \(the validation did not report in time\)/);
   });
 
   it("passes the bundle's report through", () => {
-    const report = validateInWorker(request, bundle('passes.cjs', "exports.validate = async (rules) => ({ results: [], totalRules: rules.length, passedRules: rules.length, failedRules: 0, erroredRules: 0, overallPassed: true, score: 100 });"));
+    const report = validateInWorker(
+      request,
+      bundle(
+        'passes.cjs',
+        'exports.validate = async (rules) => ({ results: [], totalRules: rules.length, passedRules: rules.length, failedRules: 0, erroredRules: 0, overallPassed: true, score: 100 });',
+      ),
+    );
     expect(report).toMatchObject({ totalRules: 2, passedRules: 2, overallPassed: true });
   });
 });

@@ -60,7 +60,13 @@ export function validateInWorker(request: ValidationRequest, bundle = join(__dir
   let worker: import('node:worker_threads').Worker;
   try {
     // Its stdout and stderr kept apart: the hook's own stdout is its answer to the host.
-    worker = new threads.Worker(WORKER_SOURCE, { eval: true, workerData: { request, bundle, port: port2, sent }, transferList: [port2], stdout: true, stderr: true });
+    worker = new threads.Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { request, bundle, port: port2, sent },
+      transferList: [port2],
+      stdout: true,
+      stderr: true,
+    });
   } catch (error) {
     port1.close();
     return failedReport(request.rules, `the validation could not start: ${(error as Error).message}`);

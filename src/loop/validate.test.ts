@@ -28,18 +28,34 @@ describe('validate', () => {
   const rows: { name: string; rules: unknown[]; counts: [number, number, number, number]; overallPassed: boolean; score: number }[] = [
     { name: 'no rules: passed, 100', rules: [], counts: [0, 0, 0, 0], overallPassed: true, score: 100 },
     { name: 'only disabled rules: nothing counted', rules: [off], counts: [0, 0, 0, 0], overallPassed: true, score: 100 },
-    { name: 'all pass', rules: [pass, { type: 'content_pattern', name: 'promise', pattern: '<promise>COMPLETE</promise>' }], counts: [2, 2, 0, 0], overallPassed: true, score: 100 },
+    {
+      name: 'all pass',
+      rules: [pass, { type: 'content_pattern', name: 'promise', pattern: '<promise>COMPLETE</promise>' }],
+      counts: [2, 2, 0, 0],
+      overallPassed: true,
+      score: 100,
+    },
     { name: 'one fails', rules: [pass, fail], counts: [2, 1, 1, 0], overallPassed: false, score: 50 },
     { name: 'one errors', rules: [pass, error], counts: [2, 1, 0, 1], overallPassed: false, score: 0 },
     { name: 'a disabled rule is skipped, not counted', rules: [pass, off, fail, error], counts: [3, 1, 1, 1], overallPassed: false, score: 0 },
-    { name: 'a command rule among them', rules: [pass, { type: 'command', name: 'sh', command: 'exit 0' }], counts: [2, 2, 0, 0], overallPassed: true, score: 100 },
+    {
+      name: 'a command rule among them',
+      rules: [pass, { type: 'command', name: 'sh', command: 'exit 0' }],
+      counts: [2, 2, 0, 0],
+      overallPassed: true,
+      score: 100,
+    },
   ];
   it.each(rows)('$name', async ({ rules, counts, overallPassed, score }) => {
     const report = await validate(parseRules(rules), ctx);
     const [totalRules, passedRules, failedRules, erroredRules] = counts;
     expect(report).toMatchObject({ totalRules, passedRules, failedRules, erroredRules, overallPassed, score });
     expect(report.results).toHaveLength(totalRules);
-    expect(report.results.map((result) => result.name)).toEqual(parseRules(rules).filter((rule) => rule.enabled).map((rule) => rule.name));
+    expect(report.results.map((result) => result.name)).toEqual(
+      parseRules(rules)
+        .filter((rule) => rule.enabled)
+        .map((rule) => rule.name),
+    );
     for (const result of report.results) expect(result.durationMs).toBeGreaterThanOrEqual(0);
   });
 

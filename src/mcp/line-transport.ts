@@ -110,7 +110,11 @@ export class LineTransport implements Transport {
     if (oversized) {
       const tail = oversized.tail.toString('utf8').replace(/\r$/, '');
       const id = idFrom(tail, ID_AT_END) ?? idFrom(oversized.head.toString('utf8'), ID_AT_START);
-      this.refuse(id, ErrorCode.InvalidRequest, `the request is ${size} bytes, over isdlc's limit of ${this.maxLineBytes}; nothing was done. Send smaller arguments.`);
+      this.refuse(
+        id,
+        ErrorCode.InvalidRequest,
+        `the request is ${size} bytes, over isdlc's limit of ${this.maxLineBytes}; nothing was done. Send smaller arguments.`,
+      );
       return;
     }
     if (line === undefined || line.trim() === '') return;
@@ -126,7 +130,11 @@ export class LineTransport implements Transport {
       return;
     }
     if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
-      this.refuse(idOf(value), ErrorCode.InvalidRequest, `the request nests deeper than ${MAX_JSON_DEPTH} levels; nothing was done. No isdlc tool takes arguments that deep.`);
+      this.refuse(
+        idOf(value),
+        ErrorCode.InvalidRequest,
+        `the request nests deeper than ${MAX_JSON_DEPTH} levels; nothing was done. No isdlc tool takes arguments that deep.`,
+      );
       return;
     }
     let parsed: ReturnType<typeof JSONRPCMessageSchema.safeParse>;

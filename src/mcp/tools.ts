@@ -9,15 +9,7 @@ import { AgentDefaultsError } from '../loop/agent-defaults.js';
 import type { Loop, LoopStore, Task } from '../loop/store.js';
 import { startTaskLoop } from '../loop/task-loop.js';
 import { needs, replier, text, ToolInputError } from './replies.js';
-import {
-  compactReport,
-  completeTag,
-  configSummary,
-  failingMessages,
-  historyRows,
-  loopSummary,
-  resumeInstructions,
-} from './views.js';
+import { compactReport, completeTag, configSummary, failingMessages, historyRows, loopSummary, resumeInstructions } from './views.js';
 import { locateProject } from './workflow-tools.js';
 
 export interface ToolContext {
@@ -203,7 +195,11 @@ export function registerTools(server: McpServer, context: ToolContext): void {
     ({ circuitBreakerThreshold, ...request }) =>
       reply('loop_start', () => {
         if (request.prompt.trim() === '') throw new ToolInputError('say what the task is: prompt "make the login tests pass"');
-        const { task, loop } = startTaskLoop(context.store(), { ...locateProject(context.root), agentDirs: AGENT_DEFINITION_DIRS }, { ...request, circuitBreaker: circuitBreakerThreshold });
+        const { task, loop } = startTaskLoop(
+          context.store(),
+          { ...locateProject(context.root), agentDirs: AGENT_DEFINITION_DIRS },
+          { ...request, circuitBreaker: circuitBreakerThreshold },
+        );
         return startedLoop(loop, task);
       }),
   );

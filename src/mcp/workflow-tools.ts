@@ -48,7 +48,8 @@ export function locateProject(root: string, project?: string): StateLocation {
   if (project && location.projectId !== project) {
     const known = Object.keys(readMonorepoConfig(root)?.projects ?? {});
     throw new ToolInputError(
-      `project "${project}" is not one of .isdlc/monorepo.json's projects` + (known.length > 0 ? ` (${known.join(', ')})` : ': this is not a monorepo, leave project out'),
+      `project "${project}" is not one of .isdlc/monorepo.json's projects` +
+        (known.length > 0 ? ` (${known.join(', ')})` : ': this is not a monorepo, leave project out'),
     );
   }
   return location;
@@ -106,7 +107,10 @@ export function registerWorkflowTools(server: McpServer, root: string, isolation
 
   server.registerTool(
     'gate_check',
-    { description: "A phase's gate (default: the current phase): each requirement, whether it is met, what to do.", inputSchema: { phase: phase(), project: project() } },
+    {
+      description: "A phase's gate (default: the current phase): each requirement, whether it is met, what to do.",
+      inputSchema: { phase: phase(), project: project() },
+    },
     ({ phase: wanted, project: id }) =>
       reply('gate_check', () => {
         const location = located(id);
@@ -117,7 +121,10 @@ export function registerWorkflowTools(server: McpServer, root: string, isolation
 
   server.registerTool(
     'delegation_prompt',
-    { description: 'The prompt to delegate a phase (default: the current one) to its agent with, gate requirements included.', inputSchema: { phase: phase(), project: project() } },
+    {
+      description: 'The prompt to delegate a phase (default: the current one) to its agent with, gate requirements included.',
+      inputSchema: { phase: phase(), project: project() },
+    },
     ({ phase: wanted, project: id }) =>
       reply('delegation_prompt', () => {
         const location = located(id);
@@ -174,20 +181,30 @@ export function registerWorkflowTools(server: McpServer, root: string, isolation
 
   server.registerTool(
     'workflow_cancel',
-    { description: 'End the workflow unfinished, with the reason. Only when the user asks for it.', inputSchema: { reason: text('the reason'), project: project() } },
+    {
+      description: 'End the workflow unfinished, with the reason. Only when the user asks for it.',
+      inputSchema: { reason: text('the reason'), project: project() },
+    },
     ({ reason, project: id }) => reply('workflow_cancel', () => changed(cancelAt(located(id), reason), archived)),
   );
 
   server.registerTool(
     'phase_activate',
-    { description: 'Make the phase the workflow has reached current: before delegating to its agent.', inputSchema: { phase: phase().describe('as a check'), project: project() } },
+    {
+      description: 'Make the phase the workflow has reached current: before delegating to its agent.',
+      inputSchema: { phase: phase().describe('as a check'), project: project() },
+    },
     ({ phase: wanted, project: id }) => reply('phase_activate', () => changed(activateAt(located(id), wanted), (result) => ({ ...result }))),
   );
 
   server.registerTool(
     'phase_complete',
-    { description: 'Complete the current phase through its gate (refused while the gate is closed).', inputSchema: { summary: text().optional().describe('what the phase produced'), project: project() } },
-    ({ summary, project: id }) => reply('phase_complete', async () => changed(await completeAt(located(id), summary, isolation()), ({ gate: _checks, ...result }) => result)),
+    {
+      description: 'Complete the current phase through its gate (refused while the gate is closed).',
+      inputSchema: { summary: text().optional().describe('what the phase produced'), project: project() },
+    },
+    ({ summary, project: id }) =>
+      reply('phase_complete', async () => changed(await completeAt(located(id), summary, isolation()), ({ gate: _checks, ...result }) => result)),
   );
 
   server.registerTool(
@@ -206,15 +223,18 @@ export function registerWorkflowTools(server: McpServer, root: string, isolation
       reply('constitution_record', () => {
         const location = located(id);
         const key = phaseOf(location, wanted);
-        return changed(recordArticleAt(location, { ...check, phase: key, source: { recorded_with: 'mcp_tool' } }), ({ record, remaining, completed, escalated }) => ({
-          phase: key,
-          article: check.article.toUpperCase(),
-          result: check.result,
-          iteration: record.iterations_used,
-          remaining,
-          completed,
-          escalated,
-        }));
+        return changed(
+          recordArticleAt(location, { ...check, phase: key, source: { recorded_with: 'mcp_tool' } }),
+          ({ record, remaining, completed, escalated }) => ({
+            phase: key,
+            article: check.article.toUpperCase(),
+            result: check.result,
+            iteration: record.iterations_used,
+            remaining,
+            completed,
+            escalated,
+          }),
+        );
       }),
   );
 

@@ -40,7 +40,12 @@ export function tasksInCycles(text: string): string[] {
   const blockers = new Map<string, Set<string>>();
   for (const block of blocks) {
     const line = block.lines.find((l) => /^\s{2}blocked_by:\s*\[/.test(l));
-    const listed = line ? (/\[([^\]]*)\]/.exec(line)?.[1] ?? '').split(',').map((id) => id.trim()).filter((id) => ids.has(id) && id !== '') : [];
+    const listed = line
+      ? (/\[([^\]]*)\]/.exec(line)?.[1] ?? '')
+          .split(',')
+          .map((id) => id.trim())
+          .filter((id) => ids.has(id) && id !== '')
+      : [];
     blockers.set(block.id, new Set(listed));
   }
   let changed = true;

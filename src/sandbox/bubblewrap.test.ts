@@ -16,7 +16,11 @@ const plan = (fields: Partial<ProtectionPlan>): ProtectionPlan => ({
 });
 
 describe('mountsFor', () => {
-  const entries: Record<string, string[]> = { '/p': ['.isdlc', '.agent', 'src', 'docs'], '/p/.agent': ['settings.json', 'agents', 'hooks'], '/p/.agent/hooks': ['x.sh'] };
+  const entries: Record<string, string[]> = {
+    '/p': ['.isdlc', '.agent', 'src', 'docs'],
+    '/p/.agent': ['settings.json', 'agents', 'hooks'],
+    '/p/.agent/hooks': ['x.sh'],
+  };
   const listed = (folder: string) => entries[folder] ?? [];
 
   it.each<[string, Partial<ProtectionPlan>, Mount[]]>([
@@ -64,7 +68,14 @@ describe('mountsFor', () => {
         { path: '/p/docs', mode: 'rw' },
       ],
     ],
-    ['/dev, /proc and /sys are the sandbox own: never bound from the host', { pinned: ['/dev', '/dev/shm', '/dev/shm/p'] }, [{ path: '/dev/shm', mode: 'rw' }, { path: '/dev/shm/p', mode: 'rw' }]],
+    [
+      '/dev, /proc and /sys are the sandbox own: never bound from the host',
+      { pinned: ['/dev', '/dev/shm', '/dev/shm/p'] },
+      [
+        { path: '/dev/shm', mode: 'rw' },
+        { path: '/dev/shm/p', mode: 'rw' },
+      ],
+    ],
   ])('%s', (_name, fields, expected) => {
     expect(mountsFor(plan(fields), listed)).toEqual(expected);
   });
@@ -79,10 +90,34 @@ describe('bubblewrapArgs', () => {
 
   it('as a user: its own user namespace, no nested one, no capabilities, the mounts, then the command', () => {
     expect(bubblewrapArgs(mounts, command, false)).toEqual([
-      '--die-with-parent', '--unshare-pid', '--unshare-user', '--disable-userns', '--cap-drop', 'ALL',
-      '--bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--ro-bind', '/sys', '/sys',
-      '--bind', '/p', '/p', '--ro-bind', '/p/.isdlc', '/p/.isdlc',
-      '--chdir', '/p/pkg', '--', '/bin/sh', '-c', 'npm test',
+      '--die-with-parent',
+      '--unshare-pid',
+      '--unshare-user',
+      '--disable-userns',
+      '--cap-drop',
+      'ALL',
+      '--bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--ro-bind',
+      '/sys',
+      '/sys',
+      '--bind',
+      '/p',
+      '/p',
+      '--ro-bind',
+      '/p/.isdlc',
+      '/p/.isdlc',
+      '--chdir',
+      '/p/pkg',
+      '--',
+      '/bin/sh',
+      '-c',
+      'npm test',
     ]);
   });
 

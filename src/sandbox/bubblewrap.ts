@@ -133,7 +133,9 @@ export function probeBubblewrap(): BubblewrapProbe {
   if (!bwrap) return { ok: false, why: 'bubblewrap (bwrap) is not installed', install: installHint(readOsRelease()) };
   const asRoot = process.getuid?.() === 0;
   // Loaded here, not on import: the loop bundle loads this module at every Stop of a project with loops.
-  const run = process.getBuiltinModule('node:child_process').spawnSync(bwrap, [...baseArgs(asRoot), '--', 'true'], { encoding: 'utf8', timeout: 5_000, stdio: ['ignore', 'ignore', 'pipe'] });
+  const run = process
+    .getBuiltinModule('node:child_process')
+    .spawnSync(bwrap, [...baseArgs(asRoot), '--', 'true'], { encoding: 'utf8', timeout: 5_000, stdio: ['ignore', 'ignore', 'pipe'] });
   if (run.status === 0) return { ok: true, bwrap };
   const said = (run.stderr ?? '').trim().split('\n')[0] || (run.error ? run.error.message : `exit ${run.status ?? run.signal}`);
   const namespaces = /namespace|uid map|setting up|Operation not permitted|Permission denied/i.test(said)

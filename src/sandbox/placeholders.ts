@@ -66,9 +66,7 @@ function withMutex<T>(isdlcDir: string, work: () => T): T {
 export function parseRegistry(text: string | undefined): Registry {
   try {
     const value = JSON.parse(text ?? '') as Partial<Registry>;
-    const runs = Array.isArray(value.runs)
-      ? value.runs.filter((run): run is Run => typeof run?.pid === 'number' && typeof run.token === 'string')
-      : [];
+    const runs = Array.isArray(value.runs) ? value.runs.filter((run): run is Run => typeof run?.pid === 'number' && typeof run.token === 'string') : [];
     const placeholders = Array.isArray(value.placeholders) ? value.placeholders.filter((name): name is string => typeof name === 'string') : [];
     return { runs, placeholders };
   } catch {

@@ -41,7 +41,6 @@ export function saveSnapshot(isdlcDir: string, useId: string, snapshot: HeadsSna
   }
 }
 
-
 function findIn(file: string, useId: string): HeadsSnapshot | null | undefined {
   const text = readTextQuietly(file);
   if (text === undefined) return undefined;

@@ -26,7 +26,9 @@ const STATUS_ORDER: Record<string, number> = { pending: 0, in_progress: 1, compl
 function canonical(value: Json): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, Json>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value as Record<string, Json>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
   }
   return JSON.stringify(value ?? null);
@@ -68,7 +70,8 @@ function recoveringPhases(disk: IsdlcState): Set<string> {
   const phases = new Set<string>();
   // The original framework's retry and rollback scripts keep it in active_workflow; isdlc reads either place.
   for (const recovery of [obj(disk['recovery_action']), obj(obj(disk.active_workflow)['recovery_action'])]) {
-    if ((recovery['type'] === 'rollback' || recovery['type'] === 'retry') && typeof recovery['phase'] === 'string') phases.add(normalizePhaseKey(recovery['phase']));
+    if ((recovery['type'] === 'rollback' || recovery['type'] === 'retry') && typeof recovery['phase'] === 'string')
+      phases.add(normalizePhaseKey(recovery['phase']));
   }
   const review = obj(obj(disk.active_workflow)['supervised_review']);
   if (review['status'] === 'redo' && typeof review['phase'] === 'string') phases.add(normalizePhaseKey(review['phase']));
@@ -80,8 +83,17 @@ function regressions(disk: IsdlcState, incoming: IsdlcState, recovering: Set<str
   const before = obj(disk.active_workflow);
   const after = obj(incoming.active_workflow);
   const instead = `${toolRef('phase_activate')} and ${toolRef('phase_complete')} move phases forward; a redo goes through a supervised review`;
-  if (typeof before['current_phase_index'] === 'number' && typeof after['current_phase_index'] === 'number' && after['current_phase_index'] < before['current_phase_index']) {
-    found.push({ rule: 'V8', field: 'active_workflow.current_phase_index', detail: `goes back from ${before['current_phase_index']} to ${after['current_phase_index']}`, instead });
+  if (
+    typeof before['current_phase_index'] === 'number' &&
+    typeof after['current_phase_index'] === 'number' &&
+    after['current_phase_index'] < before['current_phase_index']
+  ) {
+    found.push({
+      rule: 'V8',
+      field: 'active_workflow.current_phase_index',
+      detail: `goes back from ${before['current_phase_index']} to ${after['current_phase_index']}`,
+      instead,
+    });
   }
   const check = (field: string, from: Json, to: Json, phase: string): void => {
     if (recovering.has(normalizePhaseKey(phase))) return;
@@ -89,22 +101,34 @@ function regressions(disk: IsdlcState, incoming: IsdlcState, recovering: Set<str
     const b = STATUS_ORDER[String(to)];
     if (a !== undefined && b !== undefined && b < a) found.push({ rule: 'V8', field, detail: `goes back from "${String(from)}" to "${String(to)}"`, instead });
   };
-  for (const [phase, status] of Object.entries(obj(before['phase_status']))) check(`active_workflow.phase_status["${phase}"]`, status, obj(after['phase_status'])[phase], phase);
-  for (const [phase, record] of Object.entries(obj(disk.phases))) check(`phases["${phase}"].status`, obj(record)['status'], obj(obj(incoming.phases)[phase])['status'], phase);
+  for (const [phase, status] of Object.entries(obj(before['phase_status'])))
+    check(`active_workflow.phase_status["${phase}"]`, status, obj(after['phase_status'])[phase], phase);
+  for (const [phase, record] of Object.entries(obj(disk.phases)))
+    check(`phases["${phase}"].status`, obj(record)['status'], obj(obj(incoming.phases)[phase])['status'], phase);
   return found;
 }
 
 function protectedChanges(disk: IsdlcState, incoming: IsdlcState): EditFinding[] {
   const found: EditFinding[] = [];
   for (const { field, instead } of PROTECTED_TOP) {
-    if (!same(disk[field], incoming[field])) found.push({ rule: 'protected', field, detail: 'is isdlc\'s to record', instead });
+    if (!same(disk[field], incoming[field])) found.push({ rule: 'protected', field, detail: "is isdlc's to record", instead });
   }
   if (!same(obj(disk.active_workflow)['recovery_action'], obj(incoming.active_workflow)['recovery_action'])) {
-    found.push({ rule: 'protected', field: 'active_workflow.recovery_action', detail: 'would let phases be set back', instead: `a redo at a supervised review (${toolRef('phase_review')}, decision "redo")` });
+    found.push({
+      rule: 'protected',
+      field: 'active_workflow.recovery_action',
+      detail: 'would let phases be set back',
+      instead: `a redo at a supervised review (${toolRef('phase_review')}, decision "redo")`,
+    });
   }
   // Its baseline moves only with a person's `isdlc tests accept`.
   if (!same(obj(disk.active_workflow)['test_definition'], obj(incoming.active_workflow)['test_definition'])) {
-    found.push({ rule: 'protected', field: 'active_workflow.test_definition', detail: 'is isdlc\'s record of what defines the test command', instead: 'tell the user; a person accepts a change to the test command with `isdlc tests accept`' });
+    found.push({
+      rule: 'protected',
+      field: 'active_workflow.test_definition',
+      detail: "is isdlc's record of what defines the test command",
+      instead: 'tell the user; a person accepts a change to the test command with `isdlc tests accept`',
+    });
   }
   const phases = new Set([...Object.keys(obj(disk.phases)), ...Object.keys(obj(incoming.phases))]);
   for (const phase of phases) {
@@ -129,7 +153,9 @@ function protectedChanges(disk: IsdlcState, incoming: IsdlcState): EditFinding[]
 function allCompleted(state: IsdlcState): boolean {
   const workflow = obj(state.active_workflow);
   const phases = Array.isArray(workflow['phases']) ? (workflow['phases'] as Json[]) : [];
-  return phases.every((phase) => obj(workflow['phase_status'])[String(phase)] === 'completed' || obj(obj(state.phases)[String(phase)])['status'] === 'completed');
+  return phases.every(
+    (phase) => obj(workflow['phase_status'])[String(phase)] === 'completed' || obj(obj(state.phases)[String(phase)])['status'] === 'completed',
+  );
 }
 
 function transitionChanges(disk: IsdlcState, incoming: IsdlcState, recovering: Set<string>, alreadyFound: Set<string>): EditFinding[] {
@@ -145,7 +171,12 @@ function transitionChanges(disk: IsdlcState, incoming: IsdlcState, recovering: S
   }
   if (hadWorkflow && !hasWorkflow) {
     // Finishing by hand after every gate was passed loses nothing the enforcer cannot rebuild.
-    if (!allCompleted(disk)) add('active_workflow', 'would end a workflow whose phases are not all completed', `${toolRef('workflow_finalize')}, or ${toolRef('workflow_cancel')} when the user asks`);
+    if (!allCompleted(disk))
+      add(
+        'active_workflow',
+        'would end a workflow whose phases are not all completed',
+        `${toolRef('workflow_finalize')}, or ${toolRef('workflow_cancel')} when the user asks`,
+      );
     return found;
   }
   const before = obj(disk.active_workflow);
@@ -154,10 +185,15 @@ function transitionChanges(disk: IsdlcState, incoming: IsdlcState, recovering: S
   for (const field of WORKFLOW_TRACKERS) {
     if (field === 'phase_status') {
       for (const phase of new Set([...Object.keys(obj(before[field])), ...Object.keys(obj(after[field]))])) {
-        if (!recovering.has(normalizePhaseKey(phase)) && !same(obj(before[field])[phase], obj(after[field])[phase])) add(`active_workflow.phase_status["${phase}"]`, 'is a phase tracker', instead);
+        if (!recovering.has(normalizePhaseKey(phase)) && !same(obj(before[field])[phase], obj(after[field])[phase]))
+          add(`active_workflow.phase_status["${phase}"]`, 'is a phase tracker', instead);
       }
     } else if (!same(before[field], after[field])) {
-      add(`active_workflow.${field}`, field === 'supervised_review' ? "is a person's review decision" : 'is a phase tracker', field === 'supervised_review' ? `the user's decision (${toolRef('phase_review')} for review or redo)` : instead);
+      add(
+        `active_workflow.${field}`,
+        field === 'supervised_review' ? "is a person's review decision" : 'is a phase tracker',
+        field === 'supervised_review' ? `the user's decision (${toolRef('phase_review')} for review or redo)` : instead,
+      );
     }
   }
   for (const field of ['current_phase', 'active_agent']) {
@@ -180,16 +216,20 @@ function consistencyNotes(state: IsdlcState): string[] {
   for (const [phase, value] of Object.entries(obj(state.phases))) {
     const record = value as PhaseState;
     const constitutional = record?.constitutional_validation;
-    if (constitutional?.completed === true && !((constitutional.iterations_used ?? 0) >= 1)) notes.push(`V1: ${phase} constitutional_validation is completed with iterations_used ${constitutional.iterations_used ?? 0}`);
+    if (constitutional?.completed === true && !((constitutional.iterations_used ?? 0) >= 1))
+      notes.push(`V1: ${phase} constitutional_validation is completed with iterations_used ${constitutional.iterations_used ?? 0}`);
     const elicitation = obj(record?.iteration_requirements?.interactive_elicitation);
-    if (elicitation['completed'] === true && !(Number(elicitation['menu_interactions'] ?? 0) >= 1)) notes.push(`V2: ${phase} interactive_elicitation is completed with ${Number(elicitation['menu_interactions'] ?? 0)} menu interactions`);
+    if (elicitation['completed'] === true && !(Number(elicitation['menu_interactions'] ?? 0) >= 1))
+      notes.push(`V2: ${phase} interactive_elicitation is completed with ${Number(elicitation['menu_interactions'] ?? 0)} menu interactions`);
     const tests = record?.iteration_requirements?.test_iteration;
-    if (tests?.completed === true && !((tests.current_iteration ?? 0) >= 1)) notes.push(`V3: ${phase} test_iteration is completed with current_iteration ${tests.current_iteration ?? 0}`);
+    if (tests?.completed === true && !((tests.current_iteration ?? 0) >= 1))
+      notes.push(`V3: ${phase} test_iteration is completed with current_iteration ${tests.current_iteration ?? 0}`);
   }
   const statuses = obj(obj(state.active_workflow)['phase_status']);
   for (const [phase, status] of Object.entries(statuses)) {
     const detailed = obj(obj(state.phases)[phase])['status'];
-    if (detailed !== undefined && detailed !== status) notes.push(`V9: ${phase} is "${asText(status)}" in active_workflow.phase_status but "${asText(detailed)}" in phases`);
+    if (detailed !== undefined && detailed !== status)
+      notes.push(`V9: ${phase} is "${asText(status)}" in active_workflow.phase_status but "${asText(detailed)}" in phases`);
   }
   return notes;
 }
@@ -199,13 +239,25 @@ export function reviewStateEdit(disk: IsdlcState, incoming: IsdlcState): EditRev
   const incomingVersion = versionOf(incoming);
   if (diskVersion !== undefined && incomingVersion !== undefined && incomingVersion < diskVersion) {
     return {
-      refusals: [{ rule: 'V7', field: 'state_version', detail: `is ${incomingVersion} in this write but ${diskVersion} on disk: it was made from a stale read`, instead: 're-read the file; better, use the isdlc command for the change' }],
+      refusals: [
+        {
+          rule: 'V7',
+          field: 'state_version',
+          detail: `is ${incomingVersion} in this write but ${diskVersion} on disk: it was made from a stale read`,
+          instead: 're-read the file; better, use the isdlc command for the change',
+        },
+      ],
       notes: [],
     };
   }
   const refusals: EditFinding[] = [];
   if (diskVersion !== incomingVersion) {
-    refusals.push({ rule: 'protected', field: 'state_version', detail: `would change from ${String(diskVersion)} to ${String(incomingVersion)}; isdlc counts the versions`, instead: `keep it at ${String(diskVersion)}` });
+    refusals.push({
+      rule: 'protected',
+      field: 'state_version',
+      detail: `would change from ${String(diskVersion)} to ${String(incomingVersion)}; isdlc counts the versions`,
+      instead: `keep it at ${String(diskVersion)}`,
+    });
   }
   const recovering = recoveringPhases(disk);
   refusals.push(...regressions(disk, incoming, recovering), ...protectedChanges(disk, incoming));

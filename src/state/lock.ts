@@ -52,10 +52,7 @@ export class LockTimeoutError extends Error {
     readonly lockFile: string,
     readonly holder: Holder | null,
   ) {
-    super(
-      `could not lock ${lockFile} in time` +
-        (holder ? `: held by pid ${holder.pid} on ${holder.host} since ${new Date(holder.at).toISOString()}` : ''),
-    );
+    super(`could not lock ${lockFile} in time` + (holder ? `: held by pid ${holder.pid} on ${holder.host} since ${new Date(holder.at).toISOString()}` : ''));
     this.name = 'LockTimeoutError';
   }
 }

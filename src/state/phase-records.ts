@@ -27,7 +27,12 @@ export type ElicitationState = {
 
 /** The keys a phase may be stored under: its own, then the legacy keys that mean it. */
 function keysOf(phase: string): string[] {
-  return [phase, ...Object.entries(PHASE_KEY_ALIASES).filter(([, canonical]) => canonical === phase).map(([legacy]) => legacy)];
+  return [
+    phase,
+    ...Object.entries(PHASE_KEY_ALIASES)
+      .filter(([, canonical]) => canonical === phase)
+      .map(([legacy]) => legacy),
+  ];
 }
 
 export function phaseOf(state: IsdlcState | null | undefined, phase: string): PhaseState | undefined {
@@ -41,7 +46,12 @@ export function phaseOf(state: IsdlcState | null | undefined, phase: string): Ph
 /** A phase's status: its own record first, then the workflow's map, legacy keys included. */
 export function phaseStatusOf(state: IsdlcState | null | undefined, phase: string): PhaseStatus | undefined {
   const statuses = activeWorkflowOf(state)?.phase_status ?? {};
-  return phaseOf(state, phase)?.status ?? keysOf(phase).map((key) => statuses[key]).find((status) => status !== undefined);
+  return (
+    phaseOf(state, phase)?.status ??
+    keysOf(phase)
+      .map((key) => statuses[key])
+      .find((status) => status !== undefined)
+  );
 }
 
 export function testIterationOf(state: IsdlcState | null | undefined, phase: string): TestIterationState | undefined {
@@ -60,7 +70,9 @@ export function elicitationOf(state: IsdlcState | null | undefined, phase: strin
 export function phaseDraft(draft: IsdlcState, phase: string): PhaseState {
   const phases = (draft.phases ??= {});
   // A record under a legacy key moves to the current key the first time isdlc writes to it.
-  const legacy = keysOf(phase).slice(1).find((key) => phases[key] && typeof phases[key] === 'object');
+  const legacy = keysOf(phase)
+    .slice(1)
+    .find((key) => phases[key] && typeof phases[key] === 'object');
   if (!phases[phase] && legacy) {
     phases[phase] = phases[legacy]!;
     delete phases[legacy];

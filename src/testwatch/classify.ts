@@ -75,7 +75,11 @@ const INTERESTING = /\b(?:Error|AssertionError|assert|Expected|FAIL|panicked|fai
 function excerptOf(text: string): string {
   const found = INTERESTING.exec(text);
   const from = found ? text.lastIndexOf('\n', found.index) + 1 : Math.max(0, text.length - 600);
-  const lines = text.slice(from, from + 2000).split('\n', 6).map((line) => line.trimEnd()).filter((line) => line.trim() !== '');
+  const lines = text
+    .slice(from, from + 2000)
+    .split('\n', 6)
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== '');
   return lines.join('\n').slice(0, 600);
 }
 
@@ -123,7 +127,12 @@ function judgeRun(input: ClassifyInput): Classification {
     if (summary.failed > 0 || summary.errors > 0) return failed(describe(summary));
     if (summary.passed + summary.skipped === 0) return failed('no tests ran', 'no tests ran');
     // Nothing was tested: no evidence either way, and no pass.
-    if (summary.passed === 0) return { result: 'inconclusive', basis: `no test ran: all ${summary.skipped} ${summary.skipped === 1 ? 'was' : 'were'} skipped (${summary.runner})`, summary };
+    if (summary.passed === 0)
+      return {
+        result: 'inconclusive',
+        basis: `no test ran: all ${summary.skipped} ${summary.skipped === 1 ? 'was' : 'were'} skipped (${summary.runner})`,
+        summary,
+      };
     if (exitCode !== undefined && exitCode !== 0 && exitStatus === 'own') {
       return failed(`${describe(summary)}, but the command exited ${exitCode} (a coverage threshold or another check failed)`);
     }
@@ -146,6 +155,9 @@ function judgeRun(input: ClassifyInput): Classification {
   if (generic === 'failed') return failed('the output reports failures');
   return {
     result: 'inconclusive',
-    basis: exitCode === undefined ? 'the output has no test summary and the host did not report an exit status' : 'the output has no test summary and the exit status belongs to another command',
+    basis:
+      exitCode === undefined
+        ? 'the output has no test summary and the host did not report an exit status'
+        : 'the output has no test summary and the exit status belongs to another command',
   };
 }

@@ -30,7 +30,14 @@ export function recordTestRun(record: TestIterationState, input: TestRunInput): 
   record['started_at'] ??= now;
   const history = (record.history ??= []) as Record<string, unknown>[];
   const entry: Record<string, unknown> = { timestamp: now, command: input.command, result: run.result, basis: run.basis };
-  if (run.summary) Object.assign(entry, { runner: run.summary.runner, executed: run.summary.passed + run.summary.failed, passed: run.summary.passed, failures: run.summary.failed, skipped: run.summary.skipped });
+  if (run.summary)
+    Object.assign(entry, {
+      runner: run.summary.runner,
+      executed: run.summary.passed + run.summary.failed,
+      passed: run.summary.passed,
+      failures: run.summary.failed,
+      skipped: run.summary.skipped,
+    });
   if (run.coverage !== undefined) entry['coverage'] = run.coverage;
 
   if (run.result === 'inconclusive') {

@@ -10,7 +10,12 @@ function attributes(tag: string): Record<string, string> {
 }
 
 function decodeXml(text: string): string {
-  return text.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 export function parseJunit(xml: string): RunSummary | null {
@@ -61,7 +66,10 @@ export function parseJestJson(text: string): RunSummary | null {
   if (typeof report?.numTotalTests !== 'number') return null;
   const assertions = (report.testResults ?? []).flatMap((file) => file.assertionResults ?? []);
   const named = (status: string): string[] =>
-    assertions.filter((a) => a.status === status).map((a) => a.fullName ?? a.title ?? '').filter(Boolean);
+    assertions
+      .filter((a) => a.status === status)
+      .map((a) => a.fullName ?? a.title ?? '')
+      .filter(Boolean);
   const result: RunSummary = {
     runner: 'json-report',
     passed: report.numPassedTests ?? 0,

@@ -133,7 +133,8 @@ const nodeTest: Parser = (text, end) => {
 };
 
 /** `===== 2 failed, 5 passed, 1 skipped in 0.12s =====`, bare with `-q`; `no tests ran in 0.01s`. */
-const PYTEST_SUMMARY = /^(?:=+ )?((?:\d+ (?:failed|passed|skipped|deselected|xfailed|xpassed|warnings?|errors?|rerun)(?:, )?)+|no tests ran) in [\d.]+s(?: \([\d:]+\))?(?: =+)?\s*$/m;
+const PYTEST_SUMMARY =
+  /^(?:=+ )?((?:\d+ (?:failed|passed|skipped|deselected|xfailed|xpassed|warnings?|errors?|rerun)(?:, )?)+|no tests ran) in [\d.]+s(?: \([\d:]+\))?(?: =+)?\s*$/m;
 
 const pytest: Parser = (text, end) => {
   const line = lastMatch(end, PYTEST_SUMMARY);
@@ -257,7 +258,14 @@ const dotnet: Parser = (text) => {
     total.skipped += Number(match[3]);
   }
   // Older SDKs: "Test Run Failed." then "Total tests: 6", "Passed: 4", "Failed: 2" on their own lines.
-  const blocks = lines.length > 0 ? [] : [...text.matchAll(/^Test Run (?:Successful|Failed|Aborted)\.[ \t]*\r?\nTotal tests: \d+[ \t]*\r?\n((?:[ \t]+(?:Passed|Failed|Skipped): \d+[ \t]*(?:\r?\n|$))+)/gm)];
+  const blocks =
+    lines.length > 0
+      ? []
+      : [
+          ...text.matchAll(
+            /^Test Run (?:Successful|Failed|Aborted)\.[ \t]*\r?\nTotal tests: \d+[ \t]*\r?\n((?:[ \t]+(?:Passed|Failed|Skipped): \d+[ \t]*(?:\r?\n|$))+)/gm,
+          ),
+        ];
   for (const block of blocks) {
     for (const match of block[1]!.matchAll(/(Passed|Failed|Skipped): (\d+)/g)) {
       total[match[1]!.toLowerCase() as keyof typeof total] += Number(match[2]);
@@ -324,7 +332,11 @@ const ALL: readonly Parser[] = [jest, vitest, cargo, pytest, rspec, minitest, ph
  */
 export function runnersIn(text: string): string[] {
   const end = text.length > 8192 ? text.slice(-8192) : text;
-  const found = new Set(ALL.map((parser) => parser(text, end)).filter((result): result is RunSummary => result !== null && !result.couldNotRun).map((result) => result.runner.replace(/-spec$/, '')));
+  const found = new Set(
+    ALL.map((parser) => parser(text, end))
+      .filter((result): result is RunSummary => result !== null && !result.couldNotRun)
+      .map((result) => result.runner.replace(/-spec$/, '')),
+  );
   // Cypress prints mocha's reporter for each spec before its own table: one runner, two shapes.
   if (found.has('cypress')) found.delete('mocha');
   return [...found];

@@ -78,7 +78,10 @@ function firstWord(text: string): string {
 
 /** The command with wrappers, subshell parentheses and redirections taken off. */
 export function strippedCommand(segment: string): string {
-  let text = segment.trim().replace(/^\(+\s*/, '').replace(/\s*\)+$/, '');
+  let text = segment
+    .trim()
+    .replace(/^\(+\s*/, '')
+    .replace(/\s*\)+$/, '');
   for (let round = 0; round < 8; round += 1) {
     const word = firstWord(text);
     const candidates = word.includes('=') ? [ENV_ASSIGNMENTS] : word.includes('/') ? [BIN_PATH] : (WRAPPERS.get(word) ?? []);
@@ -86,7 +89,10 @@ export function strippedCommand(segment: string): string {
     if (stripped === undefined) break;
     text = stripped.trimStart();
   }
-  return text.replace(/\s+\d?>>?\s*\S+/g, '').replace(/\s+2>&1/g, '').trim();
+  return text
+    .replace(/\s+\d?>>?\s*\S+/g, '')
+    .replace(/\s+2>&1/g, '')
+    .trim();
 }
 
 function isKnownRunner(stripped: string): boolean {

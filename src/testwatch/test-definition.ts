@@ -32,11 +32,24 @@ const withExtensions = (base: string, extensions: readonly string[]): string[] =
 /** What each runner reads besides its command line, relative to the project's root. */
 const RUNNER_PARTS: Record<string, readonly string[]> = {
   // Vitest reads vite.config.* when it has no config of its own.
-  vitest: [...withExtensions('vitest.config', JS_EXTENSIONS), ...withExtensions('vite.config', JS_EXTENSIONS), ...withExtensions('vitest.workspace', [...JS_EXTENSIONS, 'json'])],
+  vitest: [
+    ...withExtensions('vitest.config', JS_EXTENSIONS),
+    ...withExtensions('vite.config', JS_EXTENSIONS),
+    ...withExtensions('vitest.workspace', [...JS_EXTENSIONS, 'json']),
+  ],
   jest: [...withExtensions('jest.config', [...JS_EXTENSIONS, 'json']), `${PACKAGE}#jest`],
   mocha: [...withExtensions('.mocharc', ['js', 'cjs', 'mjs', 'yaml', 'yml', 'json', 'jsonc']), `${PACKAGE}#mocha`],
   // `.pytest.ini` wins over the others; conftest.py in a test folder loads like the root one.
-  pytest: ['pytest.ini', '.pytest.ini', 'pyproject.toml#[tool.pytest*]', 'setup.cfg#[tool:pytest]', 'tox.ini#[pytest]', 'conftest.py', 'tests/conftest.py', 'test/conftest.py'],
+  pytest: [
+    'pytest.ini',
+    '.pytest.ini',
+    'pyproject.toml#[tool.pytest*]',
+    'setup.cfg#[tool:pytest]',
+    'tox.ini#[pytest]',
+    'conftest.py',
+    'tests/conftest.py',
+    'test/conftest.py',
+  ],
   tox: ['tox.ini'],
   nox: ['noxfile.py'],
   // .cargo/config can name a `runner` that replaces every test binary.
@@ -112,7 +125,12 @@ function addScript(walk: Walk, name: string, depth: number): void {
 
 function scriptsMatching(walk: Walk, pattern: string): string[] {
   if (!pattern.includes('*')) return [pattern];
-  const regex = new RegExp(`^${pattern.split(/(\*\*|\*)/).map((piece) => (piece === '**' ? '.*' : piece === '*' ? '[^:]*' : piece.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))).join('')}$`);
+  const regex = new RegExp(
+    `^${pattern
+      .split(/(\*\*|\*)/)
+      .map((piece) => (piece === '**' ? '.*' : piece === '*' ? '[^:]*' : piece.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
+      .join('')}$`,
+  );
   return Object.keys(walk.scripts ?? {}).filter((name) => regex.test(name));
 }
 
@@ -247,10 +265,24 @@ function pieceDigest(file: string, selector: string, content: Buffer): PartDiges
   }
   if (selector === 'without-dependencies') {
     // A new dependency or a version bump does not change how the tests run.
-    return sha256(sectionLines(text, (section) => !DEPENDENCY_SECTION.test(section), (section, line) => /^(?:package|workspace\.package)$/.test(section) && /^version\s*=/.test(line)).join('\n'));
+    return sha256(
+      sectionLines(
+        text,
+        (section) => !DEPENDENCY_SECTION.test(section),
+        (section, line) => /^(?:package|workspace\.package)$/.test(section) && /^version\s*=/.test(line),
+      ).join('\n'),
+    );
   }
   if (selector === 'without-require') {
-    return sha256(text.replace(/^require\s*\([^)]*\)/gm, '').replace(/^require\s+.*$/gm, '').split(/\r?\n/).map((line) => line.trim()).filter(Boolean).join('\n'));
+    return sha256(
+      text
+        .replace(/^require\s*\([^)]*\)/gm, '')
+        .replace(/^require\s+.*$/gm, '')
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter(Boolean)
+        .join('\n'),
+    );
   }
   return sha256(content);
 }

@@ -17,7 +17,7 @@ export function quietWhenPipesClose(streams: NodeJS.WriteStream[] = [process.std
     quieted.add(stream);
     stream.on('error', (error: unknown) => {
       if (!isClosedPipe(error)) throw error;
-      stream.write = (() => true);
+      stream.write = () => true;
     });
   }
 }

@@ -137,60 +137,58 @@ export async function runGroup(run: Invocation, verbatim: boolean, limitMs: numb
     stream?.on('end', () => tail.push(decoder.end()));
   }
 
-  const outcome = await new Promise<Omit<GroupOutcome, 'started' | 'outputTail'>>(
-    (resolve) => {
-      let timedOut = false;
-      let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-      let spawnError: NodeJS.ErrnoException | undefined;
-      let termSentAt: number | undefined;
-      let settled = false;
-      const timers = new Set<NodeJS.Timeout>();
-      const later = (ms: number, run: () => void) => timers.add(setTimeout(run, ms));
+  const outcome = await new Promise<Omit<GroupOutcome, 'started' | 'outputTail'>>((resolve) => {
+    let timedOut = false;
+    let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let spawnError: NodeJS.ErrnoException | undefined;
+    let termSentAt: number | undefined;
+    let settled = false;
+    const timers = new Set<NodeJS.Timeout>();
+    const later = (ms: number, run: () => void) => timers.add(setTimeout(run, ms));
 
-      const terminate = () => {
-        if (termSentAt !== undefined) return;
-        termSentAt = Date.now();
-        signalGroup(child, 'SIGTERM');
-        later(KILL_GRACE_MS, () => signalGroup(child, 'SIGKILL'));
-      };
+    const terminate = () => {
+      if (termSentAt !== undefined) return;
+      termSentAt = Date.now();
+      signalGroup(child, 'SIGTERM');
+      later(KILL_GRACE_MS, () => signalGroup(child, 'SIGKILL'));
+    };
 
-      const settle = async () => {
-        if (settled) return;
-        settled = true;
-        for (const timer of timers) clearTimeout(timer);
-        // Whatever is left of the group gets the rest of its grace, then SIGKILL, before we report.
-        if (termSentAt !== undefined && groupAlive(child)) {
-          const until = termSentAt + KILL_GRACE_MS;
-          while (Date.now() < until && groupAlive(child)) await sleep(50);
-          signalGroup(child, 'SIGKILL');
-        }
-        child.stdout?.destroy();
-        child.stderr?.destroy();
-        resolve({ code: exited?.code ?? null, signal: exited?.signal ?? null, timedOut, ...(spawnError ? { spawnError } : {}) });
-      };
+    const settle = async () => {
+      if (settled) return;
+      settled = true;
+      for (const timer of timers) clearTimeout(timer);
+      // Whatever is left of the group gets the rest of its grace, then SIGKILL, before we report.
+      if (termSentAt !== undefined && groupAlive(child)) {
+        const until = termSentAt + KILL_GRACE_MS;
+        while (Date.now() < until && groupAlive(child)) await sleep(50);
+        signalGroup(child, 'SIGKILL');
+      }
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      resolve({ code: exited?.code ?? null, signal: exited?.signal ?? null, timedOut, ...(spawnError ? { spawnError } : {}) });
+    };
 
-      const timeout = setTimeout(() => {
-        timedOut = true;
-        terminate();
-        // If the program cannot even be killed (stuck in the kernel), report anyway.
-        later(KILL_GRACE_MS + 1_500, () => void settle());
-      }, limitMs);
-      timers.add(timeout);
+    const timeout = setTimeout(() => {
+      timedOut = true;
+      terminate();
+      // If the program cannot even be killed (stuck in the kernel), report anyway.
+      later(KILL_GRACE_MS + 1_500, () => void settle());
+    }, limitMs);
+    timers.add(timeout);
 
-      child.on('error', (error: NodeJS.ErrnoException) => {
-        spawnError = error;
-        if (child.pid === undefined) void settle();
-      });
-      child.on('exit', (code, signal) => {
-        exited = { code, signal };
-        clearTimeout(timeout);
-        // Anything the program left running in its group is stopped too.
-        if (groupAlive(child)) terminate();
-        // A process outside the group may hold the pipes open: do not wait for it for ever.
-        later(termSentAt !== undefined ? KILL_GRACE_MS + CLOSE_GRACE_MS : CLOSE_GRACE_MS, () => void settle());
-      });
-      child.on('close', () => void settle());
-    },
-  );
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      spawnError = error;
+      if (child.pid === undefined) void settle();
+    });
+    child.on('exit', (code, signal) => {
+      exited = { code, signal };
+      clearTimeout(timeout);
+      // Anything the program left running in its group is stopped too.
+      if (groupAlive(child)) terminate();
+      // A process outside the group may hold the pipes open: do not wait for it for ever.
+      later(termSentAt !== undefined ? KILL_GRACE_MS + CLOSE_GRACE_MS : CLOSE_GRACE_MS, () => void settle());
+    });
+    child.on('close', () => void settle());
+  });
   return { ...outcome, started: child.pid !== undefined, outputTail: options.render ? tail.render(options.render.lines, options.render.chars) : tail.render() };
 }

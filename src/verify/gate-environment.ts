@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 /** Variables that change what a runner loads or how it judges, whoever set them. */
-const NOT_INHERITED = /^(?:NODE_OPTIONS|NODE_PATH|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_.*|BASH_ENV|ENV|ZDOTDIR|PYTEST_.*|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PYTHONUSERBASE|PYTHONSAFEPATH|GOFLAGS|RUSTFLAGS|RUSTDOCFLAGS|RUSTC_WRAPPER|RUSTC|CARGO_BUILD_.*|CARGO_TARGET_.*|npm_config_.*|NPM_CONFIG_.*|YARN_.*|PNPM_.*|JEST_.*|VITEST.*|MOCHA_.*|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|ISDLC_.*)$/i;
+const NOT_INHERITED =
+  /^(?:NODE_OPTIONS|NODE_PATH|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_.*|BASH_ENV|ENV|ZDOTDIR|PYTEST_.*|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PYTHONUSERBASE|PYTHONSAFEPATH|GOFLAGS|RUSTFLAGS|RUSTDOCFLAGS|RUSTC_WRAPPER|RUSTC|CARGO_BUILD_.*|CARGO_TARGET_.*|npm_config_.*|NPM_CONFIG_.*|YARN_.*|PNPM_.*|JEST_.*|VITEST.*|MOCHA_.*|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|ISDLC_.*)$/i;
 
 /** A PATH folder the agent could have filled: relative, inside the project, or in a temporary folder. */
 function agentsFolder(folder: string, root: string, temps: readonly string[]): boolean {
@@ -46,7 +47,8 @@ export function shadowedProgram(root: string, command: string): string | undefin
   for (let dir = resolve(root); ; dir = dirname(dir)) {
     for (const name of SYSTEM_PROGRAMS) {
       const bin = join(dir, 'node_modules', '.bin', name);
-      if (existsSync(bin)) return `${relative(root, bin) || bin} would run instead of the system's ${name} (npm puts node_modules/.bin first on a script's PATH)`;
+      if (existsSync(bin))
+        return `${relative(root, bin) || bin} would run instead of the system's ${name} (npm puts node_modules/.bin first on a script's PATH)`;
     }
     if (dirname(dir) === dir) break;
   }

@@ -94,7 +94,11 @@ export function countFloor(state: IsdlcState, commands: readonly string[], befor
     for (const entry of Array.isArray(history) ? history.filter(isRecord) : []) {
       if (entry['result'] === 'inconclusive' || typeof entry['passed'] !== 'number' || typeof entry['timestamp'] !== 'string') continue;
       if (!same.has(asText(entry['command']).trim())) continue;
-      consider({ executed: Number(entry['passed']) + Number(entry['failures'] ?? 0), at: entry['timestamp'], what: `\`${String(entry['command'])}\` (observed)` });
+      consider({
+        executed: Number(entry['passed']) + Number(entry['failures'] ?? 0),
+        at: entry['timestamp'],
+        what: `\`${String(entry['command'])}\` (observed)`,
+      });
     }
   }
   return best;
@@ -125,7 +129,8 @@ export function verifiedRunCheck(input: VerifiedInput): VerifiedCheck {
       action: `${PERSON_FIXES_CONFIG} ("command": the command that runs the whole suite)`,
     };
   }
-  const source = testing.from === 'detected' ? ` (detected; ${TESTING_PATH} does not exist)` : testing.guessed ? ` (detected; ${TESTING_PATH} names no command)` : '';
+  const source =
+    testing.from === 'detected' ? ` (detected; ${TESTING_PATH} does not exist)` : testing.guessed ? ` (detected; ${TESTING_PATH} names no command)` : '';
   const willRun = input.threshold !== undefined && testing.config.coverage_command ? testing.config.coverage_command : command;
   if (!input.gateRun) return preview(input, willRun, source);
   return judge(input, input.gateRun, testing);
@@ -133,7 +138,9 @@ export function verifiedRunCheck(input: VerifiedInput): VerifiedCheck {
 
 /** Outside a completion: what the last run found while it is the newest word on the tests, else what will run. */
 function preview(input: VerifiedInput, command: string, source: string): VerifiedCheck {
-  const last = gateRunsOf(input.state).filter((run) => run.phase === input.phase).at(-1);
+  const last = gateRunsOf(input.state)
+    .filter((run) => run.phase === input.phase)
+    .at(-1);
   const observedAt = asText(testIterationOf(input.state, input.phase)?.['last_run_at']);
   if (last && last.at > observedAt) {
     const verdict = judge(input, last, undefined, last.at);
@@ -148,7 +155,12 @@ function preview(input: VerifiedInput, command: string, source: string): Verifie
 function judge(input: VerifiedInput, run: GateRun, testing: LoadedTesting | undefined, before: string = run.at): VerifiedCheck {
   const said = `the gate ran ${describeGateRun(run)}`;
   if (run.result === 'failed') return { met: false, detail: `${said}; ${run.basis}`, action: 'fix the failing tests, run them, and complete the phase again' };
-  if (run.result === 'inconclusive') return { met: false, detail: `${said}; it proves nothing: ${run.basis}`, action: 'make the test command run and report its tests, then complete the phase again' };
+  if (run.result === 'inconclusive')
+    return {
+      met: false,
+      detail: `${said}; it proves nothing: ${run.basis}`,
+      action: 'make the test command run and report its tests, then complete the phase again',
+    };
   const config = (testing ?? loadTestingConfig(input.root)).config;
   const floor = countFloor(input.state, suiteCommands(run, config), before);
   if (run.counts && floor && run.counts.executed < floor.executed) {
@@ -163,10 +175,18 @@ function judge(input: VerifiedInput, run: GateRun, testing: LoadedTesting | unde
       const how = config.coverage_command
         ? 'the coverage command printed no figure and wrote no report isdlc reads'
         : `no coverage_command is configured in ${TESTING_PATH}`;
-      return { met: false, detail: `${said}; the phase requires ${input.threshold}% coverage, and coverage is unknown: ${how}`, action: `stop and tell the user: ${PERSON_FIXES_CONFIG} ("coverage_command", and "coverage_report" if it writes one)` };
+      return {
+        met: false,
+        detail: `${said}; the phase requires ${input.threshold}% coverage, and coverage is unknown: ${how}`,
+        action: `stop and tell the user: ${PERSON_FIXES_CONFIG} ("coverage_command", and "coverage_report" if it writes one)`,
+      };
     }
     if (run.coverage.percent < input.threshold) {
-      return { met: false, detail: `${said}; coverage ${run.coverage.percent}% is below the ${input.threshold}% this phase requires`, action: 'add tests for the uncovered code, then complete the phase again' };
+      return {
+        met: false,
+        detail: `${said}; coverage ${run.coverage.percent}% is below the ${input.threshold}% this phase requires`,
+        action: 'add tests for the uncovered code, then complete the phase again',
+      };
     }
   }
   return { met: true, detail: said };
@@ -194,7 +214,10 @@ export function pendingCountDrop(state: IsdlcState, root: string): CountDrop | u
 export function acceptCountDrop(draft: IsdlcState, drop: CountDrop, by: string, now: Date): void {
   const workflow = activeWorkflowOf(draft);
   if (!workflow) return;
-  workflow['test_count_accepted'] = [...floorAcceptancesOf(draft), { executed: drop.run.counts!.executed, at: now.toISOString(), by, instead_of: drop.floor.executed }];
+  workflow['test_count_accepted'] = [
+    ...floorAcceptancesOf(draft),
+    { executed: drop.run.counts!.executed, at: now.toISOString(), by, instead_of: drop.floor.executed },
+  ];
 }
 
 export function describeCountDrop(drop: CountDrop): string {

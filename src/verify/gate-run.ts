@@ -111,7 +111,19 @@ export async function runGateTests(input: GateRunInput): Promise<GateRun> {
   const shadow = shadowedProgram(root, command);
   if (shadow) {
     const basis = `\`${command}\` was not run: ${shadow}; a person removes it, or names the program's full path in testing.json`;
-    return { phase: input.phase, at: startedAt.toISOString(), command, for_coverage: forCoverage, result: 'inconclusive', basis, exit_code: null, duration_ms: 0, output_sha256: digest.digest('hex'), output_bytes: 0, sandboxed: false };
+    return {
+      phase: input.phase,
+      at: startedAt.toISOString(),
+      command,
+      for_coverage: forCoverage,
+      result: 'inconclusive',
+      basis,
+      exit_code: null,
+      duration_ms: 0,
+      output_sha256: digest.digest('hex'),
+      output_bytes: 0,
+      sandboxed: false,
+    };
   }
 
   const { file, args, verbatim } = invocation(command);
@@ -159,10 +171,21 @@ export async function runGateTests(input: GateRunInput): Promise<GateRun> {
     sandboxed,
     ...(unsandboxedBecause ? { unsandboxed_because: unsandboxedBecause } : {}),
   };
-  const inconclusive = (basis: string): GateRun => ({ ...base, result: 'inconclusive', basis, ...(outcome.outputTail ? { excerpt: lastLines(outcome.outputTail) } : {}) });
+  const inconclusive = (basis: string): GateRun => ({
+    ...base,
+    result: 'inconclusive',
+    basis,
+    ...(outcome.outputTail ? { excerpt: lastLines(outcome.outputTail) } : {}),
+  });
 
   if (outcome.spawnError && !outcome.started) return inconclusive(`\`${command}\` could not be started: ${outcome.spawnError.message}`);
-  if (outcome.timedOut) return { ...inconclusive(`\`${command}\` was still running after ${testing.timeout_minutes} min (timeout_minutes in testing.json) and was stopped with everything it started`), timed_out: true };
+  if (outcome.timedOut)
+    return {
+      ...inconclusive(
+        `\`${command}\` was still running after ${testing.timeout_minutes} min (timeout_minutes in testing.json) and was stopped with everything it started`,
+      ),
+      timed_out: true,
+    };
   if (outcome.code === null) return inconclusive(`\`${command}\` was killed by ${outcome.signal ?? 'a signal'}`);
   const notStarted = sandboxed ? sandboxFailure(outcome.code, outcome.outputTail) : undefined;
   if (notStarted) return inconclusive(`\`${command}\` could not be started: ${notStarted}`);
@@ -176,7 +199,9 @@ export async function runGateTests(input: GateRunInput): Promise<GateRun> {
   });
   const runners = runnersIn(outcome.outputTail);
   if (judged.result === 'passed' && runners.length > 1) {
-    return inconclusive(`the output holds the summaries of ${runners.join(' and ')}: something besides the runner wrote into it, and isdlc does not choose between them`);
+    return inconclusive(
+      `the output holds the summaries of ${runners.join(' and ')}: something besides the runner wrote into it, and isdlc does not choose between them`,
+    );
   }
   const summary = judged.summary;
   const counts: RunCounts | undefined = summary
@@ -195,7 +220,11 @@ export async function runGateTests(input: GateRunInput): Promise<GateRun> {
     basis: judged.basis,
     ...(counts ? { counts } : {}),
     ...(coverage ? { coverage } : {}),
-    ...(judged.result === 'failed' ? { excerpt: judged.excerpt ?? lastLines(outcome.outputTail) } : outcome.outputTail ? { excerpt: lastLines(outcome.outputTail) } : {}),
+    ...(judged.result === 'failed'
+      ? { excerpt: judged.excerpt ?? lastLines(outcome.outputTail) }
+      : outcome.outputTail
+        ? { excerpt: lastLines(outcome.outputTail) }
+        : {}),
   };
   if (recorded.result === 'passed' && !counts && testing.require_counts) {
     return {

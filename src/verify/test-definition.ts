@@ -40,7 +40,9 @@ export function recordTestDefinition(root: string, now: Date, commandOf: TestCom
 
 export function recordedTestDefinition(state: IsdlcState | null | undefined): RecordedTestDefinition | null {
   const recorded = activeWorkflowOf(state)?.['test_definition'] as RecordedTestDefinition | undefined;
-  return recorded && typeof recorded === 'object' && typeof recorded.digest === 'string' && recorded.files && typeof recorded.files === 'object' ? recorded : null;
+  return recorded && typeof recorded === 'object' && typeof recorded.digest === 'string' && recorded.files && typeof recorded.files === 'object'
+    ? recorded
+    : null;
 }
 
 export interface DefinitionComparison {
@@ -69,7 +71,12 @@ export function sinceWhen(recorded: RecordedTestDefinition, now = new Date()): s
  * The recorded definition beside the project as it is now; null without a record (a workflow started
  * before isdlc recorded one, or a project without a known test command).
  */
-export function compareTestDefinition(root: string, state: IsdlcState | null | undefined, commandOf: TestCommandSource = testCommandOf, now = new Date()): DefinitionComparison | null {
+export function compareTestDefinition(
+  root: string,
+  state: IsdlcState | null | undefined,
+  commandOf: TestCommandSource = testCommandOf,
+  now = new Date(),
+): DefinitionComparison | null {
   const recorded = recordedTestDefinition(state);
   if (!recorded) return null;
   const source = commandOf({ root });

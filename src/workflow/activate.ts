@@ -31,7 +31,8 @@ export function activatePhase(draft: IsdlcState, config: ProjectConfig, input: {
       : `${wanted} is not a phase of this workflow (${phases.join(' → ')})`;
     throw new WorkflowError(
       `the workflow has reached ${atIndex} (phase ${index + 1} of ${phases.length}) and phases run in order; ${where}. ` +
-        `Run \`isdlc phase activate\` for ${atIndex}` + (phases.indexOf(wanted) < index && phases.includes(wanted) ? ', or ask for a redo at a supervised review' : ''),
+        `Run \`isdlc phase activate\` for ${atIndex}` +
+        (phases.indexOf(wanted) < index && phases.includes(wanted) ? ', or ask for a redo at a supervised review' : ''),
     );
   }
   const waiting = reviewBlocking(workflow);

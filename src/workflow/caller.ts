@@ -73,7 +73,7 @@ export function recordedIn(operation: string, answer: string): Recorded | undefi
     return undefined;
   }
   if (!isRecord(parsed) || typeof parsed['at'] !== 'string') return undefined;
-  const text = (key: string): string | undefined => (typeof parsed[key] === 'string' ? (parsed[key]) : undefined);
+  const text = (key: string): string | undefined => (typeof parsed[key] === 'string' ? parsed[key] : undefined);
   const phase = text('phase');
   const article = text('article');
   return { operation, at: parsed['at'], ...(phase ? { phase } : {}), ...(article ? { article } : {}) };

@@ -79,9 +79,19 @@ export function completePhase(
   const cursor = cursorOf(draft);
   const phase = runningPhase(draft, cursor, 'complete');
   refuseWhilePhaseAgentRuns(draft, phase, input.now);
-  const gate = evaluateGate({ state: draft, config, phase, root: input.root, docsBase: input.docsBase, now: input.now, ...(input.gateRun ? { gateRun: input.gateRun } : {}) });
+  const gate = evaluateGate({
+    state: draft,
+    config,
+    phase,
+    root: input.root,
+    docsBase: input.docsBase,
+    now: input.now,
+    ...(input.gateRun ? { gateRun: input.gateRun } : {}),
+  });
   if (!gate.open) {
-    throw new WorkflowError(`the gate of ${phase} is closed, so the phase stays in progress:\n${describeUnmet(gate)}\nRun \`isdlc gate check\` to see it again once that is done.`);
+    throw new WorkflowError(
+      `the gate of ${phase} is closed, so the phase stays in progress:\n${describeUnmet(gate)}\nRun \`isdlc gate check\` to see it again once that is done.`,
+    );
   }
   const record = draft.phases![phase]!;
   record.gate_passed = input.now.toISOString();
@@ -89,7 +99,14 @@ export function completePhase(
   if (input.summary !== undefined && input.summary.trim()) record.summary = cutSummary(input.summary);
   const { next, minutes } = finishPhase(draft, cursor, phase, input.now);
   addHistory(draft, input.now, `Completed phase ${phase}${record.summary ? `: ${record.summary}` : ''}`);
-  return { phase, index: cursor.index + 1, next, ...(minutes !== undefined ? { wallClockMinutes: minutes } : {}), reviewRequested: cursor.workflow['supervised'] === true, gate };
+  return {
+    phase,
+    index: cursor.index + 1,
+    next,
+    ...(minutes !== undefined ? { wallClockMinutes: minutes } : {}),
+    reviewRequested: cursor.workflow['supervised'] === true,
+    gate,
+  };
 }
 
 export function skipPhase(draft: IsdlcState, input: { reason: string; by: string; now: Date }): CompleteResult {
@@ -101,5 +118,11 @@ export function skipPhase(draft: IsdlcState, input: { reason: string; by: string
   draft.pending_escalations = [];
   const { next, minutes } = finishPhase(draft, cursor, phase, input.now);
   addHistory(draft, input.now, `Skipped phase ${phase} (gate overridden by ${input.by}): ${input.reason}`);
-  return { phase, index: cursor.index + 1, next, ...(minutes !== undefined ? { wallClockMinutes: minutes } : {}), reviewRequested: cursor.workflow['supervised'] === true };
+  return {
+    phase,
+    index: cursor.index + 1,
+    next,
+    ...(minutes !== undefined ? { wallClockMinutes: minutes } : {}),
+    reviewRequested: cursor.workflow['supervised'] === true,
+  };
 }

@@ -61,14 +61,16 @@ export function recordArticleCheck(draft: IsdlcState, config: ProjectConfig, che
     );
   }
   if (record.status === 'escalated') {
-    throw new WorkflowError(`constitutional validation of ${check.phase} is escalated: a person reviews it and runs \`isdlc escalation approve --phase ${check.phase}\``);
+    throw new WorkflowError(
+      `constitutional validation of ${check.phase} is escalated: a person reviews it and runs \`isdlc escalation approve --phase ${check.phase}\``,
+    );
   }
   if (!record.iterations_used) record.iterations_used = 1;
   else if (record['new_iteration_pending'] === true) record.iterations_used += 1;
   delete record['new_iteration_pending'];
   record.status = 'iterating';
 
-  const results = ((record['article_results'] as Record<string, unknown> | undefined) ?? {});
+  const results = (record['article_results'] as Record<string, unknown> | undefined) ?? {};
   results[article] = { result: check.result, ...(check.note ? { note: check.note } : {}), at: check.now, iteration: record.iterations_used, ...check.source };
   record['article_results'] = results;
   record.articles_checked = required.filter((id) => results[id] !== undefined);

@@ -67,7 +67,9 @@ export function startAt(location: StateLocation, input: Omit<StartInput, 'now'>)
 }
 
 export function escalationLines(queue: readonly Escalation[]): string[] {
-  return queue.map((entry, i) => `  ${i + 1}. [${entry.timestamp}] ${entry.hook} (${entry.type}${entry.phase ? `, phase ${entry.phase}` : ''}): ${entry.detail}`);
+  return queue.map(
+    (entry, i) => `  ${i + 1}. [${entry.timestamp}] ${entry.hook} (${entry.type}${entry.phase ? `, phase ${entry.phase}` : ''}): ${entry.detail}`,
+  );
 }
 
 export const ESCALATION_CHOICES =
@@ -119,7 +121,13 @@ export async function completeAt(location: StateLocation, summary: string | unde
     (draft, now): CompleteResult | null => {
       if (gateRun) recordGateRun(draft, gateRun, now);
       try {
-        return completePhase(draft, config, { now, root: location.root, docsBase: location.docsBase, ...(summary !== undefined ? { summary } : {}), ...(gateRun ? { gateRun } : {}) });
+        return completePhase(draft, config, {
+          now,
+          root: location.root,
+          docsBase: location.docsBase,
+          ...(summary !== undefined ? { summary } : {}),
+          ...(gateRun ? { gateRun } : {}),
+        });
       } catch (error) {
         // The run stays on record; the refusal is said once the transaction has written it.
         if (!gateRun || !(error instanceof WorkflowError)) throw error;
@@ -127,7 +135,10 @@ export async function completeAt(location: StateLocation, summary: string | unde
         return null;
       }
     },
-    (result) => (result ? `Completed phase ${result.phase}${result.wallClockMinutes !== undefined ? ` in ${result.wallClockMinutes} min` : ''}: its gate is open.\n${afterCompletion(result)}` : ''),
+    (result) =>
+      result
+        ? `Completed phase ${result.phase}${result.wallClockMinutes !== undefined ? ` in ${result.wallClockMinutes} min` : ''}: its gate is open.\n${afterCompletion(result)}`
+        : '',
   );
   if (refusal || !outcome.result) throw refusal ?? new WorkflowError('the phase was not completed');
   return outcome as Outcome<CompleteResult>;
@@ -148,7 +159,9 @@ async function gateRunFor(location: StateLocation, config: ProjectConfig, isolat
   const testing = loadTestingConfig(location.root);
   const blocking = preview.unmet.filter((check) => check.requirement !== 'verified_test_run' || testing.problem || testing.config.command === null);
   if (blocking.length > 0) {
-    throw new WorkflowError(`the gate of ${phase} is closed, so the phase stays in progress:\n${describeUnmet({ ...preview, unmet: blocking })}\nRun \`isdlc gate check\` to see it again once that is done.`);
+    throw new WorkflowError(
+      `the gate of ${phase} is closed, so the phase stays in progress:\n${describeUnmet({ ...preview, unmet: blocking })}\nRun \`isdlc gate check\` to see it again once that is done.`,
+    );
   }
   const reporterFile = reporterFileOf(requirements);
   return runGateTests({
@@ -218,12 +231,15 @@ export function recordArticleAt(location: StateLocation, check: ArticleRecord): 
     (outcome) => {
       const title = describeArticle(config.constitution, check.article.toUpperCase());
       const head = `${title}: ${check.result} (phase ${check.phase}, iteration ${outcome.record.iterations_used}/${outcome.record.max_iterations}).`;
-      if (outcome.escalated) return `${head}\nConstitutional validation of ${check.phase} is escalated to a human: a person reviews it and runs \`isdlc escalation approve --phase ${check.phase}\`.`;
+      if (outcome.escalated)
+        return `${head}\nConstitutional validation of ${check.phase} is escalated to a human: a person reviews it and runs \`isdlc escalation approve --phase ${check.phase}\`.`;
       if (outcome.completed) {
         const worker = phaseAgent(config.manifest, check.phase);
         return (
           `${head}\nEvery article required in ${check.phase} is compliant.` +
-          (outcome.independentReview ? ` Its gate counts a check only when ${worker ? `an agent other than ${worker}` : 'a subagent'} recorded it (\`isdlc gate check\` says who did).` : '')
+          (outcome.independentReview
+            ? ` Its gate counts a check only when ${worker ? `an agent other than ${worker}` : 'a subagent'} recorded it (\`isdlc gate check\` says who did).`
+            : '')
         );
       }
       return `${head}\nStill to be compliant: ${outcome.remaining.map((id) => describeArticle(config.constitution, id)).join('; ')}`;

@@ -6,7 +6,14 @@ import type { IsdlcState } from '../state/schema.js';
 export const PRUNE_LIMITS = Object.freeze({ skillUsageLog: 50, history: 100, workflowHistory: 50, text: 200 });
 
 /** Records that only matter while a phase runs; its snapshot keeps their outcome. */
-const PHASE_DETAIL = ['iteration_requirements', 'constitutional_validation', 'gate_validation', 'testing_environment', 'verification_summary', 'atdd_validation'];
+const PHASE_DETAIL = [
+  'iteration_requirements',
+  'constitutional_validation',
+  'gate_validation',
+  'testing_environment',
+  'verification_summary',
+  'atdd_validation',
+];
 
 function cut(text: unknown): unknown {
   return typeof text === 'string' && text.length > PRUNE_LIMITS.text ? `${text.slice(0, PRUNE_LIMITS.text)}...` : text;

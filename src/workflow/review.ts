@@ -45,7 +45,11 @@ export interface ReviewOutcome {
   retries?: number;
 }
 
-export function decideReview(draft: IsdlcState, config: ProjectConfig, input: { decision: ReviewDecision; by: string; note?: string; now: Date }): ReviewOutcome {
+export function decideReview(
+  draft: IsdlcState,
+  config: ProjectConfig,
+  input: { decision: ReviewDecision; by: string; note?: string; now: Date },
+): ReviewOutcome {
   const { workflow, phases } = cursorOf(draft);
   const review = supervisedReviewOf(workflow);
   if (!review || (review.status !== 'awaiting' && review.status !== 'reviewing')) {

@@ -103,7 +103,8 @@ export function buildStatus(location: StateLocation, snapshot: StateSnapshot, co
       review: reviewOf(workflow),
     };
     // The gate that matters is the one of the phase in progress; a completed phase's gate has passed.
-    if (current && phaseStatusOf(state, current) === 'in_progress') report.gate = evaluateGate({ state, config, phase: current, root: location.root, docsBase: location.docsBase });
+    if (current && phaseStatusOf(state, current) === 'in_progress')
+      report.gate = evaluateGate({ state, config, phase: current, root: location.root, docsBase: location.docsBase });
     report.nextStep = nextStepOf(report.workflow, report.gate);
   }
   return report;
@@ -117,7 +118,9 @@ function nextStepOf(workflow: NonNullable<StatusReport['workflow']>, gate: GateE
   const reached = workflow.phases[index];
   if (!reached) return '`isdlc workflow finalize` (every phase is completed)';
   if (reached.status !== 'in_progress') return `\`isdlc phase activate\` starts ${reached.key}, then delegate to ${reached.agent ?? 'its agent'}`;
-  return gate?.open ? `\`isdlc phase complete --summary "..."\` (the gate of ${reached.key} is open)` : `meet the gate of ${reached.key} (above), then \`isdlc phase complete\``;
+  return gate?.open
+    ? `\`isdlc phase complete --summary "..."\` (the gate of ${reached.key} is open)`
+    : `meet the gate of ${reached.key} (above), then \`isdlc phase complete\``;
 }
 
 function reviewOf(workflow: ActiveWorkflow): { phase: string; status: string } | null {
@@ -159,8 +162,7 @@ export function formatStatus(report: StatusReport): string {
     return `${[...lines, ...escalationLines(report)].join('\n')}\n`;
   }
   lines.push(
-    `Workflow: ${workflow.type}${workflow.description ? ` "${workflow.description}"` : ''}` +
-      `${workflow.startedAt ? `, started ${workflow.startedAt}` : ''}`,
+    `Workflow: ${workflow.type}${workflow.description ? ` "${workflow.description}"` : ''}` + `${workflow.startedAt ? `, started ${workflow.startedAt}` : ''}`,
   );
   if (workflow.artifactFolder) lines.push(`Artifact folder: ${workflow.artifactFolder}`);
   const index = workflow.phases.findIndex((phase) => phase.key === workflow.currentPhase);
@@ -169,10 +171,14 @@ export function formatStatus(report: StatusReport): string {
   lines.push('Phases:');
   const now = new Date();
   for (const phase of workflow.phases) {
-    lines.push(`  ${MARK[phase.status] ?? '?'} ${phase.key.padEnd(20)} ${phase.status.padEnd(12)} ${(phase.agent ?? '').padEnd(30)} ${timingText(phase, now)}`.trimEnd());
+    lines.push(
+      `  ${MARK[phase.status] ?? '?'} ${phase.key.padEnd(20)} ${phase.status.padEnd(12)} ${(phase.agent ?? '').padEnd(30)} ${timingText(phase, now)}`.trimEnd(),
+    );
   }
   if (workflow.review && (workflow.review.status === 'awaiting' || workflow.review.status === 'reviewing')) {
-    lines.push(`Review: ${workflow.review.phase} is ${workflow.review.status === 'awaiting' ? 'waiting for' : 'under'} a person's review (isdlc phase review continue | review | redo)`);
+    lines.push(
+      `Review: ${workflow.review.phase} is ${workflow.review.status === 'awaiting' ? 'waiting for' : 'under'} a person's review (isdlc phase review continue | review | redo)`,
+    );
   }
   if (report.gate) {
     const gate = report.gate;

@@ -5,7 +5,19 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { activate, isdlc, send, stateOf, useNoRequirements, type State } from '../helpers/handshake.js';
-import { agentCall, agentResult, bashCall, bashFailed, bashPassed, editCall, runnerOutput, skillCall, stop, userPrompt, writeCall } from '../helpers/payloads.js';
+import {
+  agentCall,
+  agentResult,
+  bashCall,
+  bashFailed,
+  bashPassed,
+  editCall,
+  runnerOutput,
+  skillCall,
+  stop,
+  userPrompt,
+  writeCall,
+} from '../helpers/payloads.js';
 import { cli, fixture, git, initedProject, tempDir, writeFile, writeJson, writePlan } from '../helpers/project.js';
 
 const BRANCH = 'feature/REQ-0001-csv-export';
@@ -103,7 +115,14 @@ describe('the advisory guards through the registered hook', () => {
     const walkthrough = send(dir, agentResult(dir, { subagent_type: 'discover-orchestrator', prompt: '/discover' }, 'Discovery complete.'));
     expect(walkthrough.context).toContain('constitution walkthrough');
     expect(walkthrough.systemMessage).toContain('constitution walkthrough');
-    const menu = send(dir, agentResult(dir, { subagent_type: 'discover-orchestrator', prompt: '/discover' }, 'Pick one:\n\n1. New Project\n2. Existing Project\n3. Scoped Analysis\n4. Auto-detect\n'));
+    const menu = send(
+      dir,
+      agentResult(
+        dir,
+        { subagent_type: 'discover-orchestrator', prompt: '/discover' },
+        'Pick one:\n\n1. New Project\n2. Existing Project\n3. Scoped Analysis\n4. Auto-detect\n',
+      ),
+    );
     expect(menu.kind).toBe('allow');
     expect(menu.context).toContain('lacks Chat / Explore');
     expect(menu.systemMessage).toContain('out of date');
@@ -133,7 +152,14 @@ describe('the delegation Stop hook cannot loop', () => {
   it('a session where the orchestrator never runs ends after the cap, with a message to the person', () => {
     const dir = initedProject('isdlc-stoploop-');
     // One session throughout: the typed command and the ends of its turns.
-    const typed = { ...fixture('user-prompt-expansion.json'), session_id: fixture('stop.json')['session_id'], cwd: dir, command_name: 'isdlc', command_args: 'feature "CSV export"', prompt: '/isdlc feature "CSV export"' };
+    const typed = {
+      ...fixture('user-prompt-expansion.json'),
+      session_id: fixture('stop.json')['session_id'],
+      cwd: dir,
+      command_name: 'isdlc',
+      command_args: 'feature "CSV export"',
+      prompt: '/isdlc feature "CSV export"',
+    };
     expect(send(dir, typed).context).toContain('sdlc-orchestrator');
     const ends = (active: boolean) => send(dir, { ...stop(dir, 'Done: I wrote the export myself.'), stop_hook_active: active });
     // Turn 1: held once; the model goes on and ends again; the host says it is continuing: let go.
@@ -155,14 +181,51 @@ describe('the delegation Stop hook cannot loop', () => {
 });
 
 describe('everyday work is never denied', () => {
-  const FILES = ['src/orders/list.ts', 'src/export/csv.ts', 'test/export/csv.test.ts', 'README.md', 'package.json', 'docs/notes.md', 'src/index.ts', 'src/util/format.ts'];
+  const FILES = [
+    'src/orders/list.ts',
+    'src/export/csv.ts',
+    'test/export/csv.test.ts',
+    'README.md',
+    'package.json',
+    'docs/notes.md',
+    'src/index.ts',
+    'src/util/format.ts',
+  ];
   const COMMANDS = [
-    'git status', 'git diff', 'git diff --stat', 'git log --oneline -10', 'git branch -a', 'git stash list', 'git show HEAD --stat', 'git fetch origin',
-    'git add -A', 'git push -u origin HEAD', 'npm test', 'npm run lint', 'npm run build', 'npx tsc --noEmit', 'ls -la src', 'cat package.json',
-    'grep -rn "orders" src', 'find . -name "*.ts" -not -path "./node_modules/*"', 'node --version', 'echo "git commit later" >> NOTES.md',
-    'cat .isdlc/state.json | head -20', 'node .isdlc/bin/isdlc.cjs status', 'node .isdlc/bin/isdlc.cjs gate check', 'mkdir -p src/export',
-    'rm -rf dist', 'cp .env.example .env', 'sed -i "s/foo/bar/" src/util/format.ts', 'git checkout -- src/index.ts', 'npm install --save-dev vitest',
-    'python3 -m pytest -q', 'curl -s http://localhost:3000/health', 'wc -l src/**/*.ts', 'git branch maintenance', 'tee build.log < /dev/null',
+    'git status',
+    'git diff',
+    'git diff --stat',
+    'git log --oneline -10',
+    'git branch -a',
+    'git stash list',
+    'git show HEAD --stat',
+    'git fetch origin',
+    'git add -A',
+    'git push -u origin HEAD',
+    'npm test',
+    'npm run lint',
+    'npm run build',
+    'npx tsc --noEmit',
+    'ls -la src',
+    'cat package.json',
+    'grep -rn "orders" src',
+    'find . -name "*.ts" -not -path "./node_modules/*"',
+    'node --version',
+    'echo "git commit later" >> NOTES.md',
+    'cat .isdlc/state.json | head -20',
+    'node .isdlc/bin/isdlc.cjs status',
+    'node .isdlc/bin/isdlc.cjs gate check',
+    'mkdir -p src/export',
+    'rm -rf dist',
+    'cp .env.example .env',
+    'sed -i "s/foo/bar/" src/util/format.ts',
+    'git checkout -- src/index.ts',
+    'npm install --save-dev vitest',
+    'python3 -m pytest -q',
+    'curl -s http://localhost:3000/health',
+    'wc -l src/**/*.ts',
+    'git branch maintenance',
+    'tee build.log < /dev/null',
   ];
   const PROMPTS = [
     ['Explore', 'Find where the orders list is rendered and summarise it.'],
@@ -172,18 +235,28 @@ describe('everyday work is never denied', () => {
     ['general-purpose', 'Draft a commit message for the staged changes.'],
     ['Plan', 'Outline how to add streaming to the exporter.'],
   ];
-  const USER_PROMPTS = ['looks good, go on', 'please also handle empty orders', 'proceed to read the file and fix the typo', 'what does the status code 204 mean here?'];
+  const USER_PROMPTS = [
+    'looks good, go on',
+    'please also handle empty orders',
+    'proceed to read the file and fix the typo',
+    'what does the status code 204 mean here?',
+  ];
 
   function corpus(dir: string): Record<string, unknown>[] {
     const calls: Record<string, unknown>[] = [];
     const read = (path: string) => ({ ...fixture('pre-bash.json'), cwd: dir, tool_name: 'Read', tool_input: { file_path: join(dir, path) } });
     for (const path of FILES) {
-      calls.push(read(path), { ...read(path), hook_event_name: 'PostToolUse', tool_response: { type: 'text', file: { filePath: join(dir, path), content: 'x' } } });
+      calls.push(read(path), {
+        ...read(path),
+        hook_event_name: 'PostToolUse',
+        tool_response: { type: 'text', file: { filePath: join(dir, path), content: 'x' } },
+      });
       calls.push(writeCall(dir, join(dir, path), 'export const x = 1;\n'), editCall(dir, join(dir, path), 'x', 'y'));
     }
     for (const command of COMMANDS) calls.push(bashCall(dir, command), bashPassed(dir, command, 'ok\n'));
     calls.push(bashFailed(dir, 'npm test', 1, runnerOutput('jest', 'failing')), bashPassed(dir, 'npm test', runnerOutput('jest', 'passing')));
-    for (const [type, prompt] of PROMPTS) calls.push(agentCall(dir, { subagent_type: type, prompt }), agentResult(dir, { subagent_type: type, prompt }, 'Here is what I found.'));
+    for (const [type, prompt] of PROMPTS)
+      calls.push(agentCall(dir, { subagent_type: type, prompt }), agentResult(dir, { subagent_type: type, prompt }, 'Here is what I found.'));
     for (const prompt of USER_PROMPTS) calls.push(userPrompt(dir, prompt));
     calls.push(skillCall(dir, 'pdf', 'docs/spec.pdf'), stop(dir, 'The export is in place and the tests pass.'), { ...fixture('subagent-stop.json'), cwd: dir });
     return calls;
@@ -193,10 +266,13 @@ describe('everyday work is never denied', () => {
     const situations: [string, (dir: string) => void][] = [
       ['no workflow', () => undefined],
       ['a feature workflow in 01-requirements', (dir) => reach(dir, '01-requirements')],
-      ['a feature workflow in 06-implementation, plan written, on its branch', (dir) => {
-        reach(dir, '06-implementation');
-        writePlan(dir);
-      }],
+      [
+        'a feature workflow in 06-implementation, plan written, on its branch',
+        (dir) => {
+          reach(dir, '06-implementation');
+          writePlan(dir);
+        },
+      ],
     ];
     let total = 0;
     for (const [situation, arrange] of situations) {

@@ -25,7 +25,12 @@ function implementationProject(): string {
 /** The background launch Claude Code 2.1.332 reports, as a delegation to the phase's agent. */
 function launch(dir: string): { payload: State; agentId: string } {
   const payload = recorded332In('post-agent-async.json', dir);
-  payload['tool_input'] = { ...(payload['tool_input'] as State), subagent_type: 'software-developer', description: 'Implement CSV export', prompt: 'Implement the CSV export.' };
+  payload['tool_input'] = {
+    ...(payload['tool_input'] as State),
+    subagent_type: 'software-developer',
+    description: 'Implement CSV export',
+    prompt: 'Implement the CSV export.',
+  };
   return { payload, agentId: String((payload['tool_response'] as State)['agentId']) };
 }
 
@@ -46,7 +51,10 @@ describe('a phase agent run, from its launch to its end', () => {
     const dir = implementationProject();
     const { payload, agentId } = launch(dir);
     expect(send(dir, payload).kind).toBe('allow');
-    expect(delegationCheck(dir)).toMatchObject({ met: false, detail: expect.stringMatching(/^software-developer is still running since \d\d:\d\d UTC \(0 min\)$/) });
+    expect(delegationCheck(dir)).toMatchObject({
+      met: false,
+      detail: expect.stringMatching(/^software-developer is still running since \d\d:\d\d UTC \(0 min\)$/),
+    });
     satisfyGateButDelegation(dir);
     const said = refused(dir, ['phase', 'complete', '--summary', 'done']);
     expect(said).toMatch(/06-implementation cannot be completed while its agent is still running: software-developer \(running since \d\d:\d\d UTC, 0 min\)/);
@@ -94,7 +102,13 @@ describe('a phase agent run, from its launch to its end', () => {
     send(dir, result);
     const log = stateOf(dir)['skill_usage_log'] as State[];
     expect(log).toHaveLength(1);
-    expect(log[0]).toMatchObject({ agent_id: agentId, outcome: 'completed', description: 'Implement CSV export', tool_calls: 1, first_tool_at: expect.any(String) });
+    expect(log[0]).toMatchObject({
+      agent_id: agentId,
+      outcome: 'completed',
+      description: 'Implement CSV export',
+      tool_calls: 1,
+      first_tool_at: expect.any(String),
+    });
     expect(log[0]!['launch_pending']).toBeUndefined();
     expect(delegationCheck(dir).met).toBe(true);
   });
@@ -104,13 +118,21 @@ describe('a phase agent run, from its launch to its end', () => {
     send(dir, launch(dir).payload);
     satisfyGateButDelegation(dir);
     const env = Object.fromEntries(Object.entries(cleanEnv()).filter((entry): entry is [string, string] => entry[1] !== undefined));
-    const transport = new StdioClientTransport({ command: process.execPath, args: [join(dir, '.isdlc/bin/isdlc.cjs'), 'mcp', '--dir', dir], cwd: tempDir('isdlc-runs-cwd-'), env, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(dir, '.isdlc/bin/isdlc.cjs'), 'mcp', '--dir', dir],
+      cwd: tempDir('isdlc-runs-cwd-'),
+      env,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'isdlc-test', version: '1.0.0' });
     await client.connect(transport);
     try {
       const result = await client.callTool({ name: 'phase_complete', arguments: { summary: 'done' } });
       expect(result.isError).toBe(true);
-      expect((result.content as { text: string }[])[0]!.text).toMatch(/cannot be completed while its agent is still running: software-developer \(running since/);
+      expect((result.content as { text: string }[])[0]!.text).toMatch(
+        /cannot be completed while its agent is still running: software-developer \(running since/,
+      );
       expect(stateOf(dir)['phases'][IMPL].status).toBe('in_progress');
     } finally {
       await client.close();

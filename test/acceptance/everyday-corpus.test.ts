@@ -36,21 +36,28 @@ for (const [type, workflow] of Object.entries(workflows.workflows as Record<stri
 
 /** Where a call is played: no workflow, a phase of one, or 06-implementation with its tests failing. */
 type Place = { kind: 'outside' } | { kind: 'phase'; phase: string; type: string } | { kind: 'failing'; phase: string; type: string };
-const PLACES: Place[] = [{ kind: 'outside' }, ...PHASES.map((p) => ({ kind: 'phase' as const, ...p })), { kind: 'failing', phase: '06-implementation', type: 'feature' }];
-const placeName = (place: Place): string => (place.kind === 'outside' ? 'outside a workflow' : place.kind === 'failing' ? `${place.phase}, tests failing` : `${place.phase} (${place.type})`);
+const PLACES: Place[] = [
+  { kind: 'outside' },
+  ...PHASES.map((p) => ({ kind: 'phase' as const, ...p })),
+  { kind: 'failing', phase: '06-implementation', type: 'feature' },
+];
+const placeName = (place: Place): string =>
+  place.kind === 'outside' ? 'outside a workflow' : place.kind === 'failing' ? `${place.phase}, tests failing` : `${place.phase} (${place.type})`;
 
 const PROJECT_FILES: Record<Language, Record<string, string>> = {
   node: {
     'package.json': '{\n  "name": "shop",\n  "type": "module",\n  "scripts": {\n    "test": "node --test"\n  }\n}\n',
     'src/cart.js': 'export function total(items) {\n  return items.reduce((sum, item) => sum + item.price * item.qty, 0);\n}\n',
-    'test/cart.test.js': "import test from 'node:test';\nimport assert from 'node:assert';\nimport { total } from '../src/cart.js';\n\ntest('total', () => assert.equal(total([{ price: 2, qty: 3 }]), 6));\n",
+    'test/cart.test.js':
+      "import test from 'node:test';\nimport assert from 'node:assert';\nimport { total } from '../src/cart.js';\n\ntest('total', () => assert.equal(total([{ price: 2, qty: 3 }]), 6));\n",
   },
   python: {
     'pyproject.toml': '[project]\nname = "shop"\n',
     'src/shop/cart.py': 'def total(items):\n    return sum(price * qty for price, qty in items)\n',
     'tests/test_cart.py': 'from shop.cart import total\n\n\ndef test_total():\n    assert total([(2, 3)]) == 6\n',
     'tests/conftest.py': 'import pytest\n',
-    'notebooks/explore.ipynb': '{"cells": [{"id": "c1", "cell_type": "code", "source": "1 + 1", "metadata": {}, "outputs": [], "execution_count": null}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}\n',
+    'notebooks/explore.ipynb':
+      '{"cells": [{"id": "c1", "cell_type": "code", "source": "1 + 1", "metadata": {}, "outputs": [], "execution_count": null}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}\n',
   },
   go: {
     'go.mod': 'module example.com/shop\n\ngo 1.22\n',
@@ -116,7 +123,12 @@ function events(dir: string, entry: Entry, input: Json): Json[] {
   else if (entry.tool === 'Agent' || entry.tool === 'Task') post = { ...agentResult(dir, input, 'Done: nothing else to report.'), tool_name: entry.tool };
   else {
     const file = input['file_path'] ?? input['notebook_path'];
-    const response: Json = entry.tool === 'Skill' ? { success: true, commandName: input['skill'] } : entry.tool === 'Write' ? { type: 'create', filePath: file, content: input['content'], structuredPatch: [], originalFile: null } : { filePath: file };
+    const response: Json =
+      entry.tool === 'Skill'
+        ? { success: true, commandName: input['skill'] }
+        : entry.tool === 'Write'
+          ? { type: 'create', filePath: file, content: input['content'], structuredPatch: [], originalFile: null }
+          : { filePath: file };
     post = { ...POST, cwd: dir, tool_name: entry.tool, tool_input: input, tool_response: response };
   }
   return [pre, post];
@@ -130,7 +142,8 @@ function refusal(run: Run): string | null {
   if (out === '') return null;
   const answer = JSON.parse(out) as Json;
   const specific = (answer['hookSpecificOutput'] ?? {}) as Json;
-  if (specific['permissionDecision'] === 'deny' || specific['permissionDecision'] === 'ask') return `${String(specific['permissionDecision'])}: ${String(specific['permissionDecisionReason'])}`;
+  if (specific['permissionDecision'] === 'deny' || specific['permissionDecision'] === 'ask')
+    return `${String(specific['permissionDecision'])}: ${String(specific['permissionDecisionReason'])}`;
   if (answer['decision'] === 'block') return `block: ${String(answer['reason'])}`;
   if (answer['continue'] === false) return `stop: ${String(answer['stopReason'])}`;
   return null;
@@ -140,7 +153,9 @@ function refusal(run: Run): string | null {
 function placesOf(entry: Entry, turn: number): Place[] {
   if (entry.where === 'every-phase') return PLACES.filter((place) => place.kind === 'phase');
   if (entry.where === 'failing') return PLACES.filter((place) => place.kind === 'failing');
-  const eligible = PLACES.filter((place) => (entry.where === 'outside' ? place.kind === 'outside' : entry.where === 'workflow' ? place.kind !== 'outside' : true));
+  const eligible = PLACES.filter((place) =>
+    entry.where === 'outside' ? place.kind === 'outside' : entry.where === 'workflow' ? place.kind !== 'outside' : true,
+  );
   return [eligible[turn % eligible.length]!];
 }
 
@@ -150,9 +165,12 @@ describe('everyday tool calls are never denied', () => {
   // Shared calls take turns over the projects; an every-phase call takes the projects in turn by phase.
   shared.forEach((entry, index) => {
     const language = LANGUAGES[index % LANGUAGES.length]!;
-    placesOf(entry, Math.floor(index / LANGUAGES.length)).forEach((place, n) => plan.get(entry.where === 'every-phase' ? LANGUAGES[(index + n) % LANGUAGES.length]! : language)!.push({ entry, place }));
+    placesOf(entry, Math.floor(index / LANGUAGES.length)).forEach((place, n) =>
+      plan.get(entry.where === 'every-phase' ? LANGUAGES[(index + n) % LANGUAGES.length]! : language)!.push({ entry, place }),
+    );
   });
-  for (const language of LANGUAGES) corpus(language).forEach((entry, index) => placesOf(entry, index).forEach((place) => plan.get(language)!.push({ entry, place })));
+  for (const language of LANGUAGES)
+    corpus(language).forEach((entry, index) => placesOf(entry, index).forEach((place) => plan.get(language)!.push({ entry, place })));
   const total = [...plan.values()].reduce((sum, calls) => sum + calls.length, 0);
 
   it('has at least 150 different calls and plays them in every phase the workflows use', () => {
@@ -172,14 +190,26 @@ describe('everyday tool calls are never denied', () => {
     for (const { entry, place } of calls) {
       if (place !== current) enter(dir, (current = place));
       const phase = place.kind === 'outside' ? '' : place.phase;
-      const input = fill(entry.input, { ROOT: dir, PHASE: phase, PHASE_AGENT: phase ? phaseAgent(manifest, phase) ?? 'general-purpose' : 'general-purpose' }) as Json;
+      const input = fill(entry.input, {
+        ROOT: dir,
+        PHASE: phase,
+        PHASE_AGENT: phase ? (phaseAgent(manifest, phase) ?? 'general-purpose') : 'general-purpose',
+      }) as Json;
       for (const payload of events(dir, entry, input)) {
         // Claude Code runs nothing of isdlc for a tool it registered no hook for (Read, Grep, Glob): allowed as is.
         const event = String(payload['hook_event_name']);
-        if (!registeredCommands(dir, event, event === 'UserPromptSubmit' ? undefined : entry.tool).some((hook) => JSON.stringify(hook).includes('.isdlc/bin/isdlc.cjs'))) continue;
+        if (
+          !registeredCommands(dir, event, event === 'UserPromptSubmit' ? undefined : entry.tool).some((hook) =>
+            JSON.stringify(hook).includes('.isdlc/bin/isdlc.cjs'),
+          )
+        )
+          continue;
         played += 1;
         const why = refusal(runRegisteredHook(dir, payload));
-        if (why) refused.push(`${placeName(place)} · ${String(payload['hook_event_name'])} ${entry.tool} ${JSON.stringify(input).slice(0, 160)}\n    → ${why.slice(0, 400)}`);
+        if (why)
+          refused.push(
+            `${placeName(place)} · ${String(payload['hook_event_name'])} ${entry.tool} ${JSON.stringify(input).slice(0, 160)}\n    → ${why.slice(0, 400)}`,
+          );
       }
     }
     expect(refused, refused.join('\n')).toEqual([]);

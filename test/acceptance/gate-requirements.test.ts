@@ -30,7 +30,9 @@ describe('the delegation prompt', () => {
         'Phase: 01-requirements',
         'Workflow modifiers: {"scope":"bug-report","artifact_prefix":"BUG","require_external_id":true}',
         '',
-        cli(['gate-requirements', '--phase', '01-requirements', '--artifact-folder', 'BUG-0001-crash-on-empty-cart', '--workflow', 'fix'], { cwd: dir }).stdout.trimEnd(),
+        cli(['gate-requirements', '--phase', '01-requirements', '--artifact-folder', 'BUG-0001-crash-on-empty-cart', '--workflow', 'fix'], {
+          cwd: dir,
+        }).stdout.trimEnd(),
         '',
         'Validate GATE-01 on completion.',
         '',
@@ -52,7 +54,13 @@ describe('the delegation prompt', () => {
     const dir = fixAt01();
     const text = prompt(dir);
     const gate = JSON.parse(cli(['gate', 'check', '--json'], { cwd: dir }).stdout) as { checks: { requirement: string }[] };
-    const names: Record<string, string> = { agent_delegation: 'agent_delegation', constitutional_validation: 'constitutional_validation', interactive_elicitation: 'interactive_elicitation', test_iteration: 'test_iteration', artifact_presence: 'artifact_validation' };
+    const names: Record<string, string> = {
+      agent_delegation: 'agent_delegation',
+      constitutional_validation: 'constitutional_validation',
+      interactive_elicitation: 'interactive_elicitation',
+      test_iteration: 'test_iteration',
+      artifact_presence: 'artifact_validation',
+    };
     for (const check of gate.checks) expect(text, check.requirement).toContain(`- ${names[check.requirement]}: enabled`);
   });
 
@@ -62,10 +70,14 @@ describe('the delegation prompt', () => {
     const state = stateOf(dir);
     state['discovery_context'] = { completed_at: new Date(Date.now() - 30 * 3600_000).toISOString(), tech_stack: ['typescript'] };
     writeJson(join(dir, '.isdlc/state.json'), state);
-    expect(prompt(dir, '--phase', '02-impact-analysis')).toMatch(/Discovery context: \{.*"tech_stack":\["typescript"\]\}\n\(The discovery context is 30 hours old and may be stale/);
+    expect(prompt(dir, '--phase', '02-impact-analysis')).toMatch(
+      /Discovery context: \{.*"tech_stack":\["typescript"\]\}\n\(The discovery context is 30 hours old and may be stale/,
+    );
     expect(prompt(dir, '--phase', '03-architecture')).toContain('Discovery context:');
     expect(prompt(dir, '--phase', '04-design')).not.toContain('Discovery context');
-    expect(prompt(dir, '--phase', '06-implementation')).toContain('Workflow modifiers: {"track_red_green_transitions":true,"require_priority_order":true,"all_priorities_must_pass":true}');
+    expect(prompt(dir, '--phase', '06-implementation')).toContain(
+      'Workflow modifiers: {"track_red_green_transitions":true,"require_priority_order":true,"all_priorities_must_pass":true}',
+    );
   });
 
   it('without an active workflow it says so', () => {
@@ -83,7 +95,9 @@ describe('the block reaches the agent even when the orchestrator forgets it', ()
     const specific = (first.raw?.['hookSpecificOutput'] ?? {}) as State;
     expect(specific['permissionDecision']).toBe('allow');
     const updated = specific['updatedInput'] as State;
-    expect(updated['prompt']).toBe(`Write the bug report requirements.\n\n${cli(['gate-requirements', '--phase', '01-requirements', '--artifact-folder', 'BUG-0001-crash-on-empty-cart', '--workflow', 'fix'], { cwd: dir }).stdout.trimEnd()}`);
+    expect(updated['prompt']).toBe(
+      `Write the bug report requirements.\n\n${cli(['gate-requirements', '--phase', '01-requirements', '--artifact-folder', 'BUG-0001-crash-on-empty-cart', '--workflow', 'fix'], { cwd: dir }).stdout.trimEnd()}`,
+    );
     expect(updated['subagent_type']).toBe('requirements-analyst');
     const second = send(dir, { ...call, tool_input: updated });
     expect(second.raw?.['hookSpecificOutput']).toBeUndefined();

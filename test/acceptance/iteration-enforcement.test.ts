@@ -48,15 +48,30 @@ describe('iteration enforcement, through the registered hook', () => {
     const dir = projectWith(workflowState('feature', IMPL));
     const decision = send(dir, advance(dir));
     expect(decision.reason).toMatch(/1\. test_iteration[\s\S]*2\. constitutional_validation[\s\S]*3\. agent_delegation/);
-    expect(stateOf(dir)['phases'][IMPL].gate_validation).toMatchObject({ status: 'blocked', blocking_requirements: ['test_iteration', 'constitutional_validation', 'agent_delegation'], details: expect.any(Array) });
+    expect(stateOf(dir)['phases'][IMPL].gate_validation).toMatchObject({
+      status: 'blocked',
+      blocking_requirements: ['test_iteration', 'constitutional_validation', 'agent_delegation'],
+      details: expect.any(Array),
+    });
   });
 
   it('a test run creates and updates the iteration state', () => {
     const dir = projectWith(workflowState('feature', IMPL));
     send(dir, bashFailed(dir, 'npm test', 1, runnerOutput('jest', 'failing')));
     send(dir, bashPassed(dir, 'npm test', runnerOutput('jest', 'passing')));
-    expect(testsOf(dir)).toMatchObject({ current_iteration: 2, max_iterations: 10, last_test_result: 'passed', last_test_command: 'npm test', failures_count: 1, completed: true, status: 'success' });
-    expect(testsOf(dir).history.map((entry: State) => [entry['iteration'], entry['result'], entry['command']])).toEqual([[1, 'failed', 'npm test'], [2, 'passed', 'npm test']]);
+    expect(testsOf(dir)).toMatchObject({
+      current_iteration: 2,
+      max_iterations: 10,
+      last_test_result: 'passed',
+      last_test_command: 'npm test',
+      failures_count: 1,
+      completed: true,
+      status: 'success',
+    });
+    expect(testsOf(dir).history.map((entry: State) => [entry['iteration'], entry['result'], entry['command']])).toEqual([
+      [1, 'failed', 'npm test'],
+      [2, 'passed', 'npm test'],
+    ]);
   });
 
   // A lock file the agent wrote, naming a live process (a `sleep` of the test's), must not stop a failing
@@ -65,28 +80,56 @@ describe('iteration enforcement, through the registered hook', () => {
     ['dated in the future', (pid: number) => JSON.stringify({ pid, host: hostname(), nonce: 'jam', at: Date.now() + 10 * 365 * 86_400_000 }), 0],
     ['unreadable', (pid: number) => `locked by ${pid}, keep out`, 5_000],
     ['older than the stale bound', (pid: number) => JSON.stringify({ pid, host: hostname(), nonce: 'jam', at: Date.now() }), 60_000],
-  ] as const)('a lock file the agent wrote (a live pid, %s) does not stop a failing run from being recorded, and the takeover is logged', (why, content, ageMs) => {
-    const dir = projectWith(workflowState('feature', IMPL));
-    const holder = spawn('sleep', ['60'], { stdio: 'ignore' });
-    try {
-      const lockFile = join(dir, '.isdlc/state.json.lock');
-      writeFile(lockFile, content(holder.pid!));
-      if (ageMs > 0) utimesSync(lockFile, new Date(Date.now() - ageMs), new Date(Date.now() - ageMs));
-      const started = Date.now();
-      send(dir, bashFailed(dir, 'npm test', 1, runnerOutput('jest', 'failing')));
-      expect(Date.now() - started).toBeLessThan(3000);
-      expect(testsOf(dir)).toMatchObject({ current_iteration: 1, last_test_result: 'failed' });
-      const takeover = { file: lockFile, why, ...(why === 'unreadable' ? {} : { holder: { pid: holder.pid, host: hostname() } }) };
-      expect(lastActivity(dir)).toMatchObject({ event: 'PostToolUseFailure', lock_takeover: takeover });
-    } finally {
-      holder.kill();
-    }
-  });
+  ] as const)(
+    'a lock file the agent wrote (a live pid, %s) does not stop a failing run from being recorded, and the takeover is logged',
+    (why, content, ageMs) => {
+      const dir = projectWith(workflowState('feature', IMPL));
+      const holder = spawn('sleep', ['60'], { stdio: 'ignore' });
+      try {
+        const lockFile = join(dir, '.isdlc/state.json.lock');
+        writeFile(lockFile, content(holder.pid!));
+        if (ageMs > 0) utimesSync(lockFile, new Date(Date.now() - ageMs), new Date(Date.now() - ageMs));
+        const started = Date.now();
+        send(dir, bashFailed(dir, 'npm test', 1, runnerOutput('jest', 'failing')));
+        expect(Date.now() - started).toBeLessThan(3000);
+        expect(testsOf(dir)).toMatchObject({ current_iteration: 1, last_test_result: 'failed' });
+        const takeover = { file: lockFile, why, ...(why === 'unreadable' ? {} : { holder: { pid: holder.pid, host: hostname() } }) };
+        expect(lastActivity(dir)).toMatchObject({ event: 'PostToolUseFailure', lock_takeover: takeover });
+      } finally {
+        holder.kill();
+      }
+    },
+  );
 
   it.each([
-    'npm test', 'npm run test', 'yarn test', 'pnpm test', 'pytest', 'python -m pytest', 'go test ./...', 'cargo test', 'mvn test', 'gradle test',
-    'dotnet test', 'jest', 'mocha', 'vitest', 'phpunit', 'rspec', 'npm run test:unit', 'npm run test:integration', 'npm run test:e2e', 'npm run e2e',
-    'cypress run', 'playwright test', 'npx vitest run', 'CI=1 npm test', 'cd packages/api && npm test', 'npm run test:unit -- --watch=false', 'python3 -m pytest -q', 'bundle exec rspec',
+    'npm test',
+    'npm run test',
+    'yarn test',
+    'pnpm test',
+    'pytest',
+    'python -m pytest',
+    'go test ./...',
+    'cargo test',
+    'mvn test',
+    'gradle test',
+    'dotnet test',
+    'jest',
+    'mocha',
+    'vitest',
+    'phpunit',
+    'rspec',
+    'npm run test:unit',
+    'npm run test:integration',
+    'npm run test:e2e',
+    'npm run e2e',
+    'cypress run',
+    'playwright test',
+    'npx vitest run',
+    'CI=1 npm test',
+    'cd packages/api && npm test',
+    'npm run test:unit -- --watch=false',
+    'python3 -m pytest -q',
+    'bundle exec rspec',
   ])('`%s` is recognised as a test run', (command) => {
     const dir = projectWith(workflowState('feature', IMPL));
     send(dir, bashFailed(dir, command, 1, 'Tests:       1 failed, 1 total'));
@@ -134,7 +177,15 @@ describe('iteration enforcement, through the registered hook', () => {
   });
 
   it('in the CONST_CORRIDOR advancing is denied with the articles, status and iteration count', () => {
-    const dir = projectWith(withConstitution(withTests(workflowState('feature', IMPL), IMPL, testRecord('passed', 2)), IMPL, { ...compliant(IMPL_ARTICLES), completed: false, status: 'iterating', iterations_used: 1, articles_checked: ['I'] }));
+    const dir = projectWith(
+      withConstitution(withTests(workflowState('feature', IMPL), IMPL, testRecord('passed', 2)), IMPL, {
+        ...compliant(IMPL_ARTICLES),
+        completed: false,
+        status: 'iterating',
+        iterations_used: 1,
+        articles_checked: ['I'],
+      }),
+    );
     const denied = send(dir, advance(dir));
     for (const text of ['CONST_CORRIDOR', 'iterating', 'iteration 1 of 5', 'Article X: Fail-Safe Defaults']) expect(denied.reason).toContain(text);
     expect(stateOf(dir)['phases'][IMPL].constitutional_validation).toMatchObject({ status: 'iterating', iterations_used: 1, articles_checked: ['I'] });
@@ -150,13 +201,19 @@ describe('iteration enforcement, through the registered hook', () => {
   });
 
   it('phase 01 needs elicitation: "not started" until it is, and the final selection must be allowed', () => {
-    const state = delegated(withConstitution(workflowState('feature', '01-requirements'), '01-requirements', compliant(['I', 'IV', 'VII', 'IX', 'XII'])), 'requirements-analyst', '01-requirements');
+    const state = delegated(
+      withConstitution(workflowState('feature', '01-requirements'), '01-requirements', compliant(['I', 'IV', 'VII', 'IX', 'XII'])),
+      'requirements-analyst',
+      '01-requirements',
+    );
     const dir = projectWith(state);
     writeFile(join(dir, 'docs/requirements/REQ-0001-test/requirements-spec.md'), '# Requirements\n');
     expect(send(dir, advance(dir)).reason).toContain('Interactive elicitation not started');
     expect(stateOf(dir)['phases']['01-requirements'].gate_validation).toMatchObject({ status: 'blocked', blocking_requirements: ['interactive_elicitation'] });
     const state2 = stateOf(dir);
-    state2['phases']['01-requirements'].iteration_requirements = { interactive_elicitation: { started_at: 'x', completed: true, final_selection: 'save', menu_interactions: 3 } };
+    state2['phases']['01-requirements'].iteration_requirements = {
+      interactive_elicitation: { started_at: 'x', completed: true, final_selection: 'save', menu_interactions: 3 },
+    };
     writeJson(join(dir, '.isdlc/state.json'), state2);
     expect(send(dir, advance(dir)).kind).toBe('allow');
   });
@@ -180,7 +237,11 @@ describe('iteration enforcement, through the registered hook', () => {
     const saved = send(dir, userPrompt(dir, 'save'));
     expect(saved.context).toContain('INTERACTIVE ELICITATION COMPLETED');
     expect(saved.context).toContain('after 1 menu interaction');
-    expect(stateOf(dir)['phases']['01-requirements'].iteration_requirements.interactive_elicitation).toMatchObject({ completed: true, final_selection: 'save', completed_at: expect.any(String) });
+    expect(stateOf(dir)['phases']['01-requirements'].iteration_requirements.interactive_elicitation).toMatchObject({
+      completed: true,
+      final_selection: 'save',
+      completed_at: expect.any(String),
+    });
   });
 
   it('agent delegation is checked against the manifest owner, from the delegations the hook logged', () => {
@@ -188,7 +249,9 @@ describe('iteration enforcement, through the registered hook', () => {
     const dir = projectWith(state);
     expect(send(dir, advance(dir)).reason).toContain('no delegation to software-developer recorded');
     send(dir, agentResult(dir, { subagent_type: 'software-developer' }, 'Implemented.'));
-    expect(stateOf(dir)['skill_usage_log']).toEqual([expect.objectContaining({ agent: 'software-developer', agent_phase: IMPL, status: 'executed', reason: 'authorized-phase-match' })]);
+    expect(stateOf(dir)['skill_usage_log']).toEqual([
+      expect.objectContaining({ agent: 'software-developer', agent_phase: IMPL, status: 'executed', reason: 'authorized-phase-match' }),
+    ]);
     expect(send(dir, advance(dir)).kind).toBe('allow');
   });
 
@@ -200,7 +263,15 @@ describe('iteration enforcement, through the registered hook', () => {
   });
 
   it('a gate that opens with the cloud undecided leaves a cloud configuration trigger (phase 07-testing)', () => {
-    const state = delegated(withConstitution(withTests(workflowState('test-run', '07-testing'), '07-testing', testRecord('passed', 1)), '07-testing', compliant(['II', 'VII', 'IX', 'XI'])), 'integration-tester', '07-testing');
+    const state = delegated(
+      withConstitution(
+        withTests(workflowState('test-run', '07-testing'), '07-testing', testRecord('passed', 1)),
+        '07-testing',
+        compliant(['II', 'VII', 'IX', 'XI']),
+      ),
+      'integration-tester',
+      '07-testing',
+    );
     const dir = projectWith(state);
     const decision = send(dir, advance(dir));
     expect(decision.kind).toBe('allow');
@@ -208,7 +279,19 @@ describe('iteration enforcement, through the registered hook', () => {
   });
 
   it('an escalation blocks the gate until a person approves it', () => {
-    const state = delegated(withConstitution(withTests(workflowState('feature', IMPL), IMPL, testRecord('failed', 3, { status: 'escalated', completed: true, escalation_reason: 'circuit_breaker' })), IMPL, compliant(IMPL_ARTICLES)), 'software-developer', IMPL);
+    const state = delegated(
+      withConstitution(
+        withTests(
+          workflowState('feature', IMPL),
+          IMPL,
+          testRecord('failed', 3, { status: 'escalated', completed: true, escalation_reason: 'circuit_breaker' }),
+        ),
+        IMPL,
+        compliant(IMPL_ARTICLES),
+      ),
+      'software-developer',
+      IMPL,
+    );
     const dir = projectWith(state);
     expect(send(dir, advance(dir)).reason).toContain('isdlc escalation approve --phase 06-implementation');
     // Sandboxed, the command cannot write and the hook says whose decision it is; without the sandbox it is refused.
@@ -226,12 +309,26 @@ describe('iteration enforcement, through the registered hook', () => {
     const dir = projectWith(workflowState('feature', '04-design'));
     const denied = send(dir, agentCall(dir, { subagent_type: 'sdlc-orchestrator', prompt: 'Design phase complete; mark as complete.' }));
     expect(denied.reason).toContain('- [ ] Article V: Simplicity First');
-    expect(stateOf(dir)['phases']['04-design'].constitutional_validation).toMatchObject({ required: true, completed: false, status: 'pending', iterations_used: 0, max_iterations: 5, articles_required: ['I', 'IV', 'V', 'VII', 'IX'], articles_checked: [], violations_found: [] });
+    expect(stateOf(dir)['phases']['04-design'].constitutional_validation).toMatchObject({
+      required: true,
+      completed: false,
+      status: 'pending',
+      iterations_used: 0,
+      max_iterations: 5,
+      articles_required: ['I', 'IV', 'V', 'VII', 'IX'],
+      articles_checked: [],
+      violations_found: [],
+    });
     expect(cli(['constitution', 'record', '--article', 'IV', '--result', 'violation', '--note', 'caching left implicit', '--dir', dir]).status).toBe(0);
     for (const id of ['I', 'IV', 'V', 'VII']) expect(cli(['constitution', 'record', '--article', id, '--result', 'compliant', '--dir', dir]).status).toBe(0);
     const last = cli(['constitution', 'record', '--article', 'IX', '--result', 'compliant', '--dir', dir]);
     expect(last.stdout).toContain('Every article required in 04-design is compliant');
-    expect(stateOf(dir)['phases']['04-design'].constitutional_validation).toMatchObject({ completed: true, status: 'compliant', iterations_used: 2, violations_found: [expect.objectContaining({ article: 'IV' })] });
+    expect(stateOf(dir)['phases']['04-design'].constitutional_validation).toMatchObject({
+      completed: true,
+      status: 'compliant',
+      iterations_used: 2,
+      violations_found: [expect.objectContaining({ article: 'IV' })],
+    });
     expect(send(dir, agentCall(dir, { subagent_type: 'sdlc-orchestrator', prompt: 'Design phase complete.' })).kind).toBe('allow');
   });
 });

@@ -12,8 +12,6 @@ import { noneWithArgWithin } from '../helpers/processes.js';
 
 type Payload = Record<string, unknown>;
 
-
-
 describe('a loop held by the registered Stop hook', () => {
   it('blocks iteration 1 with the failing npm test, then ends on iteration 2 when the tests pass and COMPLETE is declared', () => {
     const project = projectWithTests();
@@ -25,7 +23,9 @@ describe('a loop held by the registered Stop hook', () => {
 
     const first = stopWith(project, 'I wrote add().');
     expect(first.kind).toBe('block');
-    expect(first.reason).toMatch(/^isdlc loop L-[0-9a-f]{10}: Fix npm test \(FAIL add\(1, 2\) should be 3, got -1\), then end your turn; iteration 1 of 5 failed\./);
+    expect(first.reason).toMatch(
+      /^isdlc loop L-[0-9a-f]{10}: Fix npm test \(FAIL add\(1, 2\) should be 3, got -1\), then end your turn; iteration 1 of 5 failed\./,
+    );
     expect(first.reason).toMatch(/<promise>COMPLETE<\/promise>/);
     expect(first.reason).toMatch(/`isdlc loop status`/);
     // The task and the whole output are in `isdlc loop status`, not in the reason the model gets twice.
@@ -158,12 +158,16 @@ describe('a loop held by the registered Stop hook', () => {
     const project = projectWithTests();
     const start = cli(['loop', 'start', '--agent', 'software-developer', '--json', 'Implement CSV export'], { cwd: project });
     expect(start.status, start.stderr).toBe(0);
-    const { loop } = JSON.parse(start.stdout) as { loop: { config: { maxIterations: number; completionPromises: string[]; validationRules: { name: string; command: string }[] } } };
+    const { loop } = JSON.parse(start.stdout) as {
+      loop: { config: { maxIterations: number; completionPromises: string[]; validationRules: { name: string; command: string }[] } };
+    };
     // 06-implementation's test_iteration in the bundled iteration-requirements.json.
     expect(loop.config).toMatchObject({ maxIterations: 10, completionPromises: ['<promise>COMPLETE</promise>', '<promise>BLOCKED</promise>'] });
     expect(loop.config.validationRules).toMatchObject([{ name: 'tests_pass', command: 'npm test' }]);
 
-    const overridden = cli(['loop', 'start', '--agent', 'software-developer', '--max-iterations', '4', '--rule', 'npm run lint', '--json', 'Tidy up'], { cwd: project });
+    const overridden = cli(['loop', 'start', '--agent', 'software-developer', '--max-iterations', '4', '--rule', 'npm run lint', '--json', 'Tidy up'], {
+      cwd: project,
+    });
     expect(JSON.parse(overridden.stdout).loop.config).toMatchObject({ maxIterations: 4, validationRules: [{ command: 'npm run lint' }] });
 
     const unknown = cli(['loop', 'start', '--agent', 'nobody', 'Anything'], { cwd: project });
@@ -190,7 +194,11 @@ describe('a loop held by the registered Stop hook', () => {
     );
     const fromFile = cli(['loop', 'start', '--agent', 'software-developer', '--json', 'Ship it'], { cwd: project });
     expect(fromFile.status, fromFile.stderr).toBe(0);
-    expect(JSON.parse(fromFile.stdout).loop.config).toMatchObject({ maxIterations: 3, completionPromises: ['<promise>SHIPPED</promise>', '<promise>BLOCKED</promise>'], validationRules: [{ name: 'compiles' }] });
+    expect(JSON.parse(fromFile.stdout).loop.config).toMatchObject({
+      maxIterations: 3,
+      completionPromises: ['<promise>SHIPPED</promise>', '<promise>BLOCKED</promise>'],
+      validationRules: [{ name: 'compiles' }],
+    });
 
     writeFile(join(project, '.claude/agents/qa-engineer.md'), '---\nname: qa-engineer\niteration:\n  enabled: false\n---\n');
     const off = cli(['loop', 'start', '--agent', 'qa-engineer', 'Review'], { cwd: project });
@@ -220,13 +228,18 @@ describe('a loop held by the registered Stop hook', () => {
     // A rule with its own timeout, as the MCP tools or an agent's frontmatter give it.
     // Marked so it can be found from here: inside the rules' sandbox `$!` is a pid of its own namespace.
     const mark = `30.${process.pid}7`;
-    makeLoop(project, { sessionId: SESSION, config: { validationRules: [{ type: 'command', name: 'hangs', command: `sleep ${mark} & sleep 30`, timeoutSeconds: 1 }] } });
+    makeLoop(project, {
+      sessionId: SESSION,
+      config: { validationRules: [{ type: 'command', name: 'hangs', command: `sleep ${mark} & sleep 30`, timeoutSeconds: 1 }] },
+    });
     const began = Date.now();
     const answer = stopWith(project, 'Waiting.');
     expect(Date.now() - began).toBeLessThan(15_000);
     expect(answer.kind).toBe('block');
     expect(answer.reason).toMatch(/Fix hangs \(`sleep 30\.\d+ & .*` was still running at its timeout/);
-    expect(cli(['loop', 'status', '--dir', project]).stdout).toMatch(/hangs: `sleep 30\.\d+ & .*` was still running at its timeout of 1 s and was stopped with every process it started/);
+    expect(cli(['loop', 'status', '--dir', project]).stdout).toMatch(
+      /hangs: `sleep 30\.\d+ & .*` was still running at its timeout of 1 s and was stopped with every process it started/,
+    );
     expect(await noneWithArgWithin(mark, 3_000)).toBe(true);
   });
 

@@ -182,7 +182,13 @@ describe("the original framework's completed records count at the gate, and the 
 });
 
 describe('state.iteration_config sets the test loop limits, before iteration-requirements.json, as in the original', () => {
-  const configured = (extra: State = {}): State => ({ testing_max: 3, circuit_breaker_threshold: 2, escalation_behavior: 'pause', configured_at: '2026-11-25T09:00:00.000Z', ...extra });
+  const configured = (extra: State = {}): State => ({
+    testing_max: 3,
+    circuit_breaker_threshold: 2,
+    escalation_behavior: 'pause',
+    configured_at: '2026-11-25T09:00:00.000Z',
+    ...extra,
+  });
   const failingWith = (dir: string, what: string) => bashFailed(dir, 'npm test', 1, `FAIL src/a.test.ts\nTests: 1 failed, 1 total\nError: ${what}`);
 
   it('circuit_breaker_threshold 2: the second identical failure escalates', () => {
@@ -216,7 +222,10 @@ describe('state.iteration_config sets the test loop limits, before iteration-req
 
   it('the agent cannot set it: an Edit that adds it is refused', () => {
     const dir = projectWith(workflowState('feature', IMPL));
-    const denied = send(dir, editCall(dir, stateFile(dir), '"state_version": 7,', `"state_version": 7,\n  "iteration_config": ${JSON.stringify(configured({ testing_max: 50 }))},`));
+    const denied = send(
+      dir,
+      editCall(dir, stateFile(dir), '"state_version": 7,', `"state_version": 7,\n  "iteration_config": ${JSON.stringify(configured({ testing_max: 50 }))},`),
+    );
     expect(denied.kind).toBe('deny');
     expect(denied.reason).toContain('iteration_config');
     expect(existsSync(stateFile(dir)) && stateOf(dir)['iteration_config']).toBeUndefined();

@@ -92,7 +92,9 @@ describe("workflow metrics under the framework's keys (collectPhaseSnapshots)", 
           started,
           completed: started,
           gate_passed: started,
-          ...(iterations[p] !== undefined ? { iteration_requirements: { test_iteration: { completed: true, current_iteration: iterations[p], last_test_result: 'passed' } } } : {}),
+          ...(iterations[p] !== undefined
+            ? { iteration_requirements: { test_iteration: { completed: true, current_iteration: iterations[p], last_test_result: 'passed' } } }
+            : {}),
         },
       ]),
     );
@@ -127,14 +129,21 @@ describe("elicitation steps as the framework's menu-tracker stored them", () => 
   it('"Step 1 is now complete" records project_discovery', () => {
     const dir = requirementsProject();
     send(dir, stop(dir, 'Step 1 is now complete. Next we look at who uses the product.'));
-    expect(elicitation(dir)).toMatchObject({ steps_completed: ['project_discovery'], last_step_completed: { step: 1, name: 'project_discovery' }, last_step_at: expect.any(String) });
+    expect(elicitation(dir)).toMatchObject({
+      steps_completed: ['project_discovery'],
+      last_step_completed: { step: 1, name: 'project_discovery' },
+      last_step_at: expect.any(String),
+    });
   });
 
   it('a named step ("Persona identification is now complete") records its name', () => {
     const dir = requirementsProject();
     send(dir, stop(dir, 'Step 1 is now complete.'));
     send(dir, stop(dir, 'Persona identification is now complete: three personas.'));
-    expect(elicitation(dir)).toMatchObject({ steps_completed: ['project_discovery', 'user_personas'], last_step_completed: { step: 2, name: 'user_personas' } });
+    expect(elicitation(dir)).toMatchObject({
+      steps_completed: ['project_discovery', 'user_personas'],
+      last_step_completed: { step: 2, name: 'user_personas' },
+    });
   });
 
   it('a step said not to be complete is not recorded', () => {

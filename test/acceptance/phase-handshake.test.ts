@@ -25,7 +25,16 @@ import { agentCall, bashCall, bashFailed, editCall, runnerOutput, writeCall, wri
 import { givePassingSuite } from '../helpers/test-suite.js';
 import { BIN, cleanEnv, cli, initedProject, withoutSandbox, writeFile, writeJson, writePlan } from '../helpers/project.js';
 
-const TS001_PHASES = ['01-requirements', '02-impact-analysis', '03-architecture', '04-design', '05-test-strategy', '06-implementation', '16-quality-loop', '08-code-review'];
+const TS001_PHASES = [
+  '01-requirements',
+  '02-impact-analysis',
+  '03-architecture',
+  '04-design',
+  '05-test-strategy',
+  '06-implementation',
+  '16-quality-loop',
+  '08-code-review',
+];
 const TS002_PHASES = ['02-tracing', '06-implementation', '16-quality-loop', '08-code-review'];
 const HUMAN = { CLAUDECODE: '' };
 const AGENT = { CLAUDECODE: '1' };
@@ -63,7 +72,9 @@ describe('a feature workflow of eight phases, start to history', () => {
     TS001_PHASES.forEach((phase, index) => {
       runPhase(dir, phase, index, () => {
         // 3. Before the delegation the phase is in progress; a later phase is still out of order.
-        expect(send(dir, agentCall(dir, { subagent_type: 'general-purpose', prompt: 'Phase 08-code-review: review it all now' })).kind).toBe(index === 7 ? 'allow' : 'deny');
+        expect(send(dir, agentCall(dir, { subagent_type: 'general-purpose', prompt: 'Phase 08-code-review: review it all now' })).kind).toBe(
+          index === 7 ? 'allow' : 'deny',
+        );
         satisfyGate(dir, phase, { type: 'feature' });
       });
       // 2. After each phase: completed, index + 1; the next phase's agent waits for its activation.
@@ -87,7 +98,11 @@ describe('a feature workflow of eight phases, start to history', () => {
     expect(entry).toEqual(printed);
     expect(entry.phases).toEqual(TS001_PHASES);
     expect(entry.phase_snapshots.map((s: State) => [s['key'], s['status']])).toEqual(TS001_PHASES.map((p) => [p, 'completed']));
-    expect(entry.phase_snapshots.find((s: State) => s['key'] === '06-implementation')).toMatchObject({ test_iterations: 1, last_test_result: 'passed', constitutional_iterations: 1 });
+    expect(entry.phase_snapshots.find((s: State) => s['key'] === '06-implementation')).toMatchObject({
+      test_iterations: 1,
+      last_test_result: 'passed',
+      constitutional_iterations: 1,
+    });
     expect(entry.metrics).toMatchObject({ phases_total: 8, phases_completed: 8, phases_skipped: 0, total_retries: 0, test_iterations_total: 2 });
     expect(typeof entry.started_at).toBe('string');
     expect(typeof entry.completed_at).toBe('string');
@@ -138,11 +153,19 @@ describe('shorter workflows, sub-agents, gates, stale reads', () => {
     activate(dir);
     send(dir, bashFailed(dir, 'npm test', 1, runnerOutput('jest', 'failing')));
     send(dir, bashFailed(dir, 'npm test', 1, runnerOutput('jest', 'failing')));
-    expect(stateOf(dir)['phases']['06-implementation'].iteration_requirements.test_iteration).toMatchObject({ current_iteration: 2, max_iterations: 10, last_test_result: 'failed' });
+    expect(stateOf(dir)['phases']['06-implementation'].iteration_requirements.test_iteration).toMatchObject({
+      current_iteration: 2,
+      max_iterations: 10,
+      last_test_result: 'failed',
+    });
     expect(refused(dir, ['phase', 'complete'])).toMatch(/gate of 06-implementation is closed[\s\S]*test_iteration/);
     const advance = send(dir, agentCall(dir, { subagent_type: 'sdlc-orchestrator', prompt: 'Tests are fine, advance to the next phase.' }));
     expect(advance.kind).toBe('deny');
-    for (const call of [bashCall(dir, 'npm test'), writeCall(dir, 'src/cart.ts', 'export {}\n'), agentCall(dir, { subagent_type: 'Explore', prompt: 'Read src/cart.ts' })]) {
+    for (const call of [
+      bashCall(dir, 'npm test'),
+      writeCall(dir, 'src/cart.ts', 'export {}\n'),
+      agentCall(dir, { subagent_type: 'Explore', prompt: 'Read src/cart.ts' }),
+    ]) {
       expect(send(dir, call).kind).toBe('allow');
     }
     satisfyGate(dir, '06-implementation', { type: 'fix' });
@@ -154,7 +177,12 @@ describe('shorter workflows, sub-agents, gates, stale reads', () => {
     isdlc(dir, ['workflow', 'start', 'fix']);
     activate(dir);
     isdlc(dir, ['constitution', 'record', '--article', 'I', '--result', 'violation', '--note', 'no acceptance criteria']);
-    expect(stateOf(dir)['phases']['01-requirements'].constitutional_validation).toMatchObject({ status: 'iterating', iterations_used: 1, max_iterations: 5, completed: false });
+    expect(stateOf(dir)['phases']['01-requirements'].constitutional_validation).toMatchObject({
+      status: 'iterating',
+      iterations_used: 1,
+      max_iterations: 5,
+      completed: false,
+    });
     expect(refused(dir, ['phase', 'complete'])).toContain('constitutional_validation');
     expect(send(dir, agentCall(dir, { subagent_type: 'sdlc-orchestrator', prompt: 'advance to the next phase' })).kind).toBe('deny');
     satisfyGate(dir, '01-requirements', { type: 'fix' });
@@ -182,7 +210,11 @@ describe('shorter workflows, sub-agents, gates, stale reads', () => {
     const before = readFileSync(stateFile(dir), 'utf8');
     expect(before.length, 'larger than the 1 KiB the write is limited to').toBeGreaterThan(1024);
     // A real write failure: the file-size limit stops the new state file part-way (EFBIG / SIGXFSZ).
-    const failed = spawnSync('bash', ['-c', `ulimit -f 1; exec "${process.execPath}" "${BIN}" phase activate`], { cwd: dir, env: cleanEnv(), encoding: 'utf8' });
+    const failed = spawnSync('bash', ['-c', `ulimit -f 1; exec "${process.execPath}" "${BIN}" phase activate`], {
+      cwd: dir,
+      env: cleanEnv(),
+      encoding: 'utf8',
+    });
     expect(failed.status).not.toBe(0);
     expect(readFileSync(stateFile(dir), 'utf8')).toBe(before);
     const blocked = send(dir, agentCall(dir, { subagent_type: 'software-developer' }));
@@ -201,7 +233,12 @@ describe('shorter workflows, sub-agents, gates, stale reads', () => {
     // As an older tool would have left it in the second phase: the legacy key in every tracker.
     const state = stateOf(dir);
     const workflow = state['active_workflow'];
-    Object.assign(workflow, { phases: ['11-local-testing', '13-test-deploy'], current_phase: '13-test-deploy', current_phase_index: 1, phase_status: { '11-local-testing': 'completed', '13-test-deploy': 'in_progress' } });
+    Object.assign(workflow, {
+      phases: ['11-local-testing', '13-test-deploy'],
+      current_phase: '13-test-deploy',
+      current_phase_index: 1,
+      phase_status: { '11-local-testing': 'completed', '13-test-deploy': 'in_progress' },
+    });
     state['phases'] = { '11-local-testing': { status: 'completed' }, '13-test-deploy': { status: 'in_progress' } };
     state['current_phase'] = '13-test-deploy';
     writeJson(stateFile(dir), state);
@@ -294,7 +331,15 @@ describe('shorter workflows, sub-agents, gates, stale reads', () => {
     rmSync(join(dir, 'docs/requirements', folder, 'requirements-spec.md'));
     activate(dir);
     expect(isdlc(dir, ['status'])['workflow']['artifactFolder']).toBe(folder);
-    expect(send(dir, agentCall(dir, { subagent_type: 'impact-analysis-orchestrator', prompt: `Artifact folder: ${folder}. Read docs/requirements/${folder}/requirements-spec.md if it exists.` })).kind).toBe('allow');
+    expect(
+      send(
+        dir,
+        agentCall(dir, {
+          subagent_type: 'impact-analysis-orchestrator',
+          prompt: `Artifact folder: ${folder}. Read docs/requirements/${folder}/requirements-spec.md if it exists.`,
+        }),
+      ).kind,
+    ).toBe('allow');
   });
 });
 
@@ -341,7 +386,9 @@ describe('people decide at phase boundaries', () => {
     // The constitution is checked, the delegation to the phase agent is not done: the gate-blocker blocks.
     for (const article of ['IV', 'VII', 'IX']) isdlc(dir, ['constitution', 'record', '--article', article, '--result', 'compliant']);
     expect(send(dir, agentCall(dir, { subagent_type: 'sdlc-orchestrator', prompt: 'advance to the next phase' })).kind).toBe('deny');
-    expect(stateOf(dir)['pending_escalations']).toEqual([expect.objectContaining({ type: 'gate_blocked', hook: 'gate-blocker', phase: '02-tracing', detail: 'agent_delegation' })]);
+    expect(stateOf(dir)['pending_escalations']).toEqual([
+      expect.objectContaining({ type: 'gate_blocked', hook: 'gate-blocker', phase: '02-tracing', detail: 'agent_delegation' }),
+    ]);
     return dir;
   }
 
@@ -375,7 +422,11 @@ describe('people decide at phase boundaries', () => {
     const dir = blockedAtFirstPhase();
     expect(refused(dir, ['workflow', 'cancel'], { status: 1 })).toContain('--reason');
     const entry = isdlc(dir, ['workflow', 'cancel', '--reason', 'customer withdrew the request']);
-    expect(entry).toMatchObject({ status: 'cancelled', cancellation_reason: 'customer withdrew the request', metrics: { phases_total: 4, phases_completed: 0 } });
+    expect(entry).toMatchObject({
+      status: 'cancelled',
+      cancellation_reason: 'customer withdrew the request',
+      metrics: { phases_total: 4, phases_completed: 0 },
+    });
     const state = stateOf(dir);
     expect(state['active_workflow']).toBeNull();
     expect(state['pending_escalations']).toEqual([]);
@@ -406,8 +457,13 @@ describe('racing commands on one project', () => {
     let succeeded = 0;
     for (let round = 0; round < 12 && stateOf(dir)['active_workflow'].current_phase_index < phases.length; round += 1) {
       const before = stateOf(dir);
-      const codes = await Promise.all(Array.from({ length: 8 }, (_, i) => runAsync(dir, i % 2 === 0 ? ['phase', 'activate'] : ['phase', 'complete', '--summary', `round ${round}`])));
-      expect(codes.every((code) => code === 0 || code === 1), said.join('\n')).toBe(true);
+      const codes = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => runAsync(dir, i % 2 === 0 ? ['phase', 'activate'] : ['phase', 'complete', '--summary', `round ${round}`])),
+      );
+      expect(
+        codes.every((code) => code === 0 || code === 1),
+        said.join('\n'),
+      ).toBe(true);
       const wins = codes.filter((code) => code === 0).length;
       succeeded += wins;
       const after = stateOf(dir);

@@ -10,7 +10,16 @@ import { cli } from '../helpers/project.js';
 import { probeOsSandbox } from '../../src/sandbox/os-sandbox.js';
 
 /** What a Stop may not change: everything guarded but the loop store and the log, which the Stop writes itself. */
-const FORGEABLE = ['.isdlc/state.json', '.isdlc/config', '.isdlc/bin', '.claude/settings.json', '.claude/settings.local.json', '.mcp.json', 'docs/isdlc/constitution.md', '.git'];
+const FORGEABLE = [
+  '.isdlc/state.json',
+  '.isdlc/config',
+  '.isdlc/bin',
+  '.claude/settings.json',
+  '.claude/settings.local.json',
+  '.mcp.json',
+  'docs/isdlc/constitution.md',
+  '.git',
+];
 const NO_SANDBOX = { ISDLC_OS_SANDBOX: 'off' };
 
 describe.skipIf(!probeOsSandbox().ok || process.platform !== 'linux')('a rule the agent wrote, at a Stop, in the OS sandbox', () => {
@@ -29,7 +38,9 @@ describe.skipIf(!probeOsSandbox().ok || process.platform !== 'linux')('a rule th
 
     const answer = stopWith(project, 'Done. <promise>COMPLETE</promise>');
     expect(answer.kind).toBe('block');
-    expect(answer.reason).toMatch(/^isdlc loop L-[0-9a-f]{10}: Fix echo forged > \.isdlc\/state\.js… \(isdlc's files: read-only\) and 3 more rules, then end your turn/);
+    expect(answer.reason).toMatch(
+      /^isdlc loop L-[0-9a-f]{10}: Fix echo forged > \.isdlc\/state\.js… \(isdlc's files: read-only\) and 3 more rules, then end your turn/,
+    );
     expect(guardedSnapshot(project, FORGEABLE)).toEqual(before);
     expect(loops(project)[0]).toMatchObject({ status: 'active', iteration: 2 });
     expect(cli(['loop', 'status', '--dir', project]).stdout).toMatch(/it ran in an OS sandbox where isdlc's files \(\.isdlc\/, .*\) are read-only/);
@@ -45,7 +56,9 @@ describe('without an OS sandbox, the rules an agent set wait for a person', () =
     const id = loops(project)[0]!.id;
     // Told by the hook that binds the loop: it runs where the rules will, outside Claude Code's sandbox.
     expect(bind.context).toMatch(/is now bound to this session/);
-    expect(bind.context).toContain(`Its command rules run only after a person approves them (no OS sandbox here (the OS sandbox is switched off for this process (ISDLC_OS_SANDBOX=off))): ask the person to run \`isdlc loop approve ${id}\` in their own terminal.`);
+    expect(bind.context).toContain(
+      `Its command rules run only after a person approves them (no OS sandbox here (the OS sandbox is switched off for this process (ISDLC_OS_SANDBOX=off))): ask the person to run \`isdlc loop approve ${id}\` in their own terminal.`,
+    );
     expect(loops(project)[0]).toMatchObject({ rulesSetBy: 'agent', rulesApprovedBy: null });
     const status = cli(['loop', 'status', '--dir', project], { env: NO_SANDBOX }).stdout;
     expect(status).toContain(`command rules waiting for a person's approval: run \`isdlc loop approve ${id}\` in your own terminal`);
@@ -74,7 +87,9 @@ describe('without an OS sandbox, the rules an agent set wait for a person', () =
     expect(byPerson.stdout).toContain('they run with your rights');
     expect(loops(project)[0]!.rulesApprovedBy).toMatch(/ \(isdlc loop approve\)$/);
     expect(cli(['loop', 'approve', id, '--dir', project]).stdout).toMatch(/were approved already, by .* \(isdlc loop approve\) at /);
-    expect(cli(['loop', 'status', '--dir', project], { env: NO_SANDBOX }).stdout).toMatch(/command rules run without an OS sandbox \(.*\), approved by .* \(isdlc loop approve\) at /);
+    expect(cli(['loop', 'status', '--dir', project], { env: NO_SANDBOX }).stdout).toMatch(
+      /command rules run without an OS sandbox \(.*\), approved by .* \(isdlc loop approve\) at /,
+    );
 
     const failing = stopWith(project, 'I wrote add().', {}, NO_SANDBOX);
     expect(failing.kind).toBe('block');

@@ -99,8 +99,21 @@ describe('isdlc workflow start and status', () => {
     const state = readJson<Record<string, any>>(join(dir, '.isdlc/state.json'));
     const workflow = state['active_workflow'];
     expect(workflow.phases).toEqual(['01-requirements', '02-tracing', '05-test-strategy', '06-implementation', '16-quality-loop', '08-code-review']);
-    expect(workflow).toMatchObject({ type: 'fix', current_phase: '01-requirements', current_phase_index: 0, artifact_folder: 'BUG-0001-cart-total-is-wrong', git_branch: { name: 'fix/cart', status: 'active' } });
-    expect(workflow.phase_status).toEqual({ '01-requirements': 'in_progress', '02-tracing': 'pending', '05-test-strategy': 'pending', '06-implementation': 'pending', '16-quality-loop': 'pending', '08-code-review': 'pending' });
+    expect(workflow).toMatchObject({
+      type: 'fix',
+      current_phase: '01-requirements',
+      current_phase_index: 0,
+      artifact_folder: 'BUG-0001-cart-total-is-wrong',
+      git_branch: { name: 'fix/cart', status: 'active' },
+    });
+    expect(workflow.phase_status).toEqual({
+      '01-requirements': 'in_progress',
+      '02-tracing': 'pending',
+      '05-test-strategy': 'pending',
+      '06-implementation': 'pending',
+      '16-quality-loop': 'pending',
+      '08-code-review': 'pending',
+    });
     expect(state['phases']['01-requirements']).toMatchObject({ status: 'in_progress', completed: null, gate_passed: null, artifacts: [] });
     expect(state['phases']['02-tracing']).toEqual({ status: 'pending', started: null, completed: null, gate_passed: null, artifacts: [] });
     expect(state).toMatchObject({ current_phase: '01-requirements', active_agent: 'requirements-analyst', state_version: 2, counters: { next_bug_id: 2 } });
@@ -141,7 +154,9 @@ describe('isdlc workflow start and status', () => {
     state['active_workflow'].current_phase_index = 6;
     state['active_workflow'].phase_status['06-implementation'] = 'in_progress';
     state['phases']['06-implementation'].status = 'in_progress';
-    state['phases']['06-implementation'].iteration_requirements = { test_iteration: { current_iteration: 2, max_iterations: 10, last_test_result: 'failed', last_test_command: 'npm test' } };
+    state['phases']['06-implementation'].iteration_requirements = {
+      test_iteration: { current_iteration: 2, max_iterations: 10, last_test_result: 'failed', last_test_command: 'npm test' },
+    };
     writeJson(join(dir, '.isdlc/state.json'), state);
     const run = cli(['status', '--dir', dir]);
     expect(run.status, run.stderr).toBe(0);
@@ -153,7 +168,12 @@ describe('isdlc workflow start and status', () => {
     const report = JSON.parse(cli(['status', '--json', '--dir', dir]).stdout);
     expect(report.gate.phase).toBe('06-implementation');
     expect(report.gate.open).toBe(false);
-    expect(report.gate.checks.map((check: { requirement: string }) => check.requirement)).toEqual(['test_iteration', 'verified_test_run', 'constitutional_validation', 'agent_delegation']);
+    expect(report.gate.checks.map((check: { requirement: string }) => check.requirement)).toEqual([
+      'test_iteration',
+      'verified_test_run',
+      'constitutional_validation',
+      'agent_delegation',
+    ]);
     // init found no test command in this empty project: the gate cannot run the tests, and says who fixes that.
     expect(run.stdout).toContain('✗ verified_test_run: the gate runs the tests itself, but no test command is configured');
   });
@@ -165,7 +185,9 @@ describe('isdlc workflow start and status', () => {
     cli(['phase', 'activate', '--dir', dir]);
     const state = readJson<Record<string, any>>(join(dir, '.isdlc/state.json'));
     state['phases']['01-requirements'].timing.started_at = new Date(Date.now() - 42 * 60_000).toISOString();
-    state['pending_escalations'] = [{ type: 'gate_blocked', hook: 'gate-blocker', phase: '01-requirements', detail: 'agent_delegation', timestamp: new Date().toISOString() }];
+    state['pending_escalations'] = [
+      { type: 'gate_blocked', hook: 'gate-blocker', phase: '01-requirements', detail: 'agent_delegation', timestamp: new Date().toISOString() },
+    ];
     writeJson(join(dir, '.isdlc/state.json'), state);
     const running = cli(['status', '--dir', dir]).stdout;
     expect(running).toMatch(/▶ 01-requirements\s+in_progress\s+requirements-analyst\s+started 42 min ago, 1 retry/);
@@ -181,7 +203,14 @@ describe('isdlc workflow start and status', () => {
     expect(waiting).not.toContain('Gate of');
     expect(waiting).not.toContain('Open escalations');
     const report = JSON.parse(cli(['status', '--json', '--dir', dir]).stdout);
-    expect(report.workflow.phases[0]).toMatchObject({ key: '01-requirements', status: 'completed', retries: 1, wallClockMinutes: expect.closeTo(42, 0), skipped: true, completedAt: expect.any(String) });
+    expect(report.workflow.phases[0]).toMatchObject({
+      key: '01-requirements',
+      status: 'completed',
+      retries: 1,
+      wallClockMinutes: expect.closeTo(42, 0),
+      skipped: true,
+      completedAt: expect.any(String),
+    });
     expect(report.workflow.review).toEqual({ phase: '01-requirements', status: 'awaiting' });
     expect(report.nextStep).toContain('isdlc phase review continue');
     cli(['phase', 'review', 'continue', '--dir', dir]);
@@ -218,7 +247,14 @@ describe('isdlc replay', () => {
     const dir = initedProject();
     const session = JSON.parse(readFileSync(join(REPO, 'test/fixtures/payloads/stop.json'), 'utf8')) as Record<string, unknown>;
     const state = readJson<Record<string, any>>(join(dir, '.isdlc/state.json'));
-    state['pending_delegation'] = { skill: 'isdlc', required_agent: 'sdlc-orchestrator', invoked_at: new Date().toISOString(), args: '', session_id: session['session_id'], reminders: 0 };
+    state['pending_delegation'] = {
+      skill: 'isdlc',
+      required_agent: 'sdlc-orchestrator',
+      invoked_at: new Date().toISOString(),
+      args: '',
+      session_id: session['session_id'],
+      reminders: 0,
+    };
     writeJson(join(dir, '.isdlc/state.json'), state);
     const file = join(tempDir(), 'session.jsonl');
     writeFile(file, `${JSON.stringify(session)}\n`);
@@ -266,4 +302,3 @@ describe('help and errors', () => {
     expect(cli(['--version']).stdout.trim()).toBe(readJson(join(REPO, 'package.json'))['version']);
   });
 });
-

@@ -16,15 +16,28 @@ const WORKER = { agent_id: 'a5dev0002', agent_type: 'software-developer' };
 function project(sandboxed: boolean): string {
   const dir = initedProject('isdlc-recorder-');
   if (!sandboxed) withoutSandbox(dir);
-  else writeJson(join(dir, '.claude/settings.json'), { ...readJson<Record<string, unknown>>(join(dir, '.claude/settings.json')), ...SANDBOXED_PROJECT['.claude/settings.json']! });
+  else
+    writeJson(join(dir, '.claude/settings.json'), {
+      ...readJson<Record<string, unknown>>(join(dir, '.claude/settings.json')),
+      ...SANDBOXED_PROJECT['.claude/settings.json']!,
+    });
   const state = workflowState('feature', PHASE);
-  state['skill_usage_log'].push({ timestamp: new Date().toISOString(), agent: 'software-developer', agent_phase: PHASE, current_phase: PHASE, agent_id: WORKER.agent_id, outcome: 'launched' });
+  state['skill_usage_log'].push({
+    timestamp: new Date().toISOString(),
+    agent: 'software-developer',
+    agent_phase: PHASE,
+    current_phase: PHASE,
+    agent_id: WORKER.agent_id,
+    outcome: 'launched',
+  });
   writeJson(join(dir, '.isdlc/state.json'), state);
   return dir;
 }
 
-const check = (dir: string, article: string): State => readJson<State>(join(dir, '.isdlc/state.json'))['phases'][PHASE].constitutional_validation.article_results[article];
-const record = (dir: string, env: Record<string, string> = {}) => cli(['constitution', 'record', '--article', 'VII', '--result', 'compliant', '--note', 'checked', '--dir', dir], { env });
+const check = (dir: string, article: string): State =>
+  readJson<State>(join(dir, '.isdlc/state.json'))['phases'][PHASE].constitutional_validation.article_results[article];
+const record = (dir: string, env: Record<string, string> = {}) =>
+  cli(['constitution', 'record', '--article', 'VII', '--result', 'compliant', '--note', 'checked', '--dir', dir], { env });
 const constitutional = (dir: string): string => {
   const run = cli(['gate', 'check', '--dir', dir]);
   return run.stdout.split('\n').find((line) => line.includes('constitutional_validation')) ?? run.stdout;
@@ -39,7 +52,11 @@ describe('an article check recorded with the isdlc command', () => {
     expect(check(dir, 'VII').by).toBeUndefined();
     expect(constitutional(dir)).toContain("recorded by an agent's shell (an isdlc command no shell call was seen to run): VII");
 
-    const after = runRegisteredHook(dir, { ...bashPassed(dir, 'node .isdlc/bin/isdlc.cjs constitution record --article VII --result compliant', 'Article VII: compliant'), ...WORKER, duration_ms: 30_000 });
+    const after = runRegisteredHook(dir, {
+      ...bashPassed(dir, 'node .isdlc/bin/isdlc.cjs constitution record --article VII --result compliant', 'Article VII: compliant'),
+      ...WORKER,
+      duration_ms: 30_000,
+    });
     expect(after.status, after.stderr).toBe(0);
     const session = String(bashPassed(dir, 'x', '')['session_id']);
     expect(check(dir, 'VII').by).toEqual({ session, ...WORKER, via: 'shell' });

@@ -28,14 +28,26 @@ describe('doctor checks against the Claude Code installed', () => {
     const dir = projectFor('2.1.114');
     const run = doctor(dir, withClaude('2.1.114'));
     expect(run.status, run.stdout).toBe(0);
-    expect(run.findings[0]).toMatchObject({ severity: 'ok', what: expect.stringMatching(/^Claude Code 2\.1\.114 \(found by `claude --version` in \d+ ms\): the hooks are checked against it$/) });
+    expect(run.findings[0]).toMatchObject({
+      severity: 'ok',
+      what: expect.stringMatching(/^Claude Code 2\.1\.114 \(found by `claude --version` in \d+ ms\): the hooks are checked against it$/),
+    });
     // The one thing short of ok: 2.1.114's sandbox cannot run Bash, so init left it off, and doctor says so.
     expect(run.findings.filter((f) => f.severity !== 'ok')).toEqual([
-      expect.objectContaining({ severity: 'warn', what: expect.stringMatching(/^protection: not sandboxed/), fix: expect.stringContaining("Claude Code 2.1.114's sandbox cannot run Bash") }),
+      expect.objectContaining({
+        severity: 'warn',
+        what: expect.stringMatching(/^protection: not sandboxed/),
+        fix: expect.stringContaining("Claude Code 2.1.114's sandbox cannot run Bash"),
+      }),
     ]);
     // No UserPromptExpansion expected below 2.1.116, and none probed.
     expect(run.findings.some((f) => f.what.includes('UserPromptExpansion'))).toBe(false);
-    expect(run.findings).toContainEqual(expect.objectContaining({ severity: 'ok', what: expect.stringContaining('SessionStart [startup|resume|clear|compact]: registered command runs and answers') }));
+    expect(run.findings).toContainEqual(
+      expect.objectContaining({
+        severity: 'ok',
+        what: expect.stringContaining('SessionStart [startup|resume|clear|compact]: registered command runs and answers'),
+      }),
+    );
   });
 
   it('fails exec-form hooks on a Claude Code below 2.1.139, never saying "All good", and names the fix', () => {
@@ -61,29 +73,37 @@ describe('doctor checks against the Claude Code installed', () => {
     const exec = run.findings.find((f) => f.what.includes('exec form'));
     expect(exec).toMatchObject({ severity: 'fail', fix: expect.stringContaining(`run \`isdlc init ${dir} --claude-version 2.1.114\``) });
     // isdlc's UserPromptExpansion never fires on 2.1.114: a warning, not a failure.
-    expect(run.findings).toContainEqual(expect.objectContaining({ severity: 'warn', what: expect.stringContaining("isdlc's UserPromptExpansion hook never fires on Claude Code 2.1.114") }));
+    expect(run.findings).toContainEqual(
+      expect.objectContaining({ severity: 'warn', what: expect.stringContaining("isdlc's UserPromptExpansion hook never fires on Claude Code 2.1.114") }),
+    );
   });
 
-  it('fails a UserPromptExpansion key on 2.1.100 or older, ours or the user\'s, in either project settings file', () => {
+  it("fails a UserPromptExpansion key on 2.1.100 or older, ours or the user's, in either project settings file", () => {
     const ours = projectFor('2.1.332');
     const oursRun = doctor(ours, withClaude('2.1.100'));
     expect(oursRun.status).toBe(1);
-    expect(oursRun.findings).toContainEqual(expect.objectContaining({
-      severity: 'fail',
-      what: expect.stringContaining('.claude/settings.json has a "UserPromptExpansion" key (isdlc registered it): Claude Code 2.1.100 drops every hook in this file, yours included'),
-      fix: expect.stringContaining(`run \`isdlc init ${ours}\``),
-    }));
+    expect(oursRun.findings).toContainEqual(
+      expect.objectContaining({
+        severity: 'fail',
+        what: expect.stringContaining(
+          '.claude/settings.json has a "UserPromptExpansion" key (isdlc registered it): Claude Code 2.1.100 drops every hook in this file, yours included',
+        ),
+        fix: expect.stringContaining(`run \`isdlc init ${ours}\``),
+      }),
+    );
 
     const theirs = projectFor('2.1.100');
     expect(doctor(theirs, withClaude('2.1.100')).status).toBe(0);
     writeJson(join(theirs, '.claude/settings.local.json'), { hooks: { UserPromptExpansion: [] } });
     const run = doctor(theirs, withClaude('2.1.100'));
     expect(run.status).toBe(1);
-    expect(run.findings).toContainEqual(expect.objectContaining({
-      severity: 'fail',
-      what: expect.stringContaining('.claude/settings.local.json has a "UserPromptExpansion" key: Claude Code 2.1.100 drops every hook in this file'),
-      fix: expect.stringContaining('take the "UserPromptExpansion" key out of .claude/settings.local.json'),
-    }));
+    expect(run.findings).toContainEqual(
+      expect.objectContaining({
+        severity: 'fail',
+        what: expect.stringContaining('.claude/settings.local.json has a "UserPromptExpansion" key: Claude Code 2.1.100 drops every hook in this file'),
+        fix: expect.stringContaining('take the "UserPromptExpansion" key out of .claude/settings.local.json'),
+      }),
+    );
     // From 2.1.101 the key is accepted.
     expect(doctor(theirs, withClaude('2.1.101')).status).toBe(0);
   });
@@ -115,24 +135,30 @@ describe('doctor checks against the Claude Code installed', () => {
     writeJson(settingsFile, settings);
     const edited = doctor(dir, withoutClaude());
     expect(edited.status).toBe(1);
-    expect(edited.findings).toContainEqual(expect.objectContaining({ severity: 'fail', what: expect.stringContaining('an isdlc hook is registered in exec form') }));
+    expect(edited.findings).toContainEqual(
+      expect.objectContaining({ severity: 'fail', what: expect.stringContaining('an isdlc hook is registered in exec form') }),
+    );
   });
 
   it('reports whether bashEditDiffEnabled is on where Claude Code reads it: user settings, not the project', () => {
     const dir = projectFor('2.1.332');
     const home = homeWith({ [dir]: { hasTrustDialogAccepted: true } });
     expect(doctor(dir, { ...withClaude('2.1.332'), ...home })).toMatchObject({ status: 0 });
-    expect(doctor(dir, { ...withClaude('2.1.332'), ...home }).findings).toContainEqual(expect.objectContaining({ severity: 'warn', what: expect.stringMatching(/^bashEditDiffEnabled is not on: /) }));
+    expect(doctor(dir, { ...withClaude('2.1.332'), ...home }).findings).toContainEqual(
+      expect.objectContaining({ severity: 'warn', what: expect.stringMatching(/^bashEditDiffEnabled is not on: /) }),
+    );
     writeJson(join(home['HOME']!, '.claude/settings.json'), { bashEditDiffEnabled: true });
     expect(doctor(dir, { ...withClaude('2.1.332'), ...home }).findings).toContainEqual({
       severity: 'ok',
       what: `bashEditDiffEnabled is on in ${join(home['HOME']!, '.claude/settings.json')}: Claude Code reports the files a shell command changes, in every permission mode`,
     });
     writeJson(join(dir, '.claude/settings.local.json'), { bashEditDiffEnabled: false });
-    expect(doctor(dir, { ...withClaude('2.1.332'), ...home }).findings).toContainEqual(expect.objectContaining({
-      severity: 'warn',
-      what: expect.stringContaining('.claude/settings.local.json sets bashEditDiffEnabled to false, which turns off the true in'),
-    }));
+    expect(doctor(dir, { ...withClaude('2.1.332'), ...home }).findings).toContainEqual(
+      expect.objectContaining({
+        severity: 'warn',
+        what: expect.stringContaining('.claude/settings.local.json sets bashEditDiffEnabled to false, which turns off the true in'),
+      }),
+    );
   });
 });
 
@@ -154,7 +180,12 @@ describe('doctor and settings that switch every hook off', () => {
     const home = homeWith({ [dir]: { hasTrustDialogAccepted: true } }, { disableAllHooks: true });
     const run = doctor(dir, { ...withClaude('2.1.332'), ...home });
     expect(run.status).toBe(1);
-    expect(run.findings).toContainEqual(expect.objectContaining({ severity: 'fail', what: `${join(home['HOME']!, '.claude/settings.json')} sets disableAllHooks: Claude Code runs no hook at all, so none of isdlc's checks happen` }));
+    expect(run.findings).toContainEqual(
+      expect.objectContaining({
+        severity: 'fail',
+        what: `${join(home['HOME']!, '.claude/settings.json')} sets disableAllHooks: Claude Code runs no hook at all, so none of isdlc's checks happen`,
+      }),
+    );
   });
 });
 
@@ -163,7 +194,12 @@ describe('doctor and folder trust', () => {
 
   it('says the permission rules wait for trust while the folder is not trusted, and how to trust it', () => {
     const dir = projectFor('2.1.332');
-    for (const home of [homeWith(undefined), homeWith({}), homeWith({ [dir]: { hasTrustDialogAccepted: false } }), homeWith({ [dirname(dir)]: { hasTrustDialogAccepted: true } })]) {
+    for (const home of [
+      homeWith(undefined),
+      homeWith({}),
+      homeWith({ [dir]: { hasTrustDialogAccepted: false } }),
+      homeWith({ [dirname(dir)]: { hasTrustDialogAccepted: true } }),
+    ]) {
       const run = doctor(dir, { ...withClaude('2.1.332'), ...home });
       expect(run.status, run.stdout).toBe(0);
       const finding = trustFinding(run.findings);
@@ -181,6 +217,9 @@ describe('doctor and folder trust', () => {
     writeJson(join(config, '.claude.json'), { projects: { [dir]: { hasTrustDialogAccepted: true } } });
     // HOME does not trust it; CLAUDE_CONFIG_DIR, which Claude Code reads instead, does.
     const run = doctor(dir, { ...withClaude('2.1.332'), ...homeWith({}), CLAUDE_CONFIG_DIR: config });
-    expect(trustFinding(run.findings)).toEqual({ severity: 'ok', what: `Claude Code trusts this folder (${join(config, '.claude.json')}): isdlc's permission rules apply` });
+    expect(trustFinding(run.findings)).toEqual({
+      severity: 'ok',
+      what: `Claude Code trusts this folder (${join(config, '.claude.json')}): isdlc's permission rules apply`,
+    });
   });
 });

@@ -50,7 +50,15 @@ describe('isdlc init', () => {
     expect(settings.permissions.deny).toContain('Edit(/.isdlc/**)');
     expect(settings.hooks.PreToolUse[0]).toEqual(USER_SETTINGS.hooks.PreToolUse[0]);
     expect(JSON.stringify(settings.hooks)).toContain('.isdlc/bin/isdlc.cjs');
-    for (const file of ['.isdlc/bin/isdlc.cjs', '.isdlc/bin/hook-tool-call.cjs', '.isdlc/bin/hook-tool-result.cjs', '.isdlc/bin/hook-turn.cjs', '.isdlc/state.json', '.isdlc/install.json', 'docs/isdlc/constitution.md']) {
+    for (const file of [
+      '.isdlc/bin/isdlc.cjs',
+      '.isdlc/bin/hook-tool-call.cjs',
+      '.isdlc/bin/hook-tool-result.cjs',
+      '.isdlc/bin/hook-turn.cjs',
+      '.isdlc/state.json',
+      '.isdlc/install.json',
+      'docs/isdlc/constitution.md',
+    ]) {
       expect(existsSync(join(dir, file)), file).toBe(true);
     }
     const state = readJson(join(dir, '.isdlc/state.json'));
@@ -59,8 +67,17 @@ describe('isdlc init', () => {
 
   it("says when the original iSDLC framework's hooks are still registered, keeps them (they are the person's), and doctor says it too", () => {
     const dir = userProject();
-    const original = { hooks: { PreToolUse: [{ matcher: 'Task', hooks: [{ type: 'command', command: 'node "$CLAUDE_PROJECT_DIR"/.claude/hooks/pre-task-dispatcher.cjs', timeout: 10 }] }] } };
-    writeJson(join(dir, '.claude/settings.json'), { ...USER_SETTINGS, hooks: { ...USER_SETTINGS.hooks, ...original.hooks, PreToolUse: [...USER_SETTINGS.hooks.PreToolUse, ...original.hooks.PreToolUse] } });
+    const original = {
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Task', hooks: [{ type: 'command', command: 'node "$CLAUDE_PROJECT_DIR"/.claude/hooks/pre-task-dispatcher.cjs', timeout: 10 }] },
+        ],
+      },
+    };
+    writeJson(join(dir, '.claude/settings.json'), {
+      ...USER_SETTINGS,
+      hooks: { ...USER_SETTINGS.hooks, ...original.hooks, PreToolUse: [...USER_SETTINGS.hooks.PreToolUse, ...original.hooks.PreToolUse] },
+    });
     const run = cli(['init', dir]);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout + run.stderr).toMatch(/still registers 1 hook\(s\) of the JavaScript iSDLC framework \(\.claude\/hooks\/pre-task-dispatcher\.cjs\)/);
@@ -83,7 +100,7 @@ describe('isdlc init', () => {
     expect(changes.every((change) => change.change === 'unchanged' || change.change === 'kept')).toBe(true);
   });
 
-  it("leaves an existing constitution and state alone", () => {
+  it('leaves an existing constitution and state alone', () => {
     const dir = userProject();
     writeFile(join(dir, 'docs/isdlc/constitution.md'), '### Article I: Ours\n');
     writeJson(join(dir, '.isdlc/state.json'), { state_version: 41, active_workflow: { type: 'fix' } });
@@ -166,7 +183,7 @@ describe('isdlc init', () => {
     expect(readdirSync(join(REPO, 'dist')).filter((name) => name.endsWith('.node'))).toEqual([]);
   });
 
-  it("takes out the bin file an older isdlc installed and this one no longer ships, unless it was changed; uninstall takes it out too", () => {
+  it('takes out the bin file an older isdlc installed and this one no longer ships, unless it was changed; uninstall takes it out too', () => {
     // An install of the versions before node:sqlite: their SQLite module in .isdlc/bin/, named in the record and the journal.
     const setUp = (content: string): string => {
       const dir = tempDir();
@@ -265,7 +282,17 @@ describe('the orchestration files', () => {
     const dir = tempDir();
     expect(cli(['init', dir]).status).toBe(0);
     const loop = readFileSync(join(dir, '.claude/commands/isdlc.md'), 'utf8');
-    const tools = ['workflow_start', 'phase_activate', 'delegation_prompt', 'gate_check', 'phase_complete', 'workflow_finalize', 'escalations_clear', 'workflow_cancel', 'phase_review'];
+    const tools = [
+      'workflow_start',
+      'phase_activate',
+      'delegation_prompt',
+      'gate_check',
+      'phase_complete',
+      'workflow_finalize',
+      'escalations_clear',
+      'workflow_cancel',
+      'phase_review',
+    ];
     for (const step of [...tools.map((tool) => `\`mcp__isdlc__${tool}\``), '3c-prime', '3e', 'docs/isdlc/tasks.md']) expect(loop, step).toContain(step);
     // A person's decisions are the user's to run, in their own terminal; nothing tells the agent to run isdlc in its shell.
     expect(loop).toContain('the user runs `isdlc phase skip --reason "..."` in their\n  own terminal');
@@ -275,7 +302,9 @@ describe('the orchestration files', () => {
     expect(loop).toMatch(/no GATE REQUIREMENTS block[\s\S]*delegate without it/);
     expect(loop).toContain('Never write `.isdlc/` yourself');
     const agents = readdirSync(join(dir, '.claude/agents')).sort();
-    expect(agents).toEqual(expect.arrayContaining(['sdlc-orchestrator.md', 'requirements-analyst.md', 'software-developer.md', 'quality-loop-engineer.md', 'qa-engineer.md']));
+    expect(agents).toEqual(
+      expect.arrayContaining(['sdlc-orchestrator.md', 'requirements-analyst.md', 'software-developer.md', 'quality-loop-engineer.md', 'qa-engineer.md']),
+    );
     const developer = readFileSync(join(dir, '.claude/agents/software-developer.md'), 'utf8');
     expect(developer).toMatch(/^---\nname: software-developer\ndescription: .*\n---\n/);
     expect(developer).toContain('<promise>COMPLETE</promise>');
@@ -286,7 +315,10 @@ describe('the orchestration files', () => {
     const documented = new Set(['name', 'description', 'tools', 'disallowedTools', 'model', 'permissionMode', 'skills', 'hooks', 'color']);
     for (const file of agents) {
       const front = /^---\n([\s\S]*?)\n---\n/.exec(readFileSync(join(dir, '.claude/agents', file), 'utf8'))![1]!;
-      const keys = front.split('\n').filter((line) => /^\S/.test(line)).map((line) => line.split(':')[0]);
+      const keys = front
+        .split('\n')
+        .filter((line) => /^\S/.test(line))
+        .map((line) => line.split(':')[0]);
       for (const key of keys) expect(documented.has(key!), `${file}: ${key}`).toBe(true);
     }
     const analyst = readFileSync(join(dir, '.claude/agents/requirements-analyst.md'), 'utf8');
@@ -320,7 +352,9 @@ type SettingsFile = { hooks: Record<string, { matcher?: string; hooks: HookEntry
 
 const settingsOf = (dir: string): SettingsFile => readJson<SettingsFile>(join(dir, '.claude/settings.json'));
 const ourHooksIn = (settings: SettingsFile): HookEntry[] =>
-  Object.values(settings.hooks).flatMap((entries) => entries.flatMap((entry) => entry.hooks)).filter((hook) => JSON.stringify(hook).includes('.isdlc/bin/isdlc.cjs'));
+  Object.values(settings.hooks)
+    .flatMap((entries) => entries.flatMap((entry) => entry.hooks))
+    .filter((hook) => JSON.stringify(hook).includes('.isdlc/bin/isdlc.cjs'));
 const installRecord = (dir: string): Record<string, unknown> => readJson(join(dir, '.isdlc/install.json'));
 
 describe('isdlc init registers what the installed Claude Code runs', () => {
@@ -328,7 +362,9 @@ describe('isdlc init registers what the installed Claude Code runs', () => {
     const dir = tempDir();
     const run = cli(['init', dir], { env: withClaude('2.1.332') });
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toContain('registered for Claude Code 2.1.332 (found by `claude --version`): exec-form hooks (`node` with arguments, no shell) on 8 events');
+    expect(run.stdout).toContain(
+      'registered for Claude Code 2.1.332 (found by `claude --version`): exec-form hooks (`node` with arguments, no shell) on 8 events',
+    );
     const settings = settingsOf(dir);
     expect(Object.keys(settings.hooks)).toContain('UserPromptExpansion');
     expect(ourHooksIn(settings).every((hook) => hook.command === 'node' && hook.args?.[1] === 'hook')).toBe(true);
@@ -401,7 +437,9 @@ describe('isdlc init registers what the installed Claude Code runs', () => {
     const before = snapshot(dir);
     const run = cli(['init', dir, '--hook-form', 'exec'], { env: withClaude('2.1.138') });
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain('--hook-form exec needs Claude Code 2.1.139 or newer: Claude Code 2.1.138 (found by `claude --version`) runs `node` without its arguments');
+    expect(run.stderr).toContain(
+      '--hook-form exec needs Claude Code 2.1.139 or newer: Claude Code 2.1.138 (found by `claude --version`) runs `node` without its arguments',
+    );
     expect(run.stderr).toContain('isdlc changed nothing');
     expect(snapshot(dir)).toEqual(before);
   });
@@ -440,7 +478,7 @@ describe('isdlc init registers what the installed Claude Code runs', () => {
     expect(json.stderr).toContain('No Claude Code version found');
   });
 
-  it('warns when the user\'s own UserPromptExpansion key will switch off every hook of the file on this Claude Code', () => {
+  it("warns when the user's own UserPromptExpansion key will switch off every hook of the file on this Claude Code", () => {
     const dir = tempDir();
     writeJson(join(dir, '.claude/settings.json'), { hooks: { UserPromptExpansion: [{ hooks: [{ type: 'command', command: 'echo mine' }] }] } });
     const run = cli(['init', dir], { env: withClaude('2.1.100') });
@@ -450,11 +488,13 @@ describe('isdlc init registers what the installed Claude Code runs', () => {
     expect(settingsOf(dir).hooks['UserPromptExpansion']).toEqual([{ hooks: [{ type: 'command', command: 'echo mine' }] }]);
   });
 
-  it('registers SessionStart for every way a session starts, replacing an older install\'s resume|compact entry', () => {
+  it("registers SessionStart for every way a session starts, replacing an older install's resume|compact entry", () => {
     const dir = tempDir();
     expect(cli(['init', dir]).status).toBe(0);
     const settings = settingsOf(dir);
-    settings.hooks['SessionStart'] = [{ matcher: 'resume|compact', hooks: [{ type: 'command', command: 'node "$CLAUDE_PROJECT_DIR/.isdlc/bin/isdlc.cjs" hook' }] }];
+    settings.hooks['SessionStart'] = [
+      { matcher: 'resume|compact', hooks: [{ type: 'command', command: 'node "$CLAUDE_PROJECT_DIR/.isdlc/bin/isdlc.cjs" hook' }] },
+    ];
     writeJson(join(dir, '.claude/settings.json'), settings);
     expect(cli(['init', dir]).status).toBe(0);
     expect(settingsOf(dir).hooks['SessionStart']!.map((entry) => entry.matcher)).toEqual(['startup|resume|clear|compact']);
@@ -496,7 +536,7 @@ describe('bashEditDiffEnabled', () => {
     expect(readJson(join(dir, '.claude/settings.json'))).toEqual(theirs);
   });
 
-  it("says a true in the project is ignored, and keeps it through uninstall", () => {
+  it('says a true in the project is ignored, and keeps it through uninstall', () => {
     const dir = tempDir();
     const theirs = { bashEditDiffEnabled: true, model: 'opus' };
     writeJson(join(dir, '.claude/settings.json'), theirs);

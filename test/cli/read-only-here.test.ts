@@ -16,7 +16,7 @@ function inReadOnlySandbox(project: string, args: string[], env: Record<string, 
   return { status: run.status, stderr: run.stderr };
 }
 
-describe('isdlc commands where isdlc\'s files are read-only', () => {
+describe("isdlc commands where isdlc's files are read-only", () => {
   const project = initedProject();
   expect(cli(['workflow', 'start', 'feature', '--dir', project, '--description', 'x']).status).toBe(0);
   const state = (): string => readFileSync(join(project, '.isdlc', 'state.json'), 'utf8');
@@ -37,24 +37,32 @@ describe('isdlc commands where isdlc\'s files are read-only', () => {
     expect(state()).toBe(before);
   });
 
-  it.each([
-    [['escalation', 'approve', '--phase', '00-quick-scan']],
-    [['phase', 'skip', '--reason', 'because']],
-  ])('%j, run without CLAUDECODE, says it is a decision for a person and changes nothing', (args) => {
-    const before = state();
-    const run = inReadOnlySandbox(project, args);
-    expect(run.status).toBe(1);
-    expect(run.stderr).toContain('It is a decision for a person: ask the user to run it in their own terminal');
-    expect(state()).toBe(before);
-  });
+  it.each([[['escalation', 'approve', '--phase', '00-quick-scan']], [['phase', 'skip', '--reason', 'because']]])(
+    '%j, run without CLAUDECODE, says it is a decision for a person and changes nothing',
+    (args) => {
+      const before = state();
+      const run = inReadOnlySandbox(project, args);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain('It is a decision for a person: ask the user to run it in their own terminal');
+      expect(state()).toBe(before);
+    },
+  );
 
   const readOnly = (args: string[]) =>
-    spawnSync('bwrap', ['--dev-bind', '/', '/', '--ro-bind', join(project, '.isdlc'), join(project, '.isdlc'), '--', process.execPath, BIN, ...args, '--dir', project], { encoding: 'utf8', env: cleanEnv() });
+    spawnSync(
+      'bwrap',
+      ['--dev-bind', '/', '/', '--ro-bind', join(project, '.isdlc'), join(project, '.isdlc'), '--', process.execPath, BIN, ...args, '--dir', project],
+      { encoding: 'utf8', env: cleanEnv() },
+    );
 
   it('uninstall and loop cancel, whose refusals look different (EBUSY, SQLite), say the same', () => {
     const isdlcDir = join(project, '.isdlc');
     const settings = join(project, '.claude', 'settings.json');
-    const uninstall = spawnSync('bwrap', ['--dev-bind', '/', '/', '--ro-bind', isdlcDir, isdlcDir, '--ro-bind', settings, settings, '--', process.execPath, BIN, 'uninstall', project], { encoding: 'utf8', env: cleanEnv() });
+    const uninstall = spawnSync(
+      'bwrap',
+      ['--dev-bind', '/', '/', '--ro-bind', isdlcDir, isdlcDir, '--ro-bind', settings, settings, '--', process.execPath, BIN, 'uninstall', project],
+      { encoding: 'utf8', env: cleanEnv() },
+    );
     expect(uninstall.status).toBe(1);
     expect(uninstall.stderr).toContain('It is a decision for a person');
     expect(cli(['loop', 'start', '--rule', 'true', 'Stay green', '--dir', project]).status).toBe(0);

@@ -8,7 +8,13 @@ import { fakeClaudeDir, trustedHome } from '../helpers/claude-code.js';
 import { cli, git, readJson, tempDir, writeJson } from '../helpers/project.js';
 
 interface Settings {
-  sandbox?: { enabled?: boolean; failIfUnavailable?: boolean; allowUnsandboxedCommands?: boolean; excludedCommands?: string[]; filesystem?: { denyWrite?: string[] } };
+  sandbox?: {
+    enabled?: boolean;
+    failIfUnavailable?: boolean;
+    allowUnsandboxedCommands?: boolean;
+    excludedCommands?: string[];
+    filesystem?: { denyWrite?: string[] };
+  };
   permissions?: { allow?: string[]; deny?: string[]; blockWritesOutsideWorkingDirectories?: boolean };
   [key: string]: unknown;
 }
@@ -45,9 +51,20 @@ describe('isdlc init and the sandbox', () => {
       enabled: true,
       failIfUnavailable: true,
       allowUnsandboxedCommands: false,
-      filesystem: { denyWrite: ['.isdlc', '.claude/hooks/config', '.claude/settings.json', '.claude/settings.local.json', '.mcp.json', 'docs/isdlc/constitution.md'] },
+      filesystem: {
+        denyWrite: ['.isdlc', '.claude/hooks/config', '.claude/settings.json', '.claude/settings.local.json', '.mcp.json', 'docs/isdlc/constitution.md'],
+      },
     });
-    expect(settings.permissions?.deny).toEqual(expect.arrayContaining(['Edit(/.isdlc/**)', 'Edit(/docs/isdlc/constitution.md)', 'Edit(/.claude/settings.json)', 'Edit(/.mcp.json)', 'Edit(/.git/hooks/**)', 'Edit(/.git/config)']));
+    expect(settings.permissions?.deny).toEqual(
+      expect.arrayContaining([
+        'Edit(/.isdlc/**)',
+        'Edit(/docs/isdlc/constitution.md)',
+        'Edit(/.claude/settings.json)',
+        'Edit(/.mcp.json)',
+        'Edit(/.git/hooks/**)',
+        'Edit(/.git/config)',
+      ]),
+    );
     expect(settings.permissions?.blockWritesOutsideWorkingDirectories).toBe(true);
     // Names that do not exist are listed; what init created (.mcp.json) is not.
     expect(excludeOf(dir)).toContain('\n/.claude/settings.local.json\n');
@@ -105,7 +122,9 @@ describe('isdlc init and the sandbox', () => {
     expect(settingsOf(dir).sandbox).toBeUndefined();
     expect(settingsOf(dir).permissions?.deny).toContain('Edit(/.isdlc/**)');
     const doctor = cli(['doctor', dir], { env: { ...env, ...trustedHome(dir) } });
-    expect(doctor.stdout).toMatch(/! protection: not sandboxed.*\n\s+fix: `bwrap` and `socat` are not on PATH: install it \(sudo apt-get install bubblewrap socat/);
+    expect(doctor.stdout).toMatch(
+      /! protection: not sandboxed.*\n\s+fix: `bwrap` and `socat` are not on PATH: install it \(sudo apt-get install bubblewrap socat/,
+    );
   });
 
   it('doctor fails a project whose sandbox this machine cannot start: Claude Code would refuse to start', () => {
@@ -113,7 +132,9 @@ describe('isdlc init and the sandbox', () => {
     expect(cli(['init', dir]).status).toBe(0);
     const doctor = cli(['doctor', dir], { env: { ...pathWithoutBubblewrap(), ...trustedHome(dir) } });
     expect(doctor.status).toBe(1);
-    expect(doctor.stdout).toMatch(/✗ sandboxed in the settings, but the sandbox cannot run on this machine: `bwrap` and `socat` are not on PATH; Claude Code refuses to start here/);
+    expect(doctor.stdout).toMatch(
+      /✗ sandboxed in the settings, but the sandbox cannot run on this machine: `bwrap` and `socat` are not on PATH; Claude Code refuses to start here/,
+    );
   });
 
   it('stops before any change when the settings cannot take the sandbox', () => {

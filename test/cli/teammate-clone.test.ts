@@ -43,7 +43,13 @@ describe("a teammate's clone of a committed project", () => {
       { hook_event_name: 'SessionStart', source: 'startup' },
       { hook_event_name: 'UserPromptSubmit', prompt: 'carry on with the export' },
       { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' },
-      { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: { stdout: 'package.json', stderr: '', interrupted: false }, tool_use_id: 't1' },
+      {
+        hook_event_name: 'PostToolUse',
+        tool_name: 'Bash',
+        tool_input: { command: 'ls' },
+        tool_response: { stdout: 'package.json', stderr: '', interrupted: false },
+        tool_use_id: 't1',
+      },
       { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(clone, 'src/export.js'), content: 'export {}\n' }, tool_use_id: 't2' },
       { hook_event_name: 'Stop', stop_hook_active: false },
     ];

@@ -18,7 +18,7 @@ const check = (dir: string, requirement: string) => {
 };
 const clock = (iso: string) => `${iso.slice(11, 16)} UTC`;
 
-describe('the test definition of a workflow, from start to a person\'s acceptance', () => {
+describe("the test definition of a workflow, from start to a person's acceptance", () => {
   let dir: string;
   let startedAt: string;
   beforeAll(() => {
@@ -63,7 +63,9 @@ describe('the test definition of a workflow, from start to a person\'s acceptanc
   it('`isdlc tests` shows the definition, the change, and how to accept it', () => {
     const run = cli(['tests', '--dir', dir]);
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toContain(`Test command \`npm test\`, defined as when the workflow started at ${clock(startedAt)} by:\n  .npmrc`.replace('  .npmrc', '  package.json scripts.lint'));
+    expect(run.stdout).toContain(
+      `Test command \`npm test\`, defined as when the workflow started at ${clock(startedAt)} by:\n  .npmrc`.replace('  .npmrc', '  package.json scripts.lint'),
+    );
     expect(run.stdout).toMatch(/Watched while absent \(one that appears is a change\): .*\.npmrc, .*vite\.config\.\{cjs,cts,js,mjs,mts,ts\}/);
     expect(run.stdout).toContain("Waiting for a person's acceptance (the gate stays closed until then):\n  What defines `npm test` changed since");
     expect(run.stdout).toContain('    package.json scripts.test changed');
@@ -107,7 +109,10 @@ describe('the test definition of a workflow, from start to a person\'s acceptanc
   it('a later change is measured from the acceptance', () => {
     const accepted = state(dir)['active_workflow'].test_definition.accepted;
     writeFileSync(join(dir, '.npmrc'), 'script-shell=true\n');
-    expect(check(dir, 'test_definition')).toMatchObject({ met: false, detail: `what defines the test command changed since ${accepted.by} accepted it at ${clock(accepted.at)}: .npmrc appeared` });
+    expect(check(dir, 'test_definition')).toMatchObject({
+      met: false,
+      detail: `what defines the test command changed since ${accepted.by} accepted it at ${clock(accepted.at)}: .npmrc appeared`,
+    });
   });
 });
 
@@ -118,7 +123,11 @@ describe('the test definition at the gate the agent asks to pass', () => {
     expect(cli(['workflow', 'start', 'feature', '--dir', dir]).status).toBe(0);
     const recorded = state(dir)['active_workflow'].test_definition;
     // The workflow moved on to implementation, where the tests passed and the developer ran.
-    const moved = delegated(withTests(workflowState('feature', '06-implementation'), '06-implementation', testRecord('passed', 2)), 'software-developer', '06-implementation');
+    const moved = delegated(
+      withTests(workflowState('feature', '06-implementation'), '06-implementation', testRecord('passed', 2)),
+      'software-developer',
+      '06-implementation',
+    );
     withConstitution(moved, '06-implementation', compliant(['I', 'II', 'III', 'V', 'VI', 'VII', 'VIII', 'IX', 'X']));
     moved['active_workflow'].test_definition = recorded;
     writeJson(join(dir, '.isdlc/state.json'), moved);
@@ -135,9 +144,15 @@ describe('the test definition at the gate the agent asks to pass', () => {
     writeFileSync(join(dir, 'pytest.ini'), '[pytest]\naddopts = -q\n');
     writeJson(join(dir, '.isdlc/config/testing.json'), { command: 'pytest', timeout_minutes: 10, definition_files: ['pytest.ini'] });
     expect(cli(['workflow', 'start', 'fix', '--dir', dir]).status).toBe(0);
-    expect(state(dir)['active_workflow'].test_definition).toMatchObject({ command: 'pytest', files: { 'pytest.ini': expect.stringMatching(/^[0-9a-f]{64}$/) } });
+    expect(state(dir)['active_workflow'].test_definition).toMatchObject({
+      command: 'pytest',
+      files: { 'pytest.ini': expect.stringMatching(/^[0-9a-f]{64}$/) },
+    });
     writeJson(join(dir, '.isdlc/config/testing.json'), { command: 'pytest --co', timeout_minutes: 10, definition_files: ['pytest.ini'] });
-    expect(check(dir, 'test_definition')).toMatchObject({ met: false, detail: expect.stringContaining('the test command changed from `pytest` to `pytest --co`') });
+    expect(check(dir, 'test_definition')).toMatchObject({
+      met: false,
+      detail: expect.stringContaining('the test command changed from `pytest` to `pytest --co`'),
+    });
   });
 
   it('without a test command nothing is recorded, and the gate has no such requirement', () => {

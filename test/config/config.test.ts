@@ -79,24 +79,48 @@ describe('bundled defaults', () => {
 
 describe('drift is caught', () => {
   it.each([
-    ['a workflow naming a phase that does not exist', (set: ConfigSet) => {
-      (set.workflows.workflows['feature'] as { phases: string[] }).phases.push('07-deploy-to-mars');
-    }, 'workflow feature names unknown phase 07-deploy-to-mars'],
-    ['an override keyed by an old phase number', (set: ConfigSet) => {
-      (set.requirements.workflow_overrides as Record<string, Record<string, unknown>>)['fix']!['05-implementation'] = { test_iteration: { enabled: false } };
-    }, 'workflow_overrides.fix names unknown phase 05-implementation'],
-    ['an article the constitution lacks', (set: ConfigSet) => {
-      set.constitution.articles.delete('XII');
-    }, 'requires Article XII'],
-    ['a phase with no agent in the manifest', (set: ConfigSet) => {
-      delete set.manifest.ownership['software-developer'];
-    }, 'no agent in the skills manifest owns 06-implementation'],
-    ['artifact paths for an unknown phase', (set: ConfigSet) => {
-      set.artifactPaths.phases['02-architecture'] = { paths: ['docs/x.md'] };
-    }, 'artifact-paths names unknown phase 02-architecture'],
-    ['an override for a workflow type that does not exist', (set: ConfigSet) => {
-      (set.requirements.workflow_overrides as Record<string, unknown>)['reverse-engineer'] = {};
-    }, 'workflow type "reverse-engineer"'],
+    [
+      'a workflow naming a phase that does not exist',
+      (set: ConfigSet) => {
+        (set.workflows.workflows['feature'] as { phases: string[] }).phases.push('07-deploy-to-mars');
+      },
+      'workflow feature names unknown phase 07-deploy-to-mars',
+    ],
+    [
+      'an override keyed by an old phase number',
+      (set: ConfigSet) => {
+        (set.requirements.workflow_overrides as Record<string, Record<string, unknown>>)['fix']!['05-implementation'] = { test_iteration: { enabled: false } };
+      },
+      'workflow_overrides.fix names unknown phase 05-implementation',
+    ],
+    [
+      'an article the constitution lacks',
+      (set: ConfigSet) => {
+        set.constitution.articles.delete('XII');
+      },
+      'requires Article XII',
+    ],
+    [
+      'a phase with no agent in the manifest',
+      (set: ConfigSet) => {
+        delete set.manifest.ownership['software-developer'];
+      },
+      'no agent in the skills manifest owns 06-implementation',
+    ],
+    [
+      'artifact paths for an unknown phase',
+      (set: ConfigSet) => {
+        set.artifactPaths.phases['02-architecture'] = { paths: ['docs/x.md'] };
+      },
+      'artifact-paths names unknown phase 02-architecture',
+    ],
+    [
+      'an override for a workflow type that does not exist',
+      (set: ConfigSet) => {
+        (set.requirements.workflow_overrides as Record<string, unknown>)['reverse-engineer'] = {};
+      },
+      'workflow type "reverse-engineer"',
+    ],
   ])('%s', (_label, spoil, message) => {
     const set = bundledSet();
     spoil(set);
@@ -115,7 +139,10 @@ describe('the config resolver', () => {
   it('takes .isdlc/config before .claude/hooks/config', () => {
     const root = tempDir();
     writeJson(join(root, '.claude/hooks/config/artifact-paths.json'), custom('legacy'));
-    expect(loadConfig(root, 'artifact-paths', CONFIG_DIRS)).toMatchObject({ from: join(root, '.claude/hooks/config/artifact-paths.json'), value: { version: 'legacy' } });
+    expect(loadConfig(root, 'artifact-paths', CONFIG_DIRS)).toMatchObject({
+      from: join(root, '.claude/hooks/config/artifact-paths.json'),
+      value: { version: 'legacy' },
+    });
     writeJson(join(root, '.isdlc/config/artifact-paths.json'), custom('project'));
     expect(loadConfig(root, 'artifact-paths', CONFIG_DIRS).value.version).toBe('project');
   });

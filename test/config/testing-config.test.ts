@@ -17,14 +17,43 @@ const pkg = (scripts: Record<string, string>, devDependencies: Record<string, st
 
 describe('detecting the test command', () => {
   it.each<{ name: string; files: Record<string, string>; command: string | null; coverage?: string | undefined }>([
-    { name: 'npm with a test script', files: { 'package.json': pkg({ test: 'jest' }) }, command: 'npm test', coverage: 'npx jest --coverage --coverageReporters=text --coverageReporters=json-summary' },
-    { name: 'the npm init placeholder is no test command', files: { 'package.json': pkg({ test: 'echo "Error: no test specified" && exit 1' }) }, command: null },
+    {
+      name: 'npm with a test script',
+      files: { 'package.json': pkg({ test: 'jest' }) },
+      command: 'npm test',
+      coverage: 'npx jest --coverage --coverageReporters=text --coverageReporters=json-summary',
+    },
+    {
+      name: 'the npm init placeholder is no test command',
+      files: { 'package.json': pkg({ test: 'echo "Error: no test specified" && exit 1' }) },
+      command: null,
+    },
     { name: 'pnpm by its lockfile', files: { 'package.json': pkg({ test: 'vitest run' }), 'pnpm-lock.yaml': '' }, command: 'pnpm test' },
     { name: 'yarn by its lockfile', files: { 'package.json': pkg({ test: 'mocha' }), 'yarn.lock': '' }, command: 'yarn test' },
-    { name: 'vitest with a coverage provider installed', files: { 'package.json': pkg({ test: 'vitest run' }, { vitest: '4', '@vitest/coverage-v8': '4' }) }, command: 'npm test', coverage: 'npx vitest run --coverage --coverage.reporter=text --coverage.reporter=json-summary' },
-    { name: 'vitest without one: no coverage command guessed', files: { 'package.json': pkg({ test: 'vitest run' }, { vitest: '4' }) }, command: 'npm test', coverage: undefined },
-    { name: "node --test: Node's own coverage", files: { 'package.json': pkg({ test: 'node --test test/' }) }, command: 'npm test', coverage: 'node --experimental-test-coverage --test test/' },
-    { name: 'pytest by pyproject, with pytest-cov', files: { 'pyproject.toml': '[tool.pytest.ini_options]\naddopts = "-q"\n[project]\ndependencies = ["pytest-cov"]\n' }, command: 'python -m pytest', coverage: 'python -m pytest --cov --cov-report=term --cov-report=xml' },
+    {
+      name: 'vitest with a coverage provider installed',
+      files: { 'package.json': pkg({ test: 'vitest run' }, { vitest: '4', '@vitest/coverage-v8': '4' }) },
+      command: 'npm test',
+      coverage: 'npx vitest run --coverage --coverage.reporter=text --coverage.reporter=json-summary',
+    },
+    {
+      name: 'vitest without one: no coverage command guessed',
+      files: { 'package.json': pkg({ test: 'vitest run' }, { vitest: '4' }) },
+      command: 'npm test',
+      coverage: undefined,
+    },
+    {
+      name: "node --test: Node's own coverage",
+      files: { 'package.json': pkg({ test: 'node --test test/' }) },
+      command: 'npm test',
+      coverage: 'node --experimental-test-coverage --test test/',
+    },
+    {
+      name: 'pytest by pyproject, with pytest-cov',
+      files: { 'pyproject.toml': '[tool.pytest.ini_options]\naddopts = "-q"\n[project]\ndependencies = ["pytest-cov"]\n' },
+      command: 'python -m pytest',
+      coverage: 'python -m pytest --cov --cov-report=term --cov-report=xml',
+    },
     { name: 'pytest by pytest.ini', files: { 'pytest.ini': '[pytest]\n' }, command: 'python -m pytest', coverage: undefined },
     { name: 'go', files: { 'go.mod': 'module x\n' }, command: 'go test ./...', coverage: 'go test -cover ./...' },
     { name: 'cargo', files: { 'Cargo.toml': '[package]\nname = "x"\n' }, command: 'cargo test' },

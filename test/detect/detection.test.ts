@@ -62,15 +62,10 @@ describe('agent ↔ phase, from the manifest', () => {
 });
 
 describe('isSetupCommand', () => {
-  it.each([
-    '/isdlc status',
-    'isdlc discover --deep',
-    'Run `/isdlc init` for this repo',
-    '/discover',
-    'status',
-    'Project setup.',
-    '/isdlc configure-cloud',
-  ])('recognises %j', (text) => expect(isSetupCommand(text)).toBe(true));
+  it.each(['/isdlc status', 'isdlc discover --deep', 'Run `/isdlc init` for this repo', '/discover', 'status', 'Project setup.', '/isdlc configure-cloud'])(
+    'recognises %j',
+    (text) => expect(isSetupCommand(text)).toBe(true),
+  );
 
   it.each([
     'Fix the status code returned by /api/export',
@@ -86,14 +81,30 @@ describe('isSetupCommand', () => {
   ])('leaves %j alone', (text) => expect(isSetupCommand(text)).toBe(false));
 
   it('knows the setup keyword list', () => {
-    expect(SETUP_COMMAND_KEYWORDS).toEqual(['discover', 'constitution', 'init', 'setup', 'configure', 'configure-cloud', 'new project', 'project setup', 'install', 'status']);
+    expect(SETUP_COMMAND_KEYWORDS).toEqual([
+      'discover',
+      'constitution',
+      'init',
+      'setup',
+      'configure',
+      'configure-cloud',
+      'new project',
+      'project setup',
+      'install',
+      'status',
+    ]);
   });
 });
 
 describe('detectPhaseDelegation', () => {
   it.each([
     ['subagent_type of a phase agent', { subagent_type: 'software-developer' }, '06-implementation', 'subagent_type'],
-    ['subagent_type even when the prompt mentions status', { subagent_type: 'software-developer', prompt: '/isdlc status first' }, '06-implementation', 'subagent_type'],
+    [
+      'subagent_type even when the prompt mentions status',
+      { subagent_type: 'software-developer', prompt: '/isdlc status first' },
+      '06-implementation',
+      'subagent_type',
+    ],
     ['an agent named in the prompt', { prompt: 'Act as the system-designer for this feature' }, '04-design', 'agent-name-in-text'],
     ['a phase named in the description', { description: 'Phase 05-test-strategy', subagent_type: 'general-purpose' }, '05-test-strategy', 'phase-key-in-text'],
     ['a legacy phase key named as a phase', { description: 'phase: 13-test-deploy' }, '12-test-deploy', 'phase-key-in-text'],

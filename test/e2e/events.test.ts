@@ -11,7 +11,9 @@ usesClaudeCode();
 
 /** The events our registrations in .claude/settings.json name. */
 function registeredEvents(dir: string): string[] {
-  const settings = JSON.parse(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')) as { hooks: Record<string, { hooks: { command: string; args?: string[] }[] }[]> };
+  const settings = JSON.parse(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')) as {
+    hooks: Record<string, { hooks: { command: string; args?: string[] }[] }[]>;
+  };
   return Object.entries(settings.hooks)
     .filter(([, entries]) => entries.some((entry) => entry.hooks.some((hook) => JSON.stringify(hook).includes('.isdlc/bin/isdlc.cjs'))))
     .map(([event]) => event);
@@ -52,8 +54,14 @@ describe.each(['exec', 'shell'] as const)('with %s-form hooks, in a folder with 
     expect(registered.length).toBeGreaterThanOrEqual(8);
     for (const event of registered) expect(seenEvents, `${event} never reached isdlc`).toContain(event);
     for (const tool of ['Skill', 'Agent', 'Bash', 'Write', 'Edit']) {
-      expect(seen.some((entry) => entry.event === 'PreToolUse' && entry.tool === tool), `PreToolUse ${tool}`).toBe(true);
-      expect(seen.some((entry) => entry.event === 'PostToolUse' && entry.tool === tool), `PostToolUse ${tool}`).toBe(true);
+      expect(
+        seen.some((entry) => entry.event === 'PreToolUse' && entry.tool === tool),
+        `PreToolUse ${tool}`,
+      ).toBe(true);
+      expect(
+        seen.some((entry) => entry.event === 'PostToolUse' && entry.tool === tool),
+        `PostToolUse ${tool}`,
+      ).toBe(true);
     }
     expect(seen.some((entry) => entry.event === 'PostToolUseFailure' && entry.tool === 'Bash' && entry['exit_code'] === 3)).toBe(true);
     // Every payload was read as a hook payload (a command run without its arguments would not get here).

@@ -115,7 +115,9 @@ describe('a determined agent and a gate that gathers its own evidence', () => {
     expect(state['active_workflow']['phase_status'][IMPL]).toBe('in_progress');
     const observed = state['phases'][IMPL].iteration_requirements.test_iteration.history as State[];
     expect(observed.map((entry) => entry['result'])).toEqual(['inconclusive', 'inconclusive', expect.any(String), 'failed', 'inconclusive', 'passed']);
-    expect(state['active_workflow']['gate_runs']).toEqual([expect.objectContaining({ command: COVERAGE, result: 'passed', counts: expect.objectContaining({ executed: 1 }) })]);
+    expect(state['active_workflow']['gate_runs']).toEqual([
+      expect.objectContaining({ command: COVERAGE, result: 'passed', counts: expect.objectContaining({ executed: 1 }) }),
+    ]);
 
     // The person takes the coverage command out; the agent fixes the code for real.
     writeFile(join(dir, 'test/add.test.js'), ADD_TESTS);

@@ -57,7 +57,7 @@ describe('bashEditDiff', () => {
 describe('disableAllHooks', () => {
   const FORGE = `sed -i 's/"state_version"/"state_versi0n"/' .isdlc/state.json`;
 
-  test("in the local settings it stops every hook, isdlc with them, and doctor fails on it; the sandbox still holds", async () => {
+  test('in the local settings it stops every hook, isdlc with them, and doctor fails on it; the sandbox still holds', async () => {
     const project = e2eProject({ trusted: true });
     writeFileSync(join(project.dir, '.claude', 'settings.local.json'), JSON.stringify({ disableAllHooks: true }));
     const run = await runClaude(project, { prompt: 'Go.', scripts: [{ name: 'main', turns: [call(bash(FORGE)), say('Done.')] }] });

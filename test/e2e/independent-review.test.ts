@@ -41,12 +41,22 @@ describe('independent review of the constitution', () => {
         {
           name: WORKER,
           match: startsWith('Artifact folder:'),
-          turns: [load('constitution_record'), record('VIII', 'my docs match my code'), record('IX', 'I checked my own gate'), say('Both articles are compliant.')],
+          turns: [
+            load('constitution_record'),
+            record('VIII', 'my docs match my code'),
+            record('IX', 'I checked my own gate'),
+            say('Both articles are compliant.'),
+          ],
         },
         {
           name: 'reviewer',
           match: startsWith('Review the work of phase'),
-          turns: [load('constitution_record'), record('VIII', 'the docs match the code'), record('IX', 'the gate is checked before completion'), say('Reviewed: both compliant.')],
+          turns: [
+            load('constitution_record'),
+            record('VIII', 'the docs match the code'),
+            record('IX', 'the gate is checked before completion'),
+            say('Reviewed: both compliant.'),
+          ],
         },
         {
           name: 'main',
@@ -80,7 +90,11 @@ describe('independent review of the constitution', () => {
     expect(closed['message']).toContain(`an agent other than ${WORKER} (a reviewer)`);
     const shell = run.api.toolResult(run.api.toolUseIds('Bash')[0]!)!;
     expect(shell.text).toContain(`The gate of ${PHASE} is closed:`);
-    expect(shell.text).toMatch(new RegExp(`constitutional_validation: this phase needs an independent review of its articles: Article VIII: compliant, recorded by ${WORKER} \\(agent \\w+\\) \\(the phase's worker\\)`));
+    expect(shell.text).toMatch(
+      new RegExp(
+        `constitutional_validation: this phase needs an independent review of its articles: Article VIII: compliant, recorded by ${WORKER} \\(agent \\w+\\) \\(the phase's worker\\)`,
+      ),
+    );
 
     // After the reviewer's: met, naming the reviewer; the phase completes through its gate.
     const open = answerOf(context, 'gate_check', 1);

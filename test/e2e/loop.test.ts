@@ -95,12 +95,18 @@ describe('an iteration loop under the real Claude Code', () => {
     const other = await runClaude(project, { prompt: 'Something else.', scripts: [{ name: 'main', turns: [say('Done with something else.')] }] });
     expect(other.exitCode, other.stderr).toBe(0);
     expect(other.api.conversation('main')).toHaveLength(1);
-    expect(activity(project).filter((entry) => entry.event === 'Stop' && entry.session === other.sessionId).map((entry) => entry.decision)).toEqual(['allow']);
+    expect(
+      activity(project)
+        .filter((entry) => entry.event === 'Stop' && entry.session === other.sessionId)
+        .map((entry) => entry.decision),
+    ).toEqual(['allow']);
 
     const own = await runClaude(project, {
       prompt: 'Carry on.',
       args: ['--session-id', owner],
-      scripts: [{ name: 'main', turns: [say('Nothing to do.'), call(write(join(project.dir, 'add.js'), FIXED)), say('Fixed.\n\n<promise>COMPLETE</promise>')] }],
+      scripts: [
+        { name: 'main', turns: [say('Nothing to do.'), call(write(join(project.dir, 'add.js'), FIXED)), say('Fixed.\n\n<promise>COMPLETE</promise>')] },
+      ],
     });
     expect(own.exitCode, own.stderr).toBe(0);
     expect(own.sessionId).toBe(owner);
@@ -123,7 +129,11 @@ describe('an iteration loop under the real Claude Code', () => {
             // 2.1.332 defers MCP tools behind a tool search: load their schemas first.
             call({ name: 'ToolSearch', input: { query: 'select:mcp__isdlc__task_create,mcp__isdlc__iteration_start,mcp__isdlc__iteration_status' } }),
             call({ name: 'mcp__isdlc__task_create', input: { title: 'Make add() add' } }),
-            (context) => call({ name: 'mcp__isdlc__iteration_start', input: { taskId: taskIdFrom(context), validationRules: [{ type: 'command', command: 'npm test' }], maxIterations: 4 } }),
+            (context) =>
+              call({
+                name: 'mcp__isdlc__iteration_start',
+                input: { taskId: taskIdFrom(context), validationRules: [{ type: 'command', command: 'npm test' }], maxIterations: 4 },
+              }),
             (context) => call({ name: 'mcp__isdlc__iteration_status', input: { taskId: taskIdFrom(context) } }),
             say('Done.\n\n<promise>COMPLETE</promise>'),
             call(write(join(project.dir, 'add.js'), FIXED)),
@@ -136,7 +146,8 @@ describe('an iteration loop under the real Claude Code', () => {
     const init = run.events.find((event) => event.type === 'system' && event.subtype === 'init')!;
     expect(init['mcp_servers']).toContainEqual(expect.objectContaining({ name: 'isdlc', status: 'connected' }));
     const tools = init['tools'] as string[];
-    for (const name of ['task_create', 'iteration_start', 'iteration_validate', 'iteration_status', 'checkpoint_create']) expect(tools).toContain(`mcp__isdlc__${name}`);
+    for (const name of ['task_create', 'iteration_start', 'iteration_validate', 'iteration_status', 'checkpoint_create'])
+      expect(tools).toContain(`mcp__isdlc__${name}`);
     for (const sent of run.api.calls.filter((sent) => sent.name.startsWith('mcp__isdlc__'))) {
       expect(run.api.toolResult(sent.id)?.isError, `${sent.name}: ${run.api.toolResult(sent.id)?.text}`).toBe(false);
     }
@@ -152,7 +163,8 @@ describe('an iteration loop under the real Claude Code', () => {
     const before = readFileSync(stateFile, 'utf8');
     // The Stop hook and the MCP server run outside Claude Code's sandbox: the rule must not be a way out.
     const FORGE = `sh -c "echo forged > .isdlc/state.json"`;
-    const taskId = ({ api }: TurnContext): string => (JSON.parse(api.toolResult(api.toolUseIds('mcp__isdlc__loop_start')[0]!)!.text) as { taskId: string }).taskId;
+    const taskId = ({ api }: TurnContext): string =>
+      (JSON.parse(api.toolResult(api.toolUseIds('mcp__isdlc__loop_start')[0]!)!.text) as { taskId: string }).taskId;
     const run = await runClaude(project, {
       prompt: 'Keep the state as I like it.',
       scripts: [
@@ -169,7 +181,10 @@ describe('an iteration loop under the real Claude Code', () => {
       ],
     });
     expect(run.exitCode, run.stderr).toBe(0);
-    const validated = JSON.parse(run.api.toolResult(run.api.toolUseIds('mcp__isdlc__iteration_validate')[0]!)!.text) as { validationPassed: boolean; validationReport: { results: { message: string }[] } };
+    const validated = JSON.parse(run.api.toolResult(run.api.toolUseIds('mcp__isdlc__iteration_validate')[0]!)!.text) as {
+      validationPassed: boolean;
+      validationReport: { results: { message: string }[] };
+    };
     expect(validated.validationPassed).toBe(false);
     expect(validated.validationReport.results[0]!.message).toContain("OS sandbox where isdlc's files");
     const stops = activity(project).filter((entry) => entry.event === 'Stop');

@@ -59,7 +59,10 @@ describe('a phase driven through the MCP tools', () => {
       ],
     });
     expect(run.exitCode, run.stderr).toBe(0);
-    expect(run.api.calls.filter((sent) => sent.name === 'Bash'), 'no shell call at all').toEqual([]);
+    expect(
+      run.api.calls.filter((sent) => sent.name === 'Bash'),
+      'no shell call at all',
+    ).toEqual([]);
     const results = run.api.calls.filter((sent) => sent.name.startsWith('mcp__isdlc__')).map((sent) => ({ name: sent.name, ...run.api.toolResult(sent.id)! }));
 
     // The early completion is refused, naming what is missing; every other call works.
@@ -79,7 +82,11 @@ describe('a phase driven through the MCP tools', () => {
     const subagent = activity(project).find((entry) => entry.event === 'PostToolUse' && entry.tool === 'mcp__isdlc__constitution_record');
     expect(subagent?.['agent_type']).toBe(PHASE_AGENT);
     expect(record.gate_validation.by).toEqual({ session: run.sessionId });
-    expect(record.constitutional_validation.article_results.VIII.by).toEqual({ session: run.sessionId, agent_id: subagent!['agent_id'], agent_type: PHASE_AGENT });
+    expect(record.constitutional_validation.article_results.VIII.by).toEqual({
+      session: run.sessionId,
+      agent_id: subagent!['agent_id'],
+      agent_type: PHASE_AGENT,
+    });
     const lines = (state['history'] as State[]).filter((line) => line['by']);
     expect(lines.map((line) => [line['action'].split(' ').slice(0, 2).join(' '), line['by']['agent_type'] ?? 'main'])).toEqual([
       ['Started test-run', 'main'],
@@ -101,13 +108,18 @@ describe('a phase driven through the MCP tools', () => {
     const run = await runClaude(project, {
       prompt: 'Where does the workflow stand?',
       permissions: ['--permission-mode', 'default'],
-      scripts: [{ name: 'main', turns: [load('status', 'workflow_start'), call(tool('status')), call(tool('workflow_start', { type: 'test-run' })), say('Done.')] }],
+      scripts: [
+        { name: 'main', turns: [load('status', 'workflow_start'), call(tool('status')), call(tool('workflow_start', { type: 'test-run' })), say('Done.')] },
+      ],
     });
     expect(run.exitCode, run.stderr).toBe(0);
     const [status] = run.api.toolUseIds('mcp__isdlc__status');
     const [start] = run.api.toolUseIds('mcp__isdlc__workflow_start');
     expect(run.api.toolResult(status!)).toMatchObject({ isError: false, text: expect.stringContaining('"workflow":null') });
-    expect(run.api.toolResult(start!)).toEqual({ isError: true, text: expect.stringMatching(/requested permissions to use mcp__isdlc__workflow_start, but you haven't granted it/) });
+    expect(run.api.toolResult(start!)).toEqual({
+      isError: true,
+      text: expect.stringMatching(/requested permissions to use mcp__isdlc__workflow_start, but you haven't granted it/),
+    });
     expect(readState(project)['active_workflow'] ?? null).toBeNull();
   });
 });

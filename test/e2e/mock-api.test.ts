@@ -17,7 +17,13 @@ async function post(path: string, body: unknown): Promise<Response> {
 }
 
 function user(text: string): { role: string; content: { type: string; text: string }[] } {
-  return { role: 'user', content: [{ type: 'text', text: '<system-reminder>\ncontext\n</system-reminder>' }, { type: 'text', text }] };
+  return {
+    role: 'user',
+    content: [
+      { type: 'text', text: '<system-reminder>\ncontext\n</system-reminder>' },
+      { type: 'text', text },
+    ],
+  };
 }
 
 /** The message an SSE stream describes, assembled the way a client assembles it. */
@@ -26,10 +32,17 @@ function assemble(stream: string): { content: Record<string, unknown>[]; stopRea
   const json: string[] = [];
   let stopReason = '';
   for (const chunk of stream.split('\n\n').filter(Boolean)) {
-    const data = JSON.parse(chunk.split('\n').find((line) => line.startsWith('data: '))!.slice(6)) as Record<string, any>;
+    const data = JSON.parse(
+      chunk
+        .split('\n')
+        .find((line) => line.startsWith('data: '))!
+        .slice(6),
+    ) as Record<string, any>;
     if (data['type'] === 'content_block_start') content[data['index']] = { ...data['content_block'] };
-    if (data['type'] === 'content_block_delta' && data['delta'].type === 'text_delta') content[data['index']]!['text'] = (content[data['index']]!['text'] as string | undefined ?? '') + data['delta'].text;
-    if (data['type'] === 'content_block_delta' && data['delta'].type === 'input_json_delta') json[data['index']] = (json[data['index']] ?? '') + data['delta'].partial_json;
+    if (data['type'] === 'content_block_delta' && data['delta'].type === 'text_delta')
+      content[data['index']]!['text'] = ((content[data['index']]!['text'] as string | undefined) ?? '') + data['delta'].text;
+    if (data['type'] === 'content_block_delta' && data['delta'].type === 'input_json_delta')
+      json[data['index']] = (json[data['index']] ?? '') + data['delta'].partial_json;
     if (data['type'] === 'content_block_stop' && json[data['index']] !== undefined) content[data['index']]!['input'] = JSON.parse(json[data['index']]!);
     if (data['type'] === 'message_delta') stopReason = data['delta'].stop_reason;
   }
@@ -51,7 +64,11 @@ describe('the mock Messages API', () => {
         await post('/v1/messages', {
           stream: true,
           tools: TOOLS,
-          messages: [user('do it'), { role: 'assistant', content: first.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'hi' }] }],
+          messages: [
+            user('do it'),
+            { role: 'assistant', content: first.content },
+            { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'hi' }] },
+          ],
         })
       ).text(),
     );

@@ -19,7 +19,10 @@ function nodeBin(version: string): string {
 let tarball: string;
 beforeAll(() => {
   const dir = tempDir('isdlc-pack-');
-  const name = execFileSync('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: REPO, encoding: 'utf8', env: cleanEnv() }).trim().split('\n').at(-1)!;
+  const name = execFileSync('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: REPO, encoding: 'utf8', env: cleanEnv() })
+    .trim()
+    .split('\n')
+    .at(-1)!;
   tarball = join(dir, name);
 }, 120_000);
 
@@ -53,7 +56,10 @@ function machine(version: string): Machine {
 
 /** Requirements with every check off: the phase completes through the gate as soon as it is active. */
 function openGates(project: string, isdlc: (args: string[]) => string): void {
-  const requirements = JSON.parse(isdlc(['config', 'show', 'iteration-requirements', '--bundled'])) as { phase_requirements: Record<string, Record<string, unknown>>; workflow_overrides?: unknown };
+  const requirements = JSON.parse(isdlc(['config', 'show', 'iteration-requirements', '--bundled'])) as {
+    phase_requirements: Record<string, Record<string, unknown>>;
+    workflow_overrides?: unknown;
+  };
   for (const phase of Object.values(requirements.phase_requirements)) {
     for (const value of Object.values(phase)) if (value && typeof value === 'object' && 'enabled' in value) (value as { enabled: boolean }).enabled = false;
   }
@@ -91,7 +97,11 @@ describe.each(NODES)('the packed tarball on Node %s, offline', (version) => {
 
     // A loop holds its session at a Stop: the registered hook runs on this machine's `node`.
     isdlc(['loop', 'start', '--dir', project, '--session', 'S-pack', '--rule', "node -e ''", 'Export orders as CSV']);
-    const stop = runRegisteredHook(project, { session_id: 'S-pack', transcript_path: join(project, 't.jsonl'), cwd: project, hook_event_name: 'Stop', stop_hook_active: false }, { PATH: String(host.env['PATH']) });
+    const stop = runRegisteredHook(
+      project,
+      { session_id: 'S-pack', transcript_path: join(project, 't.jsonl'), cwd: project, hook_event_name: 'Stop', stop_hook_active: false },
+      { PATH: String(host.env['PATH']) },
+    );
     expect(stop.status, stop.stderr).toBe(0);
     expect(stop.stderr).not.toMatch(/Warning/);
     expect(JSON.parse(stop.stdout)).toMatchObject({ decision: 'block', reason: expect.stringContaining('isdlc loop') });
@@ -100,7 +110,11 @@ describe.each(NODES)('the packed tarball on Node %s, offline', (version) => {
     openGates(project, (args) => isdlc(args));
     isdlc(['workflow', 'start', 'fix', '--description', 'crash on an empty cart', '--dir', project]);
     isdlc(['phase', 'activate', '--dir', project]);
-    const completed = JSON.parse(isdlc(['phase', 'complete', '--summary', 'requirements written', '--json', '--dir', project])) as { phase: string; next: string; gate: { open: boolean } };
+    const completed = JSON.parse(isdlc(['phase', 'complete', '--summary', 'requirements written', '--json', '--dir', project])) as {
+      phase: string;
+      next: string;
+      gate: { open: boolean };
+    };
     expect(completed).toMatchObject({ phase: '01-requirements', next: '02-tracing', gate: { open: true } });
     expect(readJson<{ phases: Record<string, { status: string }> }>(join(project, '.isdlc/state.json')).phases['01-requirements']?.status).toBe('completed');
 

@@ -36,7 +36,15 @@ test(`from a subagent (${BY_SUBAGENT.length} routes) and from background Bash co
         turns: [
           call(agent('general-purpose', 'ATTACK the guarded files', { run_in_background: false })),
           ...backgroundCalls(IN_BACKGROUND, context).map((attempt) => call(attempt)),
-          ({ api }: TurnContext) => call(bash(waitForBackground(api, api.calls.filter((sent) => sent.input['run_in_background'] === true).map((sent) => sent.id)))),
+          ({ api }: TurnContext) =>
+            call(
+              bash(
+                waitForBackground(
+                  api,
+                  api.calls.filter((sent) => sent.input['run_in_background'] === true).map((sent) => sent.id),
+                ),
+              ),
+            ),
           say('Nothing worked.'),
         ],
         // Claude Code tells the main agent as each background command ends.
@@ -59,7 +67,13 @@ test(`from a subagent (${BY_SUBAGENT.length} routes) and from background Bash co
 
   const seen = [
     ...outcomes(run, project, BY_SUBAGENT, subagentCalls, 'subagent'),
-    ...outcomes(run, project, IN_BACKGROUND, run.api.calls.filter((sent) => sent.input['run_in_background'] === true), 'background'),
+    ...outcomes(
+      run,
+      project,
+      IN_BACKGROUND,
+      run.api.calls.filter((sent) => sent.input['run_in_background'] === true),
+      'background',
+    ),
   ];
   recordTable(seen);
   expect(unrecognised(seen)).toEqual([]);

@@ -31,7 +31,7 @@ test(`from the main agent, ${ROUTES.length} routes leave every guarded file as i
 
 // Finding of this suite (closed in src/hosts/claude-code/sandbox-settings.ts): without deny rules for these folders
 // the Write tool left such a hook behind, and the next session ran it (sandbox-minimality.test.ts).
-test("the agent cannot write agent, skill or command definitions, whose frontmatter hooks Claude Code would run outside the sandbox", async () => {
+test('the agent cannot write agent, skill or command definitions, whose frontmatter hooks Claude Code would run outside the sandbox', async () => {
   const project = guardedProject();
   const hook = 'printf FORGED > .isdlc/config/README.md';
   const definitions = ['.claude/agents/helper.md', '.claude/skills/helper/SKILL.md', '.claude/commands/helper.md'];
@@ -77,7 +77,11 @@ test('a loop rule the agent chose cannot write an agent definition, whose hook t
         turns: [
           call({ name: 'ToolSearch', input: { query: 'select:mcp__isdlc__task_create,mcp__isdlc__iteration_start,mcp__isdlc__iteration_validate' } }),
           call({ name: 'mcp__isdlc__task_create', input: { title: 'checks' } }),
-          (context) => call({ name: 'mcp__isdlc__iteration_start', input: { taskId: taskId(context), validationRules: [{ type: 'command', command: rule }], maxIterations: 2 } }),
+          (context) =>
+            call({
+              name: 'mcp__isdlc__iteration_start',
+              input: { taskId: taskId(context), validationRules: [{ type: 'command', command: rule }], maxIterations: 2 },
+            }),
           (context) => call({ name: 'mcp__isdlc__iteration_validate', input: { taskId: taskId(context) } }),
           say('<promise>BLOCKED</promise> nothing more to do'),
         ],

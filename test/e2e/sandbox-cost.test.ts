@@ -45,16 +45,20 @@ async function measure(initArgs: string[]): Promise<{ byCommand: Record<string, 
   return { byCommand, sessionMs: run.ms };
 }
 
-test.skipIf(process.env['ISDLC_E2E_COST'] !== '1')(`a sandboxed Bash call against an unsandboxed one (median of ${CALLS} each)`, async () => {
-  const sandboxed = await measure([]);
-  const plain = await measure(['--no-sandbox']);
-  const rows = COMMANDS.map((command) => ({
-    command,
-    'tool, sandboxed (ms)': sandboxed.byCommand[command]!.tool,
-    'tool, not sandboxed (ms)': plain.byCommand[command]!.tool,
-    'round, sandboxed (ms)': sandboxed.byCommand[command]!.round,
-    'round, not sandboxed (ms)': plain.byCommand[command]!.round,
-  }));
-  console.table(rows);
-  console.log(`whole session of ${CALLS * COMMANDS.length} calls: sandboxed ${sandboxed.sessionMs} ms, not sandboxed ${plain.sessionMs} ms`);
-}, 400_000);
+test.skipIf(process.env['ISDLC_E2E_COST'] !== '1')(
+  `a sandboxed Bash call against an unsandboxed one (median of ${CALLS} each)`,
+  async () => {
+    const sandboxed = await measure([]);
+    const plain = await measure(['--no-sandbox']);
+    const rows = COMMANDS.map((command) => ({
+      command,
+      'tool, sandboxed (ms)': sandboxed.byCommand[command]!.tool,
+      'tool, not sandboxed (ms)': plain.byCommand[command]!.tool,
+      'round, sandboxed (ms)': sandboxed.byCommand[command]!.round,
+      'round, not sandboxed (ms)': plain.byCommand[command]!.round,
+    }));
+    console.table(rows);
+    console.log(`whole session of ${CALLS * COMMANDS.length} calls: sandboxed ${sandboxed.sessionMs} ms, not sandboxed ${plain.sessionMs} ms`);
+  },
+  400_000,
+);

@@ -44,7 +44,17 @@ describe('what each part of the protection is for', () => {
     const before = snapshot(project);
     const run = await runClaude(project, {
       prompt: 'Go.',
-      scripts: [{ name: 'main', turns: [call(bash(NODE_WRITE('.isdlc/state.json'))), call(bash(NODE_WRITE('.isdlc/config/README.md'))), call(bash('echo FORGED >> .isdlc/config/README.md')), say('Done.')] }],
+      scripts: [
+        {
+          name: 'main',
+          turns: [
+            call(bash(NODE_WRITE('.isdlc/state.json'))),
+            call(bash(NODE_WRITE('.isdlc/config/README.md'))),
+            call(bash('echo FORGED >> .isdlc/config/README.md')),
+            say('Done.'),
+          ],
+        },
+      ],
     });
     expect(run.exitCode, run.stderr).toBe(0);
     const [, , visible] = run.api.calls.map((sent) => run.api.toolResult(sent.id)!);
@@ -172,13 +182,31 @@ describe('what each part of the protection is for', () => {
     ]);
   });
 
-  test("sandbox.filesystem.denyWrite: without it the shell is still refused everywhere (Claude Code 2.1.332 makes what an Edit rule denies read-only to the sandbox, and keeps its own files read-only)", async () => {
+  test('sandbox.filesystem.denyWrite: without it the shell is still refused everywhere (Claude Code 2.1.332 makes what an Edit rule denies read-only to the sandbox, and keeps its own files read-only)', async () => {
     const project = withSettings(guardedProject(), (settings) => delete settings.sandbox.filesystem);
-    const targets = ['.isdlc/state.json', '.isdlc/config/README.md', '.isdlc/bin/isdlc.cjs', '.isdlc/loop.db', 'docs/isdlc/constitution.md', '.claude/settings.json', '.mcp.json', '.git/config'];
+    const targets = [
+      '.isdlc/state.json',
+      '.isdlc/config/README.md',
+      '.isdlc/bin/isdlc.cjs',
+      '.isdlc/loop.db',
+      'docs/isdlc/constitution.md',
+      '.claude/settings.json',
+      '.mcp.json',
+      '.git/config',
+    ];
     const before = snapshot(project);
     const run = await runClaude(project, {
       prompt: 'Go.',
-      scripts: [{ name: 'main', turns: [...targets.map((target) => call(bash(NODE_WRITE(target)))), call(bash(`node -e "require('fs').mkdirSync('.claude/hooks/config/x', { recursive: true })"`)), say('Done.')] }],
+      scripts: [
+        {
+          name: 'main',
+          turns: [
+            ...targets.map((target) => call(bash(NODE_WRITE(target)))),
+            call(bash(`node -e "require('fs').mkdirSync('.claude/hooks/config/x', { recursive: true })"`)),
+            say('Done.'),
+          ],
+        },
+      ],
     });
     expect(run.exitCode, run.stderr).toBe(0);
     for (const sent of run.api.calls) expect(run.api.toolResult(sent.id)!.text).toMatch(/EROFS|EBUSY|EACCES|ENOENT|read-only/i);

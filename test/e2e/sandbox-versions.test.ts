@@ -58,7 +58,9 @@ test(`Claude Code ${BELOW_PROMPT_EXPANSION}: init leaves the sandbox off, becaus
 // `docs` or `.git` read-only, so init, doctor and status say so and name the upgrade.
 test(`on Claude Code ${BELOW_EXEC_FORM}, renaming a folder above a protected file moves it aside: a gap doctor and status report`, async () => {
   const project = guardedProject({ version: BELOW_EXEC_FORM });
-  expect(isdlc(project, ['status'])).toContain(`Protection: sandboxed, with a gap: Claude Code ${BELOW_EXEC_FORM}'s sandbox lets the agent's shell rename a folder above a protected file`);
+  expect(isdlc(project, ['status'])).toContain(
+    `Protection: sandboxed, with a gap: Claude Code ${BELOW_EXEC_FORM}'s sandbox lets the agent's shell rename a folder above a protected file`,
+  );
   const { run, changed, seen } = await attackFromMain(project, ANCESTOR_RENAMES, BELOW_EXEC_FORM);
   expect(run.exitCode, run.stderr).toBe(0);
   expect(seen.map((outcome) => outcome.layer)).toEqual(['unrecognised', 'unrecognised', 'unrecognised', 'unrecognised']);

@@ -39,9 +39,17 @@ describe('inside the sandbox', () => {
             call(write(join(project.dir, 'src', 'mul.js'), 'module.exports = (a, b) => a * b;\n')),
             call({ name: 'Read', input: { file_path: join(project.dir, 'src', 'add.js') } }),
             call(edit(join(project.dir, 'src', 'add.js'), 'a + b', 'b + a')),
-            call(bash("mkdir -p src/lib && printf 'module.exports = 1;\\n' > src/lib/one.js && printf '# Notes\\n' > docs/notes.md && printf -- '- [x] T0001 multiply\\n' > docs/isdlc/tasks.md && echo written")),
+            call(
+              bash(
+                "mkdir -p src/lib && printf 'module.exports = 1;\\n' > src/lib/one.js && printf '# Notes\\n' > docs/notes.md && printf -- '- [x] T0001 multiply\\n' > docs/isdlc/tasks.md && echo written",
+              ),
+            ),
             call(bash('git checkout -b feature && git add -A && git commit -q -m "multiply" && git log --format=%s -1 && git show --name-only --format= HEAD')),
-            call(bash('npm install --no-audit --no-fund && mkdir -p node_modules/.cache/tool && echo cached > node_modules/.cache/tool/entry && cat node_modules/.cache/tool/entry')),
+            call(
+              bash(
+                'npm install --no-audit --no-fund && mkdir -p node_modules/.cache/tool && echo cached > node_modules/.cache/tool/entry && cat node_modules/.cache/tool/entry',
+              ),
+            ),
             call(bash('f=$(mktemp) && echo scratch > "$f" && cat "$f" && rm "$f"')),
             call(bash('git checkout main; echo "rc=$?"; git rev-parse --abbrev-ref HEAD; git status --short; git diff --stat')),
             say('Multiplication is in, committed on feature.'),

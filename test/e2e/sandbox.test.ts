@@ -60,5 +60,7 @@ test('inside the sandbox the agent cannot write .isdlc; tests still run and are 
   expect(record).toMatchObject({ last_test_result: 'failed', current_iteration: 1 });
   // A call Claude Code's permissions refuse never runs, so only the ones that ran and failed are reported.
   const failures = activity(project).filter((entry) => entry.event === 'PostToolUseFailure').length;
-  expect(failures).toBe(run.api.calls.filter((sent) => run.api.toolResult(sent.id)!.isError && !/has been denied/.test(run.api.toolResult(sent.id)!.text)).length);
+  expect(failures).toBe(
+    run.api.calls.filter((sent) => run.api.toolResult(sent.id)!.isError && !/has been denied/.test(run.api.toolResult(sent.id)!.text)).length,
+  );
 });

@@ -13,7 +13,6 @@ import { usesClaudeCode } from './harness/pinned.js';
 
 usesClaudeCode();
 
-
 function inImplementation(project: E2eProject): void {
   writeFileSync(join(project.dir, '.isdlc', 'state.json'), `${JSON.stringify(workflowState('feature', '06-implementation'), null, 2)}\n`);
   asPersonWrote(project);
@@ -52,7 +51,11 @@ describe('SessionStart under the real Claude Code', () => {
     const started = isdlc(project, ['loop', 'start', '--session', session, '--rule', 'true', 'Keep the build green']);
     const loopId = /\b(L-[0-9a-f]+)\b/.exec(started)?.[1];
     expect(loopId, started).toBeDefined();
-    const run = await runClaude(project, { prompt: 'Hello.', args: ['--session-id', session], scripts: [{ name: 'main', turns: [say('Fine.\n\n<promise>COMPLETE</promise>')] }] });
+    const run = await runClaude(project, {
+      prompt: 'Hello.',
+      args: ['--session-id', session],
+      scripts: [{ name: 'main', turns: [say('Fine.\n\n<promise>COMPLETE</promise>')] }],
+    });
     expect(run.exitCode, run.stderr).toBe(0);
     expect(MockApi.shown(run.api.conversation('main')[0]!)).toContain(loopId!);
   });

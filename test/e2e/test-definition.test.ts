@@ -35,8 +35,15 @@ function implementationProject(): E2eProject {
   isdlc(project, ['workflow', 'start', 'feature', '--description', 'Math']);
   const recorded = (readState(project) as State)['active_workflow'].test_definition;
   // init found Node's coverage for the suite: the gate runs either command, so both are the definition.
-  expect(recorded).toMatchObject({ command: 'npm test && node --experimental-test-coverage --test', files: { 'package.json#scripts.test': expect.any(String) } });
-  const state = delegated(withConstitution(workflowState('feature', '06-implementation'), '06-implementation', compliant(['I', 'II', 'III', 'V', 'VI', 'VII', 'VIII', 'IX', 'X'])), 'software-developer', '06-implementation');
+  expect(recorded).toMatchObject({
+    command: 'npm test && node --experimental-test-coverage --test',
+    files: { 'package.json#scripts.test': expect.any(String) },
+  });
+  const state = delegated(
+    withConstitution(workflowState('feature', '06-implementation'), '06-implementation', compliant(['I', 'II', 'III', 'V', 'VI', 'VII', 'VIII', 'IX', 'X'])),
+    'software-developer',
+    '06-implementation',
+  );
   state['active_workflow'].test_definition = recorded;
   writeFileSync(join(project.dir, '.isdlc', 'state.json'), `${JSON.stringify(state, null, 2)}\n`);
   return asPersonWrote(project);
@@ -73,7 +80,10 @@ describe('an agent that rewrites the test script', () => {
     expect(readFileSync(join(project.dir, 'package.json'), 'utf8')).toContain('"test": "exit 0"');
     // `exit 0` passes, and without the definition check that run would count.
     expect(testCall!.isError).toBeFalsy();
-    expect((readState(project) as State)['phases']['06-implementation'].iteration_requirements.test_iteration).toMatchObject({ last_test_result: 'passed', last_test_command: 'npm test' });
+    expect((readState(project) as State)['phases']['06-implementation'].iteration_requirements.test_iteration).toMatchObject({
+      last_test_result: 'passed',
+      last_test_command: 'npm test',
+    });
     // Asking to pass the gate: denied, and the model reads why.
     expect(advanceCall!.isError).toBe(true);
     expect(advanceCall!.text).toContain('test_definition: what defines the test command changed since the workflow started at');
@@ -87,7 +97,9 @@ describe('an agent that rewrites the test script', () => {
     // The person's terminal: `gate check` names the change.
     const closed = gateCheck(project);
     expect(closed.status).toBe(1);
-    expect(closed.stdout).toMatch(/test_definition: what defines the test command changed since the workflow started at \d\d:\d\d UTC: package\.json scripts\.test changed/);
+    expect(closed.stdout).toMatch(
+      /test_definition: what defines the test command changed since the workflow started at \d\d:\d\d UTC: package\.json scripts\.test changed/,
+    );
     // The person looks, accepts, and that requirement is met; the new definition is the baseline.
     expect(isdlc(project, ['tests'])).toContain('package.json scripts.test changed');
     expect(isdlc(project, ['tests', 'accept'])).toContain('package.json scripts.test changed');

@@ -22,9 +22,15 @@ describe.each([BELOW_EXEC_FORM, BELOW_PROMPT_EXPANSION])('Claude Code %s', (vers
   test('init registers what this version runs, and the hooks demonstrably run: a forged state write is denied', async () => {
     const project = e2eProject({ version });
     const settings = settingsOf(project.dir);
-    const ours = Object.values(settings.hooks).flat().flatMap((entry) => entry.hooks).filter((hook) => JSON.stringify(hook).includes('.isdlc/bin/isdlc.cjs'));
+    const ours = Object.values(settings.hooks)
+      .flat()
+      .flatMap((entry) => entry.hooks)
+      .filter((hook) => JSON.stringify(hook).includes('.isdlc/bin/isdlc.cjs'));
     expect(ours.length).toBeGreaterThan(0);
-    expect(ours.every((hook) => hook.args === undefined), 'shell form below 2.1.139').toBe(true);
+    expect(
+      ours.every((hook) => hook.args === undefined),
+      'shell form below 2.1.139',
+    ).toBe(true);
     // UserPromptExpansion fires from 2.1.116; up to 2.1.100 its key would drop every hook of the file.
     expect('UserPromptExpansion' in settings.hooks).toBe(version === BELOW_EXEC_FORM);
 

@@ -63,7 +63,11 @@ describe('a feature workflow in 06-implementation', () => {
       prompt: 'Implement the feature.',
       scripts: [
         { name: 'developer', match: startsWith('IMPLEMENT'), turns: [call(bash('echo working')), say('Implemented.')] },
-        { name: 'main', turns: [call(agent('software-developer', 'IMPLEMENT the export')), say('Delegated; waiting for it.')], after: say('The developer finished.') },
+        {
+          name: 'main',
+          turns: [call(agent('software-developer', 'IMPLEMENT the export')), say('Delegated; waiting for it.')],
+          after: say('The developer finished.'),
+        },
       ],
     });
     expect(run.exitCode, run.stderr).toBe(0);
@@ -80,7 +84,11 @@ describe('a feature workflow in 06-implementation', () => {
     expect(entry).toMatchObject({ agent_phase: '06-implementation', agent_id: agentId, outcome: 'completed', first_tool_at: expect.any(String) });
     expect(activity(project).some((logged) => logged.event === 'SubagentStop')).toBe(true);
     // Its end also comes back as a prompt Claude Code submits itself: isdlc reads it as a notification, not as the user's words.
-    expect(activity(project).filter((logged) => logged.event === 'UserPromptSubmit').map((logged) => logged['notification'] ?? 'typed')).toEqual(['typed', 'task']);
+    expect(
+      activity(project)
+        .filter((logged) => logged.event === 'UserPromptSubmit')
+        .map((logged) => logged['notification'] ?? 'typed'),
+    ).toEqual(['typed', 'task']);
   });
 
   test('a delegation whose agent only replies "OK" leaves the agent-delegation requirement unmet, and `isdlc gate check` says why', async () => {
@@ -89,7 +97,11 @@ describe('a feature workflow in 06-implementation', () => {
       prompt: 'Implement the feature.',
       scripts: [
         { name: 'developer', match: startsWith('REPLY'), turns: [say('OK')] },
-        { name: 'main', turns: [call(agent('software-developer', 'REPLY OK and do nothing.')), say('Delegated; waiting for it.')], after: say('The developer finished.') },
+        {
+          name: 'main',
+          turns: [call(agent('software-developer', 'REPLY OK and do nothing.')), say('Delegated; waiting for it.')],
+          after: say('The developer finished.'),
+        },
       ],
     });
     expect(run.exitCode, run.stderr).toBe(0);
@@ -98,7 +110,10 @@ describe('a feature workflow in 06-implementation', () => {
     expect(entry).toMatchObject({ agent_phase: '06-implementation', outcome: 'completed' });
     expect(entry?.['first_tool_at']).toBeUndefined();
     const gate = JSON.parse(cli(['gate', 'check', '--json'], { cwd: project.dir }).stdout) as State;
-    expect(gate['checks'].find((check: State) => check['requirement'] === 'agent_delegation')).toMatchObject({ met: false, detail: 'software-developer ran but made no tool call' });
+    expect(gate['checks'].find((check: State) => check['requirement'] === 'agent_delegation')).toMatchObject({
+      met: false,
+      detail: 'software-developer ran but made no tool call',
+    });
     const shown = cli(['gate', 'check'], { cwd: project.dir }).stdout + cli(['gate', 'check'], { cwd: project.dir }).stderr;
     expect(shown).toContain('software-developer ran but made no tool call');
   });
@@ -112,11 +127,19 @@ describe('a feature workflow in 06-implementation', () => {
           name: 'developer',
           match: startsWith('IMPLEMENT'),
           // Works until the main agent has tried to complete the phase (its hook logged the call), however slow the machine.
-          turns: [call(bash('for i in $(seq 1 300); do grep -q mcp__isdlc__phase_complete .isdlc/hook-activity.log && break; sleep 0.1; done; sleep 2')), say('Implemented.')],
+          turns: [
+            call(bash('for i in $(seq 1 300); do grep -q mcp__isdlc__phase_complete .isdlc/hook-activity.log && break; sleep 0.1; done; sleep 2')),
+            say('Implemented.'),
+          ],
         },
         {
           name: 'main',
-          turns: [call(agent('software-developer', 'IMPLEMENT the export')), load('phase_complete'), call(tool('phase_complete', { summary: 'done' })), say('It is still running; waiting.')],
+          turns: [
+            call(agent('software-developer', 'IMPLEMENT the export')),
+            load('phase_complete'),
+            call(tool('phase_complete', { summary: 'done' })),
+            say('It is still running; waiting.'),
+          ],
           after: say('The developer finished.'),
         },
       ],
@@ -125,13 +148,21 @@ describe('a feature workflow in 06-implementation', () => {
     const [completion] = run.api.toolUseIds('mcp__isdlc__phase_complete');
     const refusal = run.api.toolResult(completion!);
     expect(refusal?.isError).toBe(true);
-    expect(refusal?.text).toMatch(/06-implementation cannot be completed while its agent is still running: software-developer \(running since \d\d:\d\d UTC, \d+ min\)/);
+    expect(refusal?.text).toMatch(
+      /06-implementation cannot be completed while its agent is still running: software-developer \(running since \d\d:\d\d UTC, \d+ min\)/,
+    );
     expect((readState(project) as State)['phases']['06-implementation'].status).toBe('in_progress');
     // It ran its command and ended: that run is the phase's delegation.
     const entry = (readState(project)['skill_usage_log'] as State[]).find((logged) => logged['agent'] === 'software-developer');
-    expect(entry, JSON.stringify(activity(project).map((logged) => [logged.event, logged.tool, logged['agent_id'], logged.decision]))).toMatchObject({ outcome: 'completed', first_tool_at: expect.any(String) });
+    expect(entry, JSON.stringify(activity(project).map((logged) => [logged.event, logged.tool, logged['agent_id'], logged.decision]))).toMatchObject({
+      outcome: 'completed',
+      first_tool_at: expect.any(String),
+    });
     const gate = JSON.parse(cli(['gate', 'check', '--json'], { cwd: project.dir }).stdout) as State;
-    expect(gate['checks'].find((check: State) => check['requirement'] === 'agent_delegation')).toMatchObject({ met: true, detail: 'software-developer ran in this phase and made tool calls' });
+    expect(gate['checks'].find((check: State) => check['requirement'] === 'agent_delegation')).toMatchObject({
+      met: true,
+      detail: 'software-developer ran in this phase and made tool calls',
+    });
   });
 
   test('a failing `npm test` is recorded from the real run and the model is told where it stands', async () => {

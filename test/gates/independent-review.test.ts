@@ -14,7 +14,14 @@ const ARTICLES = ['I', 'II', 'III', 'V', 'VI', 'VII', 'VIII', 'IX', 'X'];
 const AT = '2026-11-25T10:20:00.000Z';
 const WORKER_RUN = 'a5dev0001';
 const mcp = (by?: State): State => ({ result: 'compliant', at: AT, iteration: 1, recorded_with: 'mcp_tool', ...(by ? { by } : {}) });
-const terminal = (claim: State, by?: State): State => ({ result: 'compliant', at: AT, iteration: 1, recorded_with: 'cli', terminal: claim, ...(by ? { by } : {}) });
+const terminal = (claim: State, by?: State): State => ({
+  result: 'compliant',
+  at: AT,
+  iteration: 1,
+  recorded_with: 'cli',
+  terminal: claim,
+  ...(by ? { by } : {}),
+});
 const SESSION = 's-1';
 const REVIEWER = { session: SESSION, agent_id: 'a7qa0001', agent_type: 'qa-engineer' };
 const WORKER = { session: SESSION, agent_id: WORKER_RUN, agent_type: 'software-developer' };
@@ -25,7 +32,14 @@ function checkedBy(entry: (article: string) => State | undefined, type = 'featur
   const results = Object.fromEntries(articles.flatMap((id) => (entry(id) ? [[id, entry(id)]] : [])));
   state['phases'][phase].constitutional_validation = { ...compliant(articles), article_results: results };
   // The worker ran in the background; its run's id is logged with the delegation.
-  state['skill_usage_log'].push({ timestamp: AT, agent: 'software-developer', agent_phase: PHASE, current_phase: PHASE, agent_id: WORKER_RUN, outcome: 'completed' });
+  state['skill_usage_log'].push({
+    timestamp: AT,
+    agent: 'software-developer',
+    agent_phase: PHASE,
+    current_phase: PHASE,
+    agent_id: WORKER_RUN,
+    outcome: 'completed',
+  });
   return state;
 }
 
@@ -63,7 +77,7 @@ const CASES: Case[] = [
     met: false,
     says: [
       "Article VII: compliant, recorded by software-developer (agent a5dev0001) (the phase's worker): needs a review by an agent other than software-developer",
-      'delegate the check of the phase\'s work against those articles to an agent other than software-developer',
+      "delegate the check of the phase's work against those articles to an agent other than software-developer",
     ],
   },
   {
@@ -82,7 +96,10 @@ const CASES: Case[] = [
     name: 'the reviewer checked all, then the worker recorded Article VII again: its latest check is the one that counts',
     state: checkedBy((id) => mcp(id === 'VII' ? WORKER : REVIEWER)),
     met: false,
-    says: ["recorded by qa-engineer (agent a7qa0001): I, II, III, V, VI, VIII, IX, X; software-developer (agent a5dev0001) (the phase's worker): VII", 'Article VII: compliant'],
+    says: [
+      "recorded by qa-engineer (agent a7qa0001): I, II, III, V, VI, VIII, IX, X; software-developer (agent a5dev0001) (the phase's worker): VII",
+      'Article VII: compliant',
+    ],
   },
   {
     name: 'the main session recorded them: not an independent review',
@@ -94,7 +111,7 @@ const CASES: Case[] = [
     name: "a reviewer's check found only by the time of its shell call: shown, not counted",
     state: checkedBy(() => terminal({ user: 'root', agent_shell: true, sandboxed: false }, { ...REVIEWER, via: 'shell' })),
     met: false,
-    says: ['recorded by qa-engineer (agent a7qa0001), by the time of its shell call: an isdlc command\'s check is tied to its caller only by time'],
+    says: ["recorded by qa-engineer (agent a7qa0001), by the time of its shell call: an isdlc command's check is tied to its caller only by time"],
   },
   {
     name: "a person's terminal in a sandboxed project: the agent's shell could not have written it, so it counts",
@@ -134,7 +151,7 @@ const CASES: Case[] = [
     says: ["all 9 articles compliant; recorded by software-developer (agent a5dev0001) (the phase's worker): I, II"],
   },
   {
-    name: "a phase without independent review (08-code-review) still names who recorded its checks, its own worker included",
+    name: 'a phase without independent review (08-code-review) still names who recorded its checks, its own worker included',
     state: checkedBy(() => mcp({ session: SESSION, agent_id: 'a8rev', agent_type: 'qa-engineer' }), 'feature', '08-code-review', ['VI', 'IX']),
     met: true,
     says: ["all 2 articles compliant; recorded by qa-engineer (agent a8rev) (the phase's worker): VI, IX"],
@@ -157,11 +174,25 @@ describe('independent review of the constitution: who recorded each article (isd
     const config = JSON.parse(JSON.stringify(bundled)) as State;
     config['workflow_overrides']['feature']['08-code-review'] = { constitutional_validation: { independent_review: true } };
     const state = checkedBy(() => mcp(WORKER), 'feature', '08-code-review', ['VI', 'IX']);
-    state['skill_usage_log'].push({ timestamp: AT, agent: 'qa-engineer', agent_phase: '08-code-review', current_phase: '08-code-review', agent_id: 'a8qa', outcome: 'completed' });
+    state['skill_usage_log'].push({
+      timestamp: AT,
+      agent: 'qa-engineer',
+      agent_phase: '08-code-review',
+      current_phase: '08-code-review',
+      agent_id: 'a8qa',
+      outcome: 'completed',
+    });
     // software-developer is not 08-code-review's worker: its checks are another agent's review there.
     expect(constitutional(state, config, '08-code-review').met).toBe(true);
     const own = checkedBy(() => mcp({ session: SESSION, agent_id: 'a8qa', agent_type: 'general-purpose' }), 'feature', '08-code-review', ['VI', 'IX']);
-    own['skill_usage_log'].push({ timestamp: AT, agent: 'qa-engineer', agent_phase: '08-code-review', current_phase: '08-code-review', agent_id: 'a8qa', outcome: 'completed' });
+    own['skill_usage_log'].push({
+      timestamp: AT,
+      agent: 'qa-engineer',
+      agent_phase: '08-code-review',
+      current_phase: '08-code-review',
+      agent_id: 'a8qa',
+      outcome: 'completed',
+    });
     const closed = constitutional(own, config, '08-code-review');
     expect(closed.met).toBe(false);
     expect(closed.detail).toContain("(the phase's worker): needs a review by an agent other than qa-engineer");

@@ -32,9 +32,12 @@ describe('the format, pinned by golden files from the bundled defaults', () => {
 
 describe('reading the config the guards read', () => {
   const dir = initedProject('isdlc-block-');
-  it("a phase's iteration requirements", () => expect(block(dir, '06-implementation')).toContain('- test_iteration: enabled\n      max_iterations: 10, circuit_breaker: 3, coverage: 80%'));
-  it("a phase's artifact paths", () => expect(block(dir, '03-architecture')).toContain(`Required Artifacts:\n    - docs/requirements/${FOLDER}/architecture-overview.md`));
-  it('article IDs mapped to their titles from the constitution', () => expect(block(dir, '01-requirements')).toContain('    - Article IV: Explicit Over Implicit'));
+  it("a phase's iteration requirements", () =>
+    expect(block(dir, '06-implementation')).toContain('- test_iteration: enabled\n      max_iterations: 10, circuit_breaker: 3, coverage: 80%'));
+  it("a phase's artifact paths", () =>
+    expect(block(dir, '03-architecture')).toContain(`Required Artifacts:\n    - docs/requirements/${FOLDER}/architecture-overview.md`));
+  it('article IDs mapped to their titles from the constitution', () =>
+    expect(block(dir, '01-requirements')).toContain('    - Article IV: Explicit Over Implicit'));
   it('a phase key iteration-requirements does not have gives ""', () => expect(block(dir, '99-nonexistent')).toBe(''));
   it('an iteration-requirements file that cannot be read gives ""', () => {
     const broken = initedProject('isdlc-block-');
@@ -59,7 +62,10 @@ describe('reading the config the guards read', () => {
 
 describe('template variables', () => {
   const dir = withRequirements((r) => {
-    r['phase_requirements']['03-architecture'].artifact_validation = { enabled: true, paths: ['docs/fixed/overview.md', 'docs/{unknown}/{artifact_folder}/notes.md'] };
+    r['phase_requirements']['03-architecture'].artifact_validation = {
+      enabled: true,
+      paths: ['docs/fixed/overview.md', 'docs/{unknown}/{artifact_folder}/notes.md'],
+    };
   });
   it('{artifact_folder} is filled in', () => expect(block(dir, '03-architecture')).toContain(`docs/requirements/${FOLDER}/architecture-overview.md`));
   it('a path without variables is unchanged', () => expect(block(dir, '03-architecture')).toContain('    - docs/fixed/overview.md'));
@@ -95,9 +101,12 @@ describe('constitutional articles', () => {
 describe('workflow modifiers', () => {
   const dir = initedProject('isdlc-block-');
   it('feature / 01-requirements carries scope, artifact_prefix, read_quick_scan', () => {
-    expect(block(dir, '01-requirements', 'feature')).toContain('  Workflow Overrides:\n    scope: "feature"\n    artifact_prefix: "REQ"\n    read_quick_scan: true');
+    expect(block(dir, '01-requirements', 'feature')).toContain(
+      '  Workflow Overrides:\n    scope: "feature"\n    artifact_prefix: "REQ"\n    read_quick_scan: true',
+    );
   });
-  it('the ATDD modifiers as conditional context', () => expect(block(dir, '06-implementation', 'feature')).toContain('    when atdd mode:\n      track_red_green_transitions: true'));
+  it('the ATDD modifiers as conditional context', () =>
+    expect(block(dir, '06-implementation', 'feature')).toContain('    when atdd mode:\n      track_red_green_transitions: true'));
   it('a broken workflows file costs only the overrides', () => {
     const broken = initedProject('isdlc-block-');
     writeFile(join(broken, '.isdlc/config/workflows.json'), '[]');
@@ -114,15 +123,18 @@ describe('workflow modifiers', () => {
 
 describe('what the block says', () => {
   const dir = initedProject('isdlc-block-');
-  it('test_iteration enabled with all its parameters', () => expect(block(dir, '06-implementation')).toContain('max_iterations: 10, circuit_breaker: 3, coverage: 80%'));
+  it('test_iteration enabled with all its parameters', () =>
+    expect(block(dir, '06-implementation')).toContain('max_iterations: 10, circuit_breaker: 3, coverage: 80%'));
   it("independent review, where a phase has it, tells the phase's agent that its own article checks do not count", () => {
     expect(block(dir, '06-implementation')).toContain("independent_review: only checks recorded by an agent other than the phase's own agent count");
     expect(block(dir, '01-requirements')).not.toContain('independent_review');
   });
-  it('test_iteration disabled, without parameters', () => expect(block(dir, '01-requirements')).toMatch(/- test_iteration: disabled\n {4}- constitutional_validation/));
+  it('test_iteration disabled, without parameters', () =>
+    expect(block(dir, '01-requirements')).toMatch(/- test_iteration: disabled\n {4}- constitutional_validation/));
   it('the five articles of phase 01 with titles', () => expect(block(dir, '01-requirements').match(/^ {4}- Article [IVX]+: /gm)).toHaveLength(5));
   it('the resolved artifact path of 03', () => expect(block(dir, '03-architecture')).toContain(`    - docs/requirements/${FOLDER}/architecture-overview.md`));
-  it('a phase with nothing enabled still gives a whole block', () => expect(block(dir, '00-quick-scan')).toBe(golden('00-quick-scan').replace(/\n {4}scope[\s\S]*$/, '\n    (none)')));
+  it('a phase with nothing enabled still gives a whole block', () =>
+    expect(block(dir, '00-quick-scan')).toBe(golden('00-quick-scan').replace(/\n {4}scope[\s\S]*$/, '\n    (none)')));
   it('fail-open is a zero-length string', () => {
     const result = block(dir, 'not-a-phase');
     expect(typeof result).toBe('string');
@@ -150,8 +162,12 @@ describe('every error gives ""', () => {
   it('a missing phase key, and missing input', () => {
     const dir = initedProject('isdlc-nfr-');
     expect(block(dir, '')).toBe('');
-    expect(buildGateRequirementsBlock({ phaseKey: undefined as unknown as string, artifactFolder: FOLDER, projectRoot: dir, configDirs: CONFIG_DIRS })).toBe('');
-    expect(buildGateRequirementsBlock({ phaseKey: '06-implementation', artifactFolder: null as unknown as string, projectRoot: dir, configDirs: CONFIG_DIRS })).toBe('');
+    expect(buildGateRequirementsBlock({ phaseKey: undefined as unknown as string, artifactFolder: FOLDER, projectRoot: dir, configDirs: CONFIG_DIRS })).toBe(
+      '',
+    );
+    expect(
+      buildGateRequirementsBlock({ phaseKey: '06-implementation', artifactFolder: null as unknown as string, projectRoot: dir, configDirs: CONFIG_DIRS }),
+    ).toBe('');
   });
   it('a phase entry that is not an object', () => {
     const dir = withRequirements((r) => {

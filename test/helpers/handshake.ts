@@ -93,7 +93,8 @@ export function expectTrackersAgree(state: State): void {
   expect(state['current_phase'], 'top-level current_phase = active_workflow.current_phase').toBe(workflow.current_phase);
   expect(workflow.current_phase_index).toBeGreaterThanOrEqual(0);
   expect(workflow.current_phase_index).toBeLessThanOrEqual(phases.length);
-  for (const phase of phases) expect(state['phases'][phase]?.status ?? 'pending', `phases["${phase}"].status = phase_status`).toBe(workflow.phase_status[phase]);
+  for (const phase of phases)
+    expect(state['phases'][phase]?.status ?? 'pending', `phases["${phase}"].status = phase_status`).toBe(workflow.phase_status[phase]);
   phases.forEach((phase, i) => {
     if (i < workflow.current_phase_index) expect(workflow.phase_status[phase], `${phase} is before the index`).toBe('completed');
     if (i > workflow.current_phase_index) expect(workflow.phase_status[phase], `${phase} is after the index`).toBe('pending');
@@ -160,7 +161,8 @@ export function satisfyGate(dir: string, phase: string, options: { type: string;
       } else if (check.requirement === 'test_iteration') {
         send(dir, bashPassed(dir, 'npm test', runnerOutput('jest', 'passing')));
       } else if (check.requirement === 'constitutional_validation') {
-        for (const article of articles) isdlc(dir, ['constitution', 'record', '--article', article, '--result', 'compliant', '--note', 'checked', ...projectArgs]);
+        for (const article of articles)
+          isdlc(dir, ['constitution', 'record', '--article', article, '--result', 'compliant', '--note', 'checked', ...projectArgs]);
       } else if (check.requirement === 'interactive_elicitation') {
         for (const answer of ['a: add the CSV format', 'r: tighten the wording', 'c', 'save']) {
           send(dir, stop(dir, MENU));

@@ -76,13 +76,23 @@ export function writeCall(project: string, filePath: string, content: string): P
 /** An Edit about to happen (from the recorded Windows PostToolUse Edit, without its result). */
 export function editCall(project: string, filePath: string, oldString: string, newString: string, replaceAll = false): Payload {
   const { tool_response: _result, duration_ms: _ms, ...payload } = recorded('post-edit-windows.json');
-  return { ...payload, hook_event_name: 'PreToolUse', cwd: project, tool_input: { file_path: filePath, old_string: oldString, new_string: newString, replace_all: replaceAll } };
+  return {
+    ...payload,
+    hook_event_name: 'PreToolUse',
+    cwd: project,
+    tool_input: { file_path: filePath, old_string: oldString, new_string: newString, replace_all: replaceAll },
+  };
 }
 
 /** A Write or Edit that has happened. */
 export function writeDone(project: string, filePath: string, content: string): Payload {
   const payload = recorded('post-write.json');
-  return { ...payload, cwd: project, tool_input: { file_path: filePath, content }, tool_response: { ...(payload['tool_response'] as Payload), filePath, content } };
+  return {
+    ...payload,
+    cwd: project,
+    tool_input: { file_path: filePath, content },
+    tool_response: { ...(payload['tool_response'] as Payload), filePath, content },
+  };
 }
 
 /** Recorded from Claude Code 2.1.332 (test/fixtures/payloads/claude-code-2.1.332). */

@@ -41,7 +41,13 @@ export function runRegisteredHook(project: string, payload: Record<string, unkno
 }
 
 /** As runRegisteredHook, with `input` sent as it is: JSON no object of the test's can be stringified into. */
-export function runRegisteredHookWith(project: string, payload: Record<string, unknown>, input: string, env: Record<string, string> = {}, settingsFile?: string): Run {
+export function runRegisteredHookWith(
+  project: string,
+  payload: Record<string, unknown>,
+  input: string,
+  env: Record<string, string> = {},
+  settingsFile?: string,
+): Run {
   const event = String(payload['hook_event_name']);
   // Matchers match the tool name, and for SessionStart what started the session.
   const subject = event === 'SessionStart' ? payload['source'] : payload['tool_name'];

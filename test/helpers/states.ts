@@ -27,7 +27,16 @@ export function workflowState(type: string, phase: string, options: { atdd?: boo
       git_branch: null,
     },
     phases: Object.fromEntries(
-      phases.map((p, i) => [p, { status: i < index ? 'completed' : i === index ? 'in_progress' : 'pending', started: i <= index ? now : null, completed: null, gate_passed: null, artifacts: [] }]),
+      phases.map((p, i) => [
+        p,
+        {
+          status: i < index ? 'completed' : i === index ? 'in_progress' : 'pending',
+          started: i <= index ? now : null,
+          completed: null,
+          gate_passed: null,
+          artifacts: [],
+        },
+      ]),
     ),
     skill_usage_log: [],
     pending_escalations: [],
@@ -85,8 +94,16 @@ export function compliant(articles: string[]): State {
 /** A run of `agent` in `phase` as the hooks log it: launched, its first tool call seen, then ended. */
 export function delegated(state: State, agent: string, phase: string): State {
   state['skill_usage_log'].push({
-    timestamp: '2026-11-25T10:05:00.000Z', agent, agent_phase: phase, current_phase: phase, status: 'executed', reason: 'authorized-phase-match',
-    outcome: 'completed', agent_id: `a${phase.replace(/\W/g, '')}${agent.length}`, first_tool_at: '2026-11-25T10:05:03.000Z', completed_at: '2026-11-25T10:09:00.000Z',
+    timestamp: '2026-11-25T10:05:00.000Z',
+    agent,
+    agent_phase: phase,
+    current_phase: phase,
+    status: 'executed',
+    reason: 'authorized-phase-match',
+    outcome: 'completed',
+    agent_id: `a${phase.replace(/\W/g, '')}${agent.length}`,
+    first_tool_at: '2026-11-25T10:05:03.000Z',
+    completed_at: '2026-11-25T10:09:00.000Z',
   });
   return state;
 }

@@ -17,7 +17,12 @@ test('adds negatives', () => assert.strictEqual(add(-1, -2), -3));
 
 /** The files, as guard-table `files` take them. */
 export function passingSuiteFiles(over: { command?: string | null } = {}): Record<string, string> {
-  const testing = { command: over.command === undefined ? SUITE_COMMAND : over.command, coverage_command: SUITE_COVERAGE_COMMAND, timeout_minutes: 2, require_counts: true };
+  const testing = {
+    command: over.command === undefined ? SUITE_COMMAND : over.command,
+    coverage_command: SUITE_COVERAGE_COMMAND,
+    timeout_minutes: 2,
+    require_counts: true,
+  };
   return {
     'add.js': ADD,
     'test/add.test.js': PASSING,

@@ -47,7 +47,10 @@ describe('commits to a closed branch, by any route, through the registered hooks
     git(dir, 'checkout', '-q', '-b', BRANCH);
     expect(cli(['workflow', 'start', 'feature', '--description', 'Export', '--branch', BRANCH, '--dir', dir]).status).toBe(0);
     mkdirSync(join(dir, 'tools'), { recursive: true });
-    writeFileSync(join(dir, 'tools/save.sh'), '#!/bin/sh\nset -e\nc=$(git commit-tree "HEAD^{tree}" -p main -m "saved by a script")\ngit update-ref refs/heads/main "$c"\n');
+    writeFileSync(
+      join(dir, 'tools/save.sh'),
+      '#!/bin/sh\nset -e\nc=$(git commit-tree "HEAD^{tree}" -p main -m "saved by a script")\ngit update-ref refs/heads/main "$c"\n',
+    );
   });
 
   const routes: [string, string, string][] = [
@@ -56,7 +59,11 @@ describe('commits to a closed branch, by any route, through the registered hooks
     // (An `eval` is read by the text rules now, so the route names git's verb through a variable instead.)
     ['a commit made on main through a variable', `c=commit; git checkout -q main && git $c -q --allow-empty -m evaluated && git checkout -q ${BRANCH}`, 'main'],
     ['a script file that commits', 'sh tools/save.sh', 'main'],
-    ['update-ref with the reflog turned off', 'git -c core.logAllRefUpdates=false update-ref refs/heads/main $(git commit-tree "HEAD^{tree}" -p main -m unlogged)', 'main'],
+    [
+      'update-ref with the reflog turned off',
+      'git -c core.logAllRefUpdates=false update-ref refs/heads/main $(git commit-tree "HEAD^{tree}" -p main -m unlogged)',
+      'main',
+    ],
     ['a commit by alias, then a failing command (PostToolUseFailure)', 'git -c alias.ci=commit ci -q --allow-empty -m "then fail" && false', BRANCH],
   ];
 

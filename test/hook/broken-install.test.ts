@@ -36,7 +36,7 @@ const mcpCall = (dir: string, tool: string) => ({ ...bashCall(dir, ''), tool_nam
 
 /** The advances a broken install must refuse, as the model would attempt them. */
 const advances: [string, (dir: string) => Record<string, unknown>][] = [
-  ['isdlc\'s phase_complete tool', (dir) => mcpCall(dir, 'phase_complete')],
+  ["isdlc's phase_complete tool", (dir) => mcpCall(dir, 'phase_complete')],
   ['the isdlc skill asked to advance', (dir) => skillCall(dir, 'isdlc', 'advance')],
   ['`isdlc phase complete` in a shell', (dir) => bashCall(dir, 'node .isdlc/bin/isdlc.cjs phase complete')],
 ];
@@ -122,7 +122,7 @@ describe('a broken install, through the registered hooks', () => {
       removeWithItsCopy(dir, `.isdlc/bin/${file}`);
     }
     expectOrdinaryWorkGoesOn(dir, 'hook-tool-call.cjs is missing', '`isdlc init`');
-    expectAdvancesDenied(dir, 'none of isdlc\'s hook bundles', '`isdlc init`');
+    expectAdvancesDenied(dir, "none of isdlc's hook bundles", '`isdlc init`');
   });
 
   it('.isdlc/state.json is missing while install.json says isdlc is installed', () => {

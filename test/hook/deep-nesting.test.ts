@@ -45,7 +45,13 @@ describe('a payload nested 100,000 levels deep', () => {
   });
 
   it('inside a tool_input: the guards still decide (a delegation out of phase is still denied)', () => {
-    const payload = { hook_event_name: 'PreToolUse', session_id: SESSION, cwd: project, tool_name: 'Agent', tool_input: { subagent_type: 'software-developer', prompt: 'build it', extra: '__deep__' } };
+    const payload = {
+      hook_event_name: 'PreToolUse',
+      session_id: SESSION,
+      cwd: project,
+      tool_name: 'Agent',
+      tool_input: { subagent_type: 'software-developer', prompt: 'build it', extra: '__deep__' },
+    };
     const run = runRegisteredHookWith(project, payload, withDeep(payload, deepArrays));
     const entry = expectLoggedWithoutInternalError(project, run);
     expect(decisionOf(run).kind).toBe('deny');

@@ -53,12 +53,19 @@ describe('dispatch', () => {
 
   it('a guard that throws is skipped and logged; the action goes ahead', () => {
     const project = initedProject();
-    const throwing = defineGuard({ id: 'throwing', description: 'x', on: { PreToolUse: ['agent'] }, check: () => { throw new Error('boom'); } });
+    const throwing = defineGuard({
+      id: 'throwing',
+      description: 'x',
+      on: { PreToolUse: ['agent'] },
+      check: () => {
+        throw new Error('boom');
+      },
+    });
     const out = run(project, [throwing, noting('after', 'still ran')]);
     expect(out.entry).toMatchObject({ decision: 'allow', failures: [{ guard: 'throwing', error: 'boom' }], notes: ['still ran'] });
   });
 
-  describe('a guard that throws while judging a write to isdlc\'s own files denies it', () => {
+  describe("a guard that throws while judging a write to isdlc's own files denies it", () => {
     const throwingOn = defineGuard({
       id: 'throwing',
       description: 'x',
@@ -82,7 +89,13 @@ describe('dispatch', () => {
       const out = attempt(project, call(project, tool, { file_path: path, ...input }));
       expect(out.entry).toMatchObject({ decision: 'deny', guard: 'throwing', failures: [{ guard: 'throwing', error: 'boom' }], ran: ['throwing'] });
       const reason = JSON.parse(out.stdout).hookSpecificOutput.permissionDecisionReason as string;
-      for (const text of ['isdlc throwing: Do not retry', 'the throwing guard failed while judging it (boom)', "one of isdlc's own files", '.isdlc/hook-activity.log']) expect(reason).toContain(text);
+      for (const text of [
+        'isdlc throwing: Do not retry',
+        'the throwing guard failed while judging it (boom)',
+        "one of isdlc's own files",
+        '.isdlc/hook-activity.log',
+      ])
+        expect(reason).toContain(text);
       expect(JSON.parse(out.stdout).systemMessage).toContain(`the throwing guard failed (boom) while judging a ${tool}`);
     });
 
@@ -90,7 +103,12 @@ describe('dispatch', () => {
       const project = initedProject();
       symlinkSync('.isdlc/config', join(project, 'cfg'));
       expect(attempt(project, call(project, 'NotebookEdit', { notebook_path: 'cfg/notes.ipynb', new_source: 'x' })).entry['decision']).toBe('deny');
-      for (const command of ['echo {} > .isdlc/config/iteration-requirements.json', 'cp /tmp/x "$CLAUDE_PROJECT_DIR/.isdlc/bin/isdlc.cjs"', 'rm -rf .isdlc', 'sed -i s/a/b/ .mcp.json']) {
+      for (const command of [
+        'echo {} > .isdlc/config/iteration-requirements.json',
+        'cp /tmp/x "$CLAUDE_PROJECT_DIR/.isdlc/bin/isdlc.cjs"',
+        'rm -rf .isdlc',
+        'sed -i s/a/b/ .mcp.json',
+      ]) {
         expect(attempt(project, call(project, 'Bash', { command })).entry, command).toMatchObject({ decision: 'deny', guard: 'throwing' });
       }
     });
@@ -164,13 +182,34 @@ describe('dry run (ISDLC_DRY_RUN=1)', () => {
     expect(existsSync(join(project, '.isdlc/hook-activity.log'))).toBe(false);
     expect(readFileSync(join(project, '.isdlc/state.json'), 'utf8')).toBe(stateBefore);
 
-    const writer = defineGuard({ id: 'writer', description: 'x', on: { PreToolUse: ['agent'] }, check: ({ update }) => update((draft) => void (draft['x'] = 1)) });
-    const out = runHook({ host: HOOK_HOST, guarded: GUARDED, payload: JSON.stringify(payload), env: { ISDLC_DRY_RUN: '1' }, cwd: project, projectDir: project, guards: [writer] });
+    const writer = defineGuard({
+      id: 'writer',
+      description: 'x',
+      on: { PreToolUse: ['agent'] },
+      check: ({ update }) => update((draft) => void (draft['x'] = 1)),
+    });
+    const out = runHook({
+      host: HOOK_HOST,
+      guarded: GUARDED,
+      payload: JSON.stringify(payload),
+      env: { ISDLC_DRY_RUN: '1' },
+      cwd: project,
+      projectDir: project,
+      guards: [writer],
+    });
     expect(out.entry['would_write_state']).toBe(true);
     expect(readFileSync(join(project, '.isdlc/state.json'), 'utf8')).toBe(stateBefore);
 
     writeFileSync(join(project, '.isdlc/state.json'), '{ corrupt');
-    runHook({ host: HOOK_HOST, guarded: GUARDED, payload: JSON.stringify(payload), env: { ISDLC_DRY_RUN: '1' }, cwd: project, projectDir: project, guards: guardsWithHosts(GUARDS) });
+    runHook({
+      host: HOOK_HOST,
+      guarded: GUARDED,
+      payload: JSON.stringify(payload),
+      env: { ISDLC_DRY_RUN: '1' },
+      cwd: project,
+      projectDir: project,
+      guards: guardsWithHosts(GUARDS),
+    });
     expect(readFileSync(join(project, '.isdlc/state.json'), 'utf8')).toBe('{ corrupt');
   });
 });
@@ -183,7 +222,10 @@ describe('the registry', () => {
   it('the built hook bundles report, between them, every registered guard through `isdlc hook --check`', () => {
     const run = cli(['hook', '--check']);
     expect(run.status).toBe(0);
-    const reports = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { bundle: string; guards: string[]; problems: string[] });
+    const reports = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { bundle: string; guards: string[]; problems: string[] });
     expect(reports.map((r) => r.bundle)).toEqual(['tool-call', 'tool-result', 'turn']);
     expect(reports.flatMap((r) => r.problems)).toEqual([]);
     expect(new Set(reports.flatMap((r) => r.guards))).toEqual(new Set(guardsWithHosts(GUARDS).map((guard) => guard.id)));
@@ -207,11 +249,19 @@ describe('the registry', () => {
       [HOST_TOOL_RESULT_GUARDS, 'tool-result'],
       [HOST_TURN_GUARDS, 'turn'],
     ];
-    for (const [bundle, family] of families) expect(bundle.map((g) => g.id), family).toEqual(hostGuards.filter((g) => reactsInFamily(g, family)).map((g) => g.id));
+    for (const [bundle, family] of families)
+      expect(
+        bundle.map((g) => g.id),
+        family,
+      ).toEqual(hostGuards.filter((g) => reactsInFamily(g, family)).map((g) => g.id));
   });
 
   it("the built tool-call bundle runs the hosts' guards after the core's rules that deny and before branch-evidence", () => {
-    const toolCall = cli(['hook', '--check']).stdout.trim().split('\n').map((line) => JSON.parse(line) as { bundle: string; guards: string[] }).find((r) => r.bundle === 'tool-call')!;
+    const toolCall = cli(['hook', '--check'])
+      .stdout.trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { bundle: string; guards: string[] })
+      .find((r) => r.bundle === 'tool-call')!;
     const at = (id: string): number => toolCall.guards.indexOf(id);
     expect(at('hook-settings-guard')).toBeGreaterThan(at('state-write-validator'));
     expect(at('hook-settings-guard')).toBe(at('branch-evidence') - 1);

@@ -39,7 +39,12 @@ describe('malformed stdin', () => {
   });
 
   it('10 MB of valid JSON is still judged (a large Write, say)', () => {
-    const payload = { hook_event_name: 'PreToolUse', tool_name: 'Agent', cwd: project, tool_input: { subagent_type: 'software-developer', prompt: 'x'.repeat(10 * 1024 * 1024) } };
+    const payload = {
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Agent',
+      cwd: project,
+      tool_input: { subagent_type: 'software-developer', prompt: 'x'.repeat(10 * 1024 * 1024) },
+    };
     const run = hook(project, payload);
     expect(run.status).toBe(0);
     expect(decisionOf(run).kind).toBe('deny');

@@ -37,7 +37,13 @@ function forgeries(project: string, cwd: string, path: string): [string, Record<
         ...edit,
         cwd,
         tool_name: 'MultiEdit',
-        tool_input: { file_path: path, edits: [{ old_string: '"description": "test workflow"', new_string: '"description": "export"' }, { old_string: FAILED, new_string: PASSED }] },
+        tool_input: {
+          file_path: path,
+          edits: [
+            { old_string: '"description": "test workflow"', new_string: '"description": "export"' },
+            { old_string: FAILED, new_string: PASSED },
+          ],
+        },
       },
     ],
   ];

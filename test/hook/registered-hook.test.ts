@@ -56,7 +56,10 @@ describe('the registered hook command', () => {
 
   it('answers a recorded Bash PostToolUseFailure: allowed, with the exit code read from the error', () => {
     const dir = pythonProject();
-    for (const [name, code] of [['post-failure-bash.json', 1], ['post-failure-bash-exit3.json', 3]] as const) {
+    for (const [name, code] of [
+      ['post-failure-bash.json', 1],
+      ['post-failure-bash-exit3.json', 3],
+    ] as const) {
       const run = runRegisteredHook(dir, fixture(name, dir));
       expect(run.status).toBe(0);
       expect(decisionOf(run).kind).toBe('allow');
@@ -84,7 +87,10 @@ describe('the registered hook command', () => {
 
   it('in a monorepo, judges each call against the state of the project it was made in', () => {
     const dir = tempDir('isdlc-mono-');
-    writeFile(join(dir, '.isdlc/monorepo.json'), JSON.stringify({ default_project: 'web-frontend', projects: { 'api-service': { path: 'services/api' }, 'web-frontend': { path: 'apps/web' } } }));
+    writeFile(
+      join(dir, '.isdlc/monorepo.json'),
+      JSON.stringify({ default_project: 'web-frontend', projects: { 'api-service': { path: 'services/api' }, 'web-frontend': { path: 'apps/web' } } }),
+    );
     mkdirSync(join(dir, 'services/api/src'), { recursive: true });
     mkdirSync(join(dir, 'apps/web'), { recursive: true });
     expect(cli(['init', dir]).status).toBe(0);
@@ -103,14 +109,17 @@ describe('the registered hook command', () => {
 
   it("reads a project's YAML skills manifest (the YAML parser ships beside the hook)", () => {
     const dir = pythonProject();
-    writeFile(join(dir, '.isdlc/config/skills-manifest.yaml'), [
-      'ownership:',
-      '  quick-scan-agent: { agent_id: QS, phase: 00-quick-scan }',
-      '  python-implementer:',
-      '    agent_id: "05"',
-      '    phase: 06-implementation',
-      '',
-    ].join('\n'));
+    writeFile(
+      join(dir, '.isdlc/config/skills-manifest.yaml'),
+      [
+        'ownership:',
+        '  quick-scan-agent: { agent_id: QS, phase: 00-quick-scan }',
+        '  python-implementer:',
+        '    agent_id: "05"',
+        '    phase: 06-implementation',
+        '',
+      ].join('\n'),
+    );
     const payload = fixture('pre-agent.json', dir);
     (payload['tool_input'] as Record<string, unknown>)['subagent_type'] = 'python-implementer';
     const decision = decisionOf(runRegisteredHook(dir, payload));

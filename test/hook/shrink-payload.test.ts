@@ -74,4 +74,3 @@ describe('the padding attack, through the hook', () => {
     expect(decisionOf(run)).toMatchObject({ kind: 'deny', reason: expect.stringContaining('isdlc human-only-commands') });
   });
 });
-

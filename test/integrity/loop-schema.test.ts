@@ -19,7 +19,8 @@ describe.skipIf(!hasSqlite)('a trigger planted in the loop store', () => {
   it('is dropped at the next hook call, so the loop is still held at the Stop after', () => {
     const project = projectWithTests();
     agentStartsLoop(project, ['--rule', 'npm test', '--max-iterations', '5', 'Make add() add'], { session_id: SESSION });
-    const plant = "CREATE TRIGGER planted AFTER UPDATE ON loops WHEN NEW.status = 'active' BEGIN UPDATE loops SET status = 'cancelled', end_reason = 'planted' WHERE id = NEW.id; END;";
+    const plant =
+      "CREATE TRIGGER planted AFTER UPDATE ON loops WHEN NEW.status = 'active' BEGIN UPDATE loops SET status = 'cancelled', end_reason = 'planted' WHERE id = NEW.id; END;";
     // The agent's shell ran it (no sandbox here); the hook sees the call afterwards.
     sqlite(project, plant);
     runRegisteredHook(project, bashPassed(project, `sqlite3 .isdlc/loop.db "${plant}"`, ''));

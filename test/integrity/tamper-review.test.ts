@@ -98,7 +98,14 @@ describe('changes an agent makes', () => {
       expect(gateCheck(dir).status).toBe(i < 3 ? 0 : 1);
     }
     expect(gateCheck(dir).text).toContain('tamper_review');
-    const skill = decisionOf(runRegisteredHook(dir, { ...bashPassed(dir, 'ls', ''), hook_event_name: 'PreToolUse', tool_name: 'Skill', tool_input: { skill: 'isdlc', args: 'advance' } }));
+    const skill = decisionOf(
+      runRegisteredHook(dir, {
+        ...bashPassed(dir, 'ls', ''),
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Skill',
+        tool_input: { skill: 'isdlc', args: 'advance' },
+      }),
+    );
     expect(skill.kind).toBe('deny');
     const rejected = person(dir, ['changes', 'reject']);
     expect(rejected.status).toBe(0);
@@ -113,7 +120,7 @@ describe('changes an agent makes', () => {
     nextCall(dir); // the hooks have run here: the journal is this checkout's
     rmSync(join(dir, '.isdlc/journal'), { recursive: true });
     const run = nextCall(dir);
-    expect(told(run)).toContain("journal of its own writes was removed");
+    expect(told(run)).toContain('journal of its own writes was removed');
     expect(existsSync(join(dir, '.isdlc/journal/index.json'))).toBe(true);
     expect(gateCheck(dir).status).toBe(1);
     expect(person(dir, ['changes', 'accept']).status).toBe(0);
@@ -162,7 +169,9 @@ describe('the journal itself', () => {
     edit(dir, '.isdlc/state.json', before.replace('"failed"', '"passed"'));
     const init = cli(['init', dir], { cwd: dir });
     expect(init.status).toBe(0);
-    expect(init.stdout).toMatch(/\.isdlc\/state\.json.*changed outside isdlc since its last write: undone, the changed version kept as \.isdlc\/state\.json\.rejected-/);
+    expect(init.stdout).toMatch(
+      /\.isdlc\/state\.json.*changed outside isdlc since its last write: undone, the changed version kept as \.isdlc\/state\.json\.rejected-/,
+    );
     expect(readFileSync(join(dir, '.isdlc/state.json'), 'utf8')).toBe(before);
     expect(told(nextCall(dir))).not.toContain('tamper-evidence');
   });

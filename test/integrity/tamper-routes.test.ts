@@ -20,16 +20,42 @@ const LOOP = join(REPO, 'dist', 'loop.cjs');
 /** Routes that remove or replace the program every hook command runs: nothing of isdlc runs after them (docs/tamper-evidence.md). */
 const BEYOND_THE_JOURNAL = new Set(['S17', 'S18', 'S36', 'B01', 'B03', 'B05']);
 /** Targets the journal watches. */
-const IN_SCOPE = new Set(['state.json', 'loop.db', 'config', 'bin', 'install.json/.gitignore', 'constitution', '.claude/settings.json', '.claude/settings.local.json', '.claude/hooks/config', '.mcp.json']);
+const IN_SCOPE = new Set([
+  'state.json',
+  'loop.db',
+  'config',
+  'bin',
+  'install.json/.gitignore',
+  'constitution',
+  '.claude/settings.json',
+  '.claude/settings.local.json',
+  '.claude/hooks/config',
+  '.mcp.json',
+]);
 
 /** Routes of our own, beyond the e2e attack list: those the issue names, and the files it adds. */
 const OWN_ROUTES: { id: string; command: string }[] = [
-  { id: 'X01', command: `node -e "const fs=require('fs');fs.writeFileSync('.isdlc/config/iteration-requirements.json', JSON.stringify({gate_blocking_rules:{block_on_incomplete_test_iteration:false,block_on_incomplete_constitutional:false,block_on_missing_artifacts:false,block_on_missing_agent_delegation:false,block_on_incomplete_elicitation:false}}))"` },
+  {
+    id: 'X01',
+    command: `node -e "const fs=require('fs');fs.writeFileSync('.isdlc/config/iteration-requirements.json', JSON.stringify({gate_blocking_rules:{block_on_incomplete_test_iteration:false,block_on_incomplete_constitutional:false,block_on_missing_artifacts:false,block_on_missing_agent_delegation:false,block_on_incomplete_elicitation:false}}))"`,
+  },
   { id: 'X02', command: `echo '{' > .isdlc/monorepo.json` },
-  { id: 'X03', command: `mkdir -p .isdlc/projects/evil && printf '{"projects":{"evil":{"path":"evil"}}}' > .isdlc/monorepo.json && cp .isdlc/state.json .isdlc/projects/evil/state.json` },
-  { id: 'X04', command: `printf '{"pid":1,"host":"${hostname()}","nonce":"jam","at":99999999999999}' > .isdlc/state.json.lock && printf FORGED > .isdlc/state.json` },
-  { id: 'X05', command: `printf '{"pid":1,"host":"${hostname()}","nonce":"jam","at":99999999999999}' > .isdlc/journal/index.json.lock && printf '{}' > .isdlc/config/workflows.json` },
-  { id: 'X06', command: `sqlite3 .isdlc/loop.db "create temp table t as select * from loops limit 1; update t set id = 'L-forged'; insert into loops select * from t;"` },
+  {
+    id: 'X03',
+    command: `mkdir -p .isdlc/projects/evil && printf '{"projects":{"evil":{"path":"evil"}}}' > .isdlc/monorepo.json && cp .isdlc/state.json .isdlc/projects/evil/state.json`,
+  },
+  {
+    id: 'X04',
+    command: `printf '{"pid":1,"host":"${hostname()}","nonce":"jam","at":99999999999999}' > .isdlc/state.json.lock && printf FORGED > .isdlc/state.json`,
+  },
+  {
+    id: 'X05',
+    command: `printf '{"pid":1,"host":"${hostname()}","nonce":"jam","at":99999999999999}' > .isdlc/journal/index.json.lock && printf '{}' > .isdlc/config/workflows.json`,
+  },
+  {
+    id: 'X06',
+    command: `sqlite3 .isdlc/loop.db "create temp table t as select * from loops limit 1; update t set id = 'L-forged'; insert into loops select * from t;"`,
+  },
   { id: 'X07', command: `node -e "require('fs').renameSync('.isdlc/state.json', '.isdlc/old.json'); require('fs').writeFileSync('.isdlc/state.json', '{}')"` },
   { id: 'X08', command: `python3 -c "import shutil; open('/tmp/forged-x08.json','w').write('{}'); shutil.copy('/tmp/forged-x08.json', '.isdlc/state.json')"` },
   { id: 'X09', command: `node -e "require('fs').writeFileSync(process.argv[1], '{}')" .isdlc/state.json` },
@@ -38,16 +64,28 @@ const OWN_ROUTES: { id: string; command: string }[] = [
   { id: 'X12', command: `printf '{}' > .isdlc//state.json` },
   { id: 'X13', command: `printf '#!/bin/sh\\nprintf FORGED > .isdlc/state.json\\n' > fix.sh && sh fix.sh` },
   { id: 'X14', command: `bash -c "$(echo ${Buffer.from('printf FORGED > .isdlc/config/README.md').toString('base64')} | base64 -d)"` },
-  { id: 'X15', command: `node -e "const fs=require('fs');const p='.claude/settings.json';const s=JSON.parse(fs.readFileSync(p));s.disableAllHooks=true;fs.writeFileSync(p,JSON.stringify(s))"` },
+  {
+    id: 'X15',
+    command: `node -e "const fs=require('fs');const p='.claude/settings.json';const s=JSON.parse(fs.readFileSync(p));s.disableAllHooks=true;fs.writeFileSync(p,JSON.stringify(s))"`,
+  },
   { id: 'X16', command: 'rm .isdlc/install.json' },
   { id: 'X17', command: 'rm -r .isdlc/config' },
   { id: 'X18', command: `: > .isdlc/hook-activity.log` },
   { id: 'X19', command: `cd .isdlc && git init -q nested && cd .. && printf FORGED > .isdlc/nested/state.json` },
   { id: 'X21', command: `printf '{"env":{"ISDLC_DRY_RUN":"1"}}' > .claude/settings.local.json` },
-  { id: 'X22', command: `node -e "const fs=require('fs');const p='.claude/settings.json';const s=JSON.parse(fs.readFileSync(p));s.hooks.Stop=[{hooks:[{type:'command',command:'true'}]}];fs.writeFileSync(p,JSON.stringify(s))"` },
-  { id: 'X23', command: `mkdir -p x && cp .isdlc/config/* x/ && printf '{}' > x/workflows.json && mv .isdlc/config .isdlc/config-old && ln -s "$PWD/x" .isdlc/config` },
+  {
+    id: 'X22',
+    command: `node -e "const fs=require('fs');const p='.claude/settings.json';const s=JSON.parse(fs.readFileSync(p));s.hooks.Stop=[{hooks:[{type:'command',command:'true'}]}];fs.writeFileSync(p,JSON.stringify(s))"`,
+  },
+  {
+    id: 'X23',
+    command: `mkdir -p x && cp .isdlc/config/* x/ && printf '{}' > x/workflows.json && mv .isdlc/config .isdlc/config-old && ln -s "$PWD/x" .isdlc/config`,
+  },
   // A trigger rewrites the loop rows inside isdlc's own next write, which the rows alone would take as isdlc's.
-  { id: 'X24', command: `sqlite3 .isdlc/loop.db "CREATE TRIGGER planted AFTER UPDATE ON loops WHEN NEW.status = 'active' BEGIN UPDATE loops SET status = 'cancelled' WHERE id = NEW.id; END;"` },
+  {
+    id: 'X24',
+    command: `sqlite3 .isdlc/loop.db "CREATE TRIGGER planted AFTER UPDATE ON loops WHEN NEW.status = 'active' BEGIN UPDATE loops SET status = 'cancelled' WHERE id = NEW.id; END;"`,
+  },
   { id: 'X25', command: `sqlite3 .isdlc/loop.db "PRAGMA user_version = 1"` },
   { id: 'X26', command: `sqlite3 .isdlc/loop.db "CREATE VIEW v AS SELECT 1; CREATE INDEX planted_ix ON loops(status)"` },
   { id: 'X20', command: `d=.isdlc; for f in "$d"/bin/hook-*.cjs; do printf 'process.exit(0)' > "$f"; done` },
@@ -67,7 +105,9 @@ function loopRows(dir: string): string {
 function guardedSnapshot(dir: string): Snapshot {
   const out: Snapshot = {};
   const skip = (rel: string): boolean =>
-    /^\.isdlc\/(journal|branch-heads)(\/|$)|\.lock$|\.tmp$|\.cache$|\.rejected-|^\.isdlc\/hook-activity\.log|^\.isdlc\/loop\.db-|^\.isdlc\/rule-sandbox|^\.isdlc\/(projects\/[^/]+\/)?tasks\.md$/.test(rel);
+    /^\.isdlc\/(journal|branch-heads)(\/|$)|\.lock$|\.tmp$|\.cache$|\.rejected-|^\.isdlc\/hook-activity\.log|^\.isdlc\/loop\.db-|^\.isdlc\/rule-sandbox|^\.isdlc\/(projects\/[^/]+\/)?tasks\.md$/.test(
+      rel,
+    );
   const walk = (rel: string): void => {
     const path = join(dir, rel);
     const stats = lstatSync(path, { throwIfNoEntry: false });
@@ -77,7 +117,8 @@ function guardedSnapshot(dir: string): Snapshot {
     else if (stats.isSymbolicLink()) out[rel] = 'symlink';
     else out[rel] = /^\.claude\/settings/.test(rel) ? whatKeepsHooksRunning(readFileSync(path, 'utf8')) : readFileSync(path).toString('base64');
   };
-  for (const rel of ['.isdlc', '.claude/settings.json', '.claude/settings.local.json', '.mcp.json', 'docs/isdlc/constitution.md', '.claude/hooks/config']) walk(rel);
+  for (const rel of ['.isdlc', '.claude/settings.json', '.claude/settings.local.json', '.mcp.json', 'docs/isdlc/constitution.md', '.claude/hooks/config'])
+    walk(rel);
   // No settings file reads as an empty one.
   for (const rel of ['.claude/settings.json', '.claude/settings.local.json']) out[rel] ??= whatKeepsHooksRunning('{}');
   return out;
@@ -215,7 +256,11 @@ describe('Write, Edit and MultiEdit through path aliases are caught at the next 
     { id: 'W02', how: 'Write <p>/.isdlc//state.json', act: (d) => toolWrite(`${d}/.isdlc//state.json`, d, () => '{"FORGED":1}') },
     { id: 'W03', how: 'Edit <p>/src/../.isdlc/state.json', act: (d) => toolWrite(`${d}/src/../.isdlc/state.json`, d, replace('"failed"', '"passed"')) },
     { id: 'W04', how: 'Write .isdlc/state.json relative to the cwd', act: (d) => toolWrite('.isdlc/state.json', d, () => '{}') },
-    { id: 'W05', how: 'MultiEdit ../.isdlc/state.json from <p>/src', act: (d) => toolWrite('../.isdlc/state.json', join(d, 'src'), (old) => replace('"failed"', '"passed"')(replace('in_progress', 'completed')(old))) },
+    {
+      id: 'W05',
+      how: 'MultiEdit ../.isdlc/state.json from <p>/src',
+      act: (d) => toolWrite('../.isdlc/state.json', join(d, 'src'), (old) => replace('"failed"', '"passed"')(replace('in_progress', 'completed')(old))),
+    },
     {
       id: 'W06',
       how: 'Write through a symlink in the project',
@@ -232,12 +277,24 @@ describe('Write, Edit and MultiEdit through path aliases are caught at the next 
         toolWrite(`${d}/lnk/config/iteration-requirements.json`, d, () => '{"gate_blocking_rules":{"block_on_incomplete_test_iteration":false}}');
       },
     },
-    { id: 'W08', how: 'Edit <p>/.isdlc/config/../state.json', act: (d) => toolWrite(`${d}/.isdlc/config/../state.json`, d, replace('06-implementation', '08-code-review')) },
+    {
+      id: 'W08',
+      how: 'Edit <p>/.isdlc/config/../state.json',
+      act: (d) => toolWrite(`${d}/.isdlc/config/../state.json`, d, replace('06-implementation', '08-code-review')),
+    },
     { id: 'W09', how: 'Write <p>/.claude/../.mcp.json', act: (d) => toolWrite(`${d}/.claude/../.mcp.json`, d, () => '{"mcpServers":{}}') },
     { id: 'W10', how: 'Write <p>/.isdlc/bin/./hook-turn.cjs', act: (d) => toolWrite(`${d}/.isdlc/bin/./hook-turn.cjs`, d, () => 'process.exit(0)') },
     { id: 'W11', how: 'NotebookEdit creates .isdlc/config/notes.ipynb', act: (d) => toolWrite(`${d}/.isdlc/config/notes.ipynb`, d, () => '{"cells":[]}') },
-    { id: 'W12', how: 'MultiEdit of .claude/settings.json that drops a hook', act: (d) => toolWrite(`${d}/.claude/settings.json`, d, replace('"PreToolUse"', '"PreToolUseOff"')) },
-    { id: 'W13', how: 'Edit of .claude/settings.local.json (created) with disableAllHooks', act: (d) => toolWrite(`${d}/.claude/./settings.local.json`, d, () => '{"disableAllHooks":true}') },
+    {
+      id: 'W12',
+      how: 'MultiEdit of .claude/settings.json that drops a hook',
+      act: (d) => toolWrite(`${d}/.claude/settings.json`, d, replace('"PreToolUse"', '"PreToolUseOff"')),
+    },
+    {
+      id: 'W13',
+      how: 'Edit of .claude/settings.local.json (created) with disableAllHooks',
+      act: (d) => toolWrite(`${d}/.claude/./settings.local.json`, d, () => '{"disableAllHooks":true}'),
+    },
     { id: 'W14', how: 'Write <p>/docs/isdlc/../isdlc/constitution.md', act: (d) => toolWrite(`${d}/docs/isdlc/../isdlc/constitution.md`, d, () => '# FORGED') },
   ];
   for (const alias of aliases) {

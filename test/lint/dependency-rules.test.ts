@@ -20,7 +20,11 @@ function cruise(files: Record<string, string>): { status: number | null; violati
     writeFileSync(join(dir, path), text);
   }
   const depcruise = (...args: string[]) =>
-    spawnSync(process.execPath, [join(REPO, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), 'src', '--config', join(REPO, '.dependency-cruiser.cjs'), ...args], { cwd: dir, encoding: 'utf8' });
+    spawnSync(
+      process.execPath,
+      [join(REPO, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), 'src', '--config', join(REPO, '.dependency-cruiser.cjs'), ...args],
+      { cwd: dir, encoding: 'utf8' },
+    );
   // As `npm run lint` runs it (its exit status is what stops the build), and as JSON for the details.
   const lint = depcruise();
   const report = JSON.parse(depcruise('--output-type', 'json').stdout) as { summary: { violations: Violation[] } };

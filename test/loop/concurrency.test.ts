@@ -26,7 +26,10 @@ describe('the loop store under concurrent processes', () => {
       const dir = tempDir('isdlc-loopdb-');
       const results = await Promise.all(
         Array.from({ length: count }, (_, index) =>
-          run(`const store = loop.LoopStore.open(process.argv[1]); store.createTask({ title: 'opened by ' + process.argv[2] }); store.close();`, [dir, String(index)]),
+          run(`const store = loop.LoopStore.open(process.argv[1]); store.createTask({ title: 'opened by ' + process.argv[2] }); store.close();`, [
+            dir,
+            String(index),
+          ]),
         ),
       );
       for (const result of results) expect(result.code, result.err).toBe(0);

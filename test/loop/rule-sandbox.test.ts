@@ -28,7 +28,13 @@ function runRule(project: string, command: string, unguarded = false): RuleResul
     deadline: Date.now() + 30_000,
   };
   const env = unguarded ? { ...process.env, ISDLC_OS_SANDBOX: 'off' } : process.env;
-  const child = spawnSync(process.execPath, [LOOP_BUNDLE, '--validate'], { input: JSON.stringify(request), encoding: 'utf8', cwd: project, env, timeout: 40_000 });
+  const child = spawnSync(process.execPath, [LOOP_BUNDLE, '--validate'], {
+    input: JSON.stringify(request),
+    encoding: 'utf8',
+    cwd: project,
+    env,
+    timeout: 40_000,
+  });
   if (child.status !== 0) throw new Error(`validation failed: ${child.stderr}`);
   return (JSON.parse(child.stdout) as ValidationReport).results[0]!;
 }
@@ -37,7 +43,10 @@ function runRule(project: string, command: string, unguarded = false): RuleResul
 function project(kind: 'git' | 'plain'): string {
   const dir = initedProject(`isdlc-rule-sandbox-${kind}-`);
   writeJson(join(dir, 'package.json'), { name: 'sum', version: '1.0.0', private: true, scripts: { test: 'node --test' } });
-  writeFile(join(dir, 'test/sum.test.js'), "const test = require('node:test');\nconst assert = require('node:assert');\ntest('adds', () => assert.strictEqual(1 + 2, 3));\n");
+  writeFile(
+    join(dir, 'test/sum.test.js'),
+    "const test = require('node:test');\nconst assert = require('node:assert');\ntest('adds', () => assert.strictEqual(1 + 2, 3));\n",
+  );
   writeFile(join(dir, 'src/sum.js'), 'module.exports = (a, b) => a + b;\n');
   writeFile(join(dir, 'dist/sum.js'), 'old build\n');
   writeFile(join(dir, '.isdlc/config/x.json'), '{"keep": true}\n');
@@ -167,7 +176,7 @@ describe.skipIf(!here.ok || process.platform !== 'linux').each(['git', 'plain'] 
     ['a new folder in the root (coverage)', "mkdir -p coverage && echo '{}' > coverage/coverage-summary.json"],
     ['a build that starts from a clean dist', 'rm -rf dist && mkdir dist && cp src/sum.js dist/sum.js'],
     ['an atomic rewrite of a file in the root', 'cp package.json package.json.tmp && mv package.json.tmp package.json'],
-    ['reading isdlc\'s files', 'cat .isdlc/state.json > /dev/null && sqlite3 -readonly .isdlc/loop.db "select count(*) from loops" || node -e 0'],
+    ["reading isdlc's files", 'cat .isdlc/state.json > /dev/null && sqlite3 -readonly .isdlc/loop.db "select count(*) from loops" || node -e 0'],
   ])('ordinary work passes: %s', (_name, command) => {
     const result = runRule(dir, command);
     expect(result.passed, `${result.message}\n${result.outputTail ?? ''}`).toBe(true);
@@ -259,7 +268,13 @@ describe.skipIf(!here.ok || process.platform !== 'linux')("a rule in the OS sand
         context: { root: dir, protect: GUARDED.protectedPaths(env), agentOutput: '', loop: { id: 'L-0123456789', approvedByPerson: false } },
         deadline: Date.now() + 30_000,
       };
-      const child = spawnSync(process.execPath, [LOOP_BUNDLE, '--validate'], { input: JSON.stringify(request), encoding: 'utf8', cwd: dir, env, timeout: 40_000 });
+      const child = spawnSync(process.execPath, [LOOP_BUNDLE, '--validate'], {
+        input: JSON.stringify(request),
+        encoding: 'utf8',
+        cwd: dir,
+        env,
+        timeout: 40_000,
+      });
       expect((JSON.parse(child.stdout) as ValidationReport).results[0]!.passed, command).toBe(false);
     }
     expect([readFileSync(join(home, '.claude/settings.json'), 'utf8'), readFileSync(join(home, '.claude.json'), 'utf8')]).toEqual(before);

@@ -174,7 +174,15 @@ describe('isdlc mcp over stdio', () => {
     expect(product['id']).toMatch(/^WP-/);
 
     const status = await ok('iteration_status', { taskId: task['id'] });
-    expect(status).toMatchObject({ taskId: task['id'], loopId: started['loopId'], status: 'completed', iteration: 2, maxIterations: 5, bound: false, failing: [] });
+    expect(status).toMatchObject({
+      taskId: task['id'],
+      loopId: started['loopId'],
+      status: 'completed',
+      iteration: 2,
+      maxIterations: 5,
+      bound: false,
+      failing: [],
+    });
     expect(status['history']).toHaveLength(2);
     expect(status['history'][0]).toMatchObject({ iteration: 1, passed: false, signal: 'CONTINUE', validatedBy: 'tool' });
     expect(status['history'][1]).toMatchObject({ iteration: 2, passed: true, signal: 'COMPLETE', validatedBy: 'tool' });
@@ -200,9 +208,18 @@ describe('isdlc mcp over stdio', () => {
   it('resumes a running loop with its agent context and the next step', async () => {
     const task = await ok('task_create', { title: 'Resume me' });
     await ok('iteration_start', { taskId: task['id'], validationRules: [{ type: 'file_exists', name: 'notes-file', path: 'notes.md' }] });
-    await ok('checkpoint_create', { taskId: task['id'], agentContext: { step: 'drafting', files: ['notes.md'] }, draftContent: '# Notes', draftType: 'markdown' });
+    await ok('checkpoint_create', {
+      taskId: task['id'],
+      agentContext: { step: 'drafting', files: ['notes.md'] },
+      draftContent: '# Notes',
+      draftType: 'markdown',
+    });
     const resumed = await ok('checkpoint_resume', { taskId: task['id'] });
-    expect(resumed).toMatchObject({ iterationNumber: 1, agentContext: { step: 'drafting', files: ['notes.md'] }, draft: { type: 'markdown', content: '# Notes' } });
+    expect(resumed).toMatchObject({
+      iterationNumber: 1,
+      agentContext: { step: 'drafting', files: ['notes.md'] },
+      draft: { type: 'markdown', content: '# Notes' },
+    });
     expect(resumed['loop']).toMatchObject({ status: 'active', iteration: 1 });
     expect(resumed['resumeInstructions']).toMatch(/iteration 1 of 10, not validated yet/);
     expect(resumed['resumeInstructions']).toMatch(/iteration_validate/);
@@ -234,14 +251,22 @@ describe('the workflow tools', () => {
   const PHASE = '11-local-testing';
   const session = 'b5b0c1de-0000-4000-8000-0000000mcp02';
   /** What Claude Code sends after an isdlc tool call (recorded from 2.1.332), with this call's answer. */
-  const afterCall = (tool: string, content: unknown) => ({ ...recorded332In('post-mcp-phase-complete.json', project), session_id: session, tool_name: `mcp__isdlc__${tool}`, tool_response: content });
+  const afterCall = (tool: string, content: unknown) => ({
+    ...recorded332In('post-mcp-phase-complete.json', project),
+    session_id: session,
+    tool_name: `mcp__isdlc__${tool}`,
+    tool_response: content,
+  });
   const state = (): Record<string, any> => readJson(join(project, '.isdlc/state.json'));
 
   it('has no tool for what only a person decides', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name);
     for (const forbidden of ['escalation_approve', 'phase_skip', 'loop_cancel', 'loop_approve', 'uninstall', 'accept']) {
-      expect(names.filter((name) => name.includes(forbidden)), forbidden).toEqual([]);
+      expect(
+        names.filter((name) => name.includes(forbidden)),
+        forbidden,
+      ).toEqual([]);
     }
     // A review's "continue" is the person's; the agent may only ask for more scrutiny.
     const review = tools.find((tool) => tool.name === 'phase_review')!;
@@ -260,7 +285,9 @@ describe('the workflow tools', () => {
     );
     expect(await refused('workflow_start', { type: 'test-run' })).toMatch(/^a test-run workflow is already active/);
     expect(await refused('workflow_start', { type: 'nope' })).toMatch(/^unknown workflow type "nope"; the types are: feature, fix/);
-    expect(await refused('phase_activate', { phase: '07-testing' })).toMatch(/^the workflow has reached 11-local-testing .* Call `mcp__isdlc__phase_activate` for 11-local-testing$/);
+    expect(await refused('phase_activate', { phase: '07-testing' })).toMatch(
+      /^the workflow has reached 11-local-testing .* Call `mcp__isdlc__phase_activate` for 11-local-testing$/,
+    );
 
     const activated = await ok('phase_activate');
     expect(activated).toMatchObject({ phase: PHASE, index: 0, total: 2, agent: 'environment-builder', retry: false });
@@ -270,7 +297,9 @@ describe('the workflow tools', () => {
     expect(delegation).toMatchObject({ phase: PHASE, agent: 'environment-builder' });
     expect(delegation['prompt']).toMatch(/^Artifact folder: REQ-0001-run-the-tests-locally\nPhase: 11-local-testing\n/);
     expect(delegation['prompt']).toContain('GATE REQUIREMENTS');
-    expect(delegation['message']).toBe('Delegate 11-local-testing with the Agent tool (subagent_type "environment-builder"): this prompt, then the user\'s request, unchanged.');
+    expect(delegation['message']).toBe(
+      'Delegate 11-local-testing with the Agent tool (subagent_type "environment-builder"): this prompt, then the user\'s request, unchanged.',
+    );
 
     const closed = await ok('gate_check');
     expect(closed).toMatchObject({ phase: PHASE, open: false });
@@ -283,7 +312,9 @@ describe('the workflow tools', () => {
     expect(early).toMatch(/Call `mcp__isdlc__gate_check` to see it again once that is done\.$/);
     expect(state()['phases'][PHASE].status).toBe('in_progress');
 
-    expect(await refused('constitution_record', { article: 'II', result: 'compliant' })).toMatch(/^phase 11-local-testing does not require Article II; it requires Article VIII/);
+    expect(await refused('constitution_record', { article: 'II', result: 'compliant' })).toMatch(
+      /^phase 11-local-testing does not require Article II; it requires Article VIII/,
+    );
     expect(await refused('constitution_record', { article: 'VIII', result: 'fine' })).toMatch(/compliant or violation is required, got "fine"/);
     const first = await ok('constitution_record', { article: 'viii', result: 'compliant', note: 'docs match the code' });
     expect(first).toMatchObject({ phase: PHASE, article: 'VIII', result: 'compliant', iteration: 1, remaining: ['IX'], completed: false, escalated: false });
@@ -311,14 +342,26 @@ describe('the workflow tools', () => {
     const after = runRegisteredHook(project, afterCall('phase_complete', result.content));
     expect(after.status, after.stderr).toBe(0);
     const record = state()['phases'][PHASE];
-    expect(record).toMatchObject({ status: 'completed', summary: 'Local test environment checked', gate_validation: { status: 'passed', passed_at: completed['at'], by: { session } } });
-    expect((state()['history'] as Record<string, unknown>[]).find((line) => line['timestamp'] === completed['at'])).toMatchObject({ action: `Completed phase ${PHASE}: Local test environment checked`, by: { session } });
+    expect(record).toMatchObject({
+      status: 'completed',
+      summary: 'Local test environment checked',
+      gate_validation: { status: 'passed', passed_at: completed['at'], by: { session } },
+    });
+    expect((state()['history'] as Record<string, unknown>[]).find((line) => line['timestamp'] === completed['at'])).toMatchObject({
+      action: `Completed phase ${PHASE}: Local test environment checked`,
+      by: { session },
+    });
     expect(record.constitutional_validation.article_results.VIII.by).toBeUndefined();
 
     // Completion moves the index on; the next phase becomes current when it is activated (BUG-0006).
-    expect(await ok('status')).toMatchObject({ workflow: { currentPhase: PHASE, currentPhaseIndex: 1 }, message: 'Next: `mcp__isdlc__phase_activate` starts 07-testing, then delegate to integration-tester' });
+    expect(await ok('status')).toMatchObject({
+      workflow: { currentPhase: PHASE, currentPhaseIndex: 1 },
+      message: 'Next: `mcp__isdlc__phase_activate` starts 07-testing, then delegate to integration-tester',
+    });
     expect(await ok('escalations')).toEqual({ escalations: [], message: 'No open escalations.' });
-    expect(await refused('workflow_finalize', {})).toMatch(/^the workflow cannot be finalized while phases are not completed: 07-testing\. Complete them \(`mcp__isdlc__phase_activate`, the work, `mcp__isdlc__phase_complete`\), or end the workflow with `mcp__isdlc__workflow_cancel` \(reason\)$/);
+    expect(await refused('workflow_finalize', {})).toMatch(
+      /^the workflow cannot be finalized while phases are not completed: 07-testing\. Complete them \(`mcp__isdlc__phase_activate`, the work, `mcp__isdlc__phase_complete`\), or end the workflow with `mcp__isdlc__workflow_cancel` \(reason\)$/,
+    );
     expect(await refused('phase_review', { decision: 'redo' })).toMatch(/^no phase is waiting for a review/);
 
     const cancelled = await ok('workflow_cancel', { reason: 'the user stopped it' });
@@ -330,7 +373,9 @@ describe('the workflow tools', () => {
   it('clears escalations when asked, and reviews a supervised phase on the redo the user asked for', async () => {
     await ok('workflow_start', { type: 'test-run', supervised: true });
     const queued = state();
-    queued['pending_escalations'] = [{ type: 'gate_blocked', hook: 'gate-blocker', phase: PHASE, detail: 'agent_delegation', timestamp: new Date().toISOString() }];
+    queued['pending_escalations'] = [
+      { type: 'gate_blocked', hook: 'gate-blocker', phase: PHASE, detail: 'agent_delegation', timestamp: new Date().toISOString() },
+    ];
     writeFile(join(project, '.isdlc/state.json'), JSON.stringify(queued));
     const open = await ok('escalations');
     expect(open['escalations']).toHaveLength(1);
@@ -345,7 +390,9 @@ describe('the workflow tools', () => {
     const supervised = state();
     supervised['active_workflow'].supervised_review = { phase: PHASE, status: 'awaiting', requested_at: new Date().toISOString() };
     writeFile(join(project, '.isdlc/state.json'), JSON.stringify(supervised));
-    expect(await refused('phase_activate', {})).toMatch(/they run `isdlc phase review continue` themselves\), review \(`mcp__isdlc__phase_review` \(decision "review"\)\) or redo/);
+    expect(await refused('phase_activate', {})).toMatch(
+      /they run `isdlc phase review continue` themselves\), review \(`mcp__isdlc__phase_review` \(decision "review"\)\) or redo/,
+    );
     const redo = await ok('phase_review', { decision: 'redo', note: 'the user wants another look' });
     expect(redo).toMatchObject({ phase: PHASE, decision: 'redo', retries: 1 });
     expect(state()['active_workflow'].supervised_review).toMatchObject({ status: 'redo', decided_by: 'agent', note: 'the user wants another look' });
@@ -382,9 +429,20 @@ describe('the workflow tools', () => {
         "constitutional_validation: this phase needs an independent review of its articles: Article VIII: compliant, recorded by environment-builder (agent a11worker) (the phase's worker): needs a review by an agent other than environment-builder",
       );
       await recordAs({ agent_id: 'a11review', agent_type: 'qa-engineer' });
-      const reviewed = ((await ok('gate_check'))['checks'] as { requirement: string; met: boolean; detail: string }[]).find((check) => check.requirement === 'constitutional_validation');
-      expect(reviewed).toEqual({ requirement: 'constitutional_validation', met: true, detail: 'all 2 articles compliant; recorded by qa-engineer (agent a11review): VIII, IX' });
-      expect(state()['phases'][PHASE].constitutional_validation.history.map((entry: Record<string, any>) => entry['by'].agent_id)).toEqual(['a11worker', 'a11worker', 'a11review', 'a11review']);
+      const reviewed = ((await ok('gate_check'))['checks'] as { requirement: string; met: boolean; detail: string }[]).find(
+        (check) => check.requirement === 'constitutional_validation',
+      );
+      expect(reviewed).toEqual({
+        requirement: 'constitutional_validation',
+        met: true,
+        detail: 'all 2 articles compliant; recorded by qa-engineer (agent a11review): VIII, IX',
+      });
+      expect(state()['phases'][PHASE].constitutional_validation.history.map((entry: Record<string, any>) => entry['by'].agent_id)).toEqual([
+        'a11worker',
+        'a11worker',
+        'a11review',
+        'a11review',
+      ]);
     } finally {
       await ok('workflow_cancel', { reason: 'done testing' });
       rmSync(configFile);
@@ -392,7 +450,9 @@ describe('the workflow tools', () => {
   });
 
   it('refuses a project that is not there, saying what is', async () => {
-    expect(await refused('status', { project: 'web' })).toBe('project "web" is not one of .isdlc/monorepo.json\'s projects: this is not a monorepo, leave project out');
+    expect(await refused('status', { project: 'web' })).toBe(
+      'project "web" is not one of .isdlc/monorepo.json\'s projects: this is not a monorepo, leave project out',
+    );
   });
 
   it("loop_start makes the task and its loop, with the agent's defaults; its marker binds the loop to the caller", async () => {
@@ -416,10 +476,17 @@ describe('the workflow tools', () => {
 describe('the server as .mcp.json registers it', () => {
   it('starts the way Claude Code starts it: CLAUDE_PROJECT_DIR expanded and given, no --dir, launched from elsewhere', async () => {
     const dir = initedProject('isdlc-mcp-registered-');
-    const registered = (JSON.parse(readFileSync(join(dir, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers['isdlc']!;
+    const registered = (JSON.parse(readFileSync(join(dir, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, { command: string; args: string[] }> })
+      .mcpServers['isdlc']!;
     const expand = (text: string): string => text.replace(/\$\{CLAUDE_PROJECT_DIR:-[^}]*\}/g, dir);
     const env = Object.fromEntries(Object.entries(cleanEnv({ CLAUDE_PROJECT_DIR: dir })).filter((entry): entry is [string, string] => entry[1] !== undefined));
-    const transport = new StdioClientTransport({ command: registered.command === 'node' ? process.execPath : registered.command, args: registered.args.map(expand), cwd: tempDir('isdlc-mcp-launch-'), env, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: registered.command === 'node' ? process.execPath : registered.command,
+      args: registered.args.map(expand),
+      cwd: tempDir('isdlc-mcp-launch-'),
+      env,
+      stderr: 'pipe',
+    });
     const other = new Client({ name: 'isdlc-test', version: '1.0.0' });
     await other.connect(transport);
     try {
@@ -439,11 +506,19 @@ describe('a loop started through the MCP tools is held by the registered Stop ho
     const result = await client.callTool({ name: 'iteration_start', arguments: { taskId: task['id'], validationRules: [rule] } });
     const session = 'b5b0c1de-0000-4000-8000-00000000mcp1';
     // What Claude Code sends after the tool call: the tool's content blocks as tool_response.
-    const post = { ...fixture('post-mcp-legacy.json'), session_id: session, cwd: project, tool_name: 'mcp__isdlc__iteration_start', tool_input: { taskId: task['id'] }, tool_response: result.content };
+    const post = {
+      ...fixture('post-mcp-legacy.json'),
+      session_id: session,
+      cwd: project,
+      tool_name: 'mcp__isdlc__iteration_start',
+      tool_input: { taskId: task['id'] },
+      tool_response: result.content,
+    };
     const bound = decisionOf(runRegisteredHook(project, post));
     expect(bound.context).toMatch(/is now bound to this session/);
 
-    const stopping = (message: string) => decisionOf(runRegisteredHook(project, { ...fixture('stop.json'), session_id: session, cwd: project, last_assistant_message: message }));
+    const stopping = (message: string) =>
+      decisionOf(runRegisteredHook(project, { ...fixture('stop.json'), session_id: session, cwd: project, last_assistant_message: message }));
     const held = stopping('Done, I think.\n<promise>COMPLETE</promise>');
     expect(held.kind).toBe('block');
     expect(held.reason).toMatch(/ready-file/);

@@ -56,7 +56,14 @@ beforeAll(async () => {
   server.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'robust-test', version: '1' } } }));
+  send(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'robust-test', version: '1' } },
+    }),
+  );
   expect((await replyTo(1)).result?.serverInfo?.name).toBe('isdlc');
   send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
 });

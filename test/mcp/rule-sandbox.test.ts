@@ -12,7 +12,16 @@ import { loops } from '../helpers/loops.js';
 import { cleanEnv, cli, initedProject } from '../helpers/project.js';
 import { probeOsSandbox } from '../../src/sandbox/os-sandbox.js';
 
-const FORGEABLE = ['.isdlc/state.json', '.isdlc/config', '.isdlc/bin', '.claude/settings.json', '.claude/settings.local.json', '.mcp.json', 'docs/isdlc/constitution.md', '.git'];
+const FORGEABLE = [
+  '.isdlc/state.json',
+  '.isdlc/config',
+  '.isdlc/bin',
+  '.claude/settings.json',
+  '.claude/settings.local.json',
+  '.mcp.json',
+  'docs/isdlc/constitution.md',
+  '.git',
+];
 
 const open: Client[] = [];
 afterEach(async () => {
@@ -23,7 +32,9 @@ afterEach(async () => {
 async function server(project: string, env: Record<string, string> = {}) {
   const clean = Object.fromEntries(Object.entries(cleanEnv(env)).filter((entry): entry is [string, string] => entry[1] !== undefined));
   const client = new Client({ name: 'isdlc-test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(project, '.isdlc/bin/isdlc.cjs'), 'mcp', '--dir', project], cwd: project, env: clean }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [join(project, '.isdlc/bin/isdlc.cjs'), 'mcp', '--dir', project], cwd: project, env: clean }),
+  );
   open.push(client);
   return async (name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string; json: Record<string, any> }> => {
     const result = await client.callTool({ name, arguments: args });
@@ -43,7 +54,11 @@ describe.skipIf(!probeOsSandbox().ok || process.platform !== 'linux')('iteration
       validationRules: [
         { type: 'command', name: 'forge-state', command: 'cd .isdlc && echo forged > state.json' },
         { type: 'command', name: 'finish-loop', command: `sqlite3 .isdlc/loop.db "update loops set status='completed'"` },
-        { type: 'command', name: 'hooks-off', command: ['node', '-e', `require('fs').writeFileSync('.claude/settings.local.json', '{"disableAllHooks":true}')`] },
+        {
+          type: 'command',
+          name: 'hooks-off',
+          command: ['node', '-e', `require('fs').writeFileSync('.claude/settings.local.json', '{"disableAllHooks":true}')`],
+        },
         { type: 'command', name: 'work', command: 'echo done > done.txt' },
       ],
     });
@@ -73,9 +88,13 @@ describe('iteration_validate without an OS sandbox', () => {
     const project = initedProject('isdlc-mcp-approval-');
     const call = await server(project, { ISDLC_OS_SANDBOX: 'off' });
     const task = (await call('task_create', { title: 'Write done.txt' })).json;
-    const started = (await call('iteration_start', { taskId: task['id'], validationRules: [{ type: 'command', name: 'done-file', command: 'test -f done.txt' }] })).json;
+    const started = (
+      await call('iteration_start', { taskId: task['id'], validationRules: [{ type: 'command', name: 'done-file', command: 'test -f done.txt' }] })
+    ).json;
     const id = started['loopId'] as string;
-    expect(started['message']).toContain(`Its command rules run only after a person approves them (no OS sandbox here (the OS sandbox is switched off for this process (ISDLC_OS_SANDBOX=off))): ask the person to run \`isdlc loop approve ${id}\` in their own terminal.`);
+    expect(started['message']).toContain(
+      `Its command rules run only after a person approves them (no OS sandbox here (the OS sandbox is switched off for this process (ISDLC_OS_SANDBOX=off))): ask the person to run \`isdlc loop approve ${id}\` in their own terminal.`,
+    );
 
     const refused = await call('iteration_validate', { taskId: task['id'] });
     expect(refused.isError).toBe(true);

@@ -31,13 +31,31 @@ function tree(files: string[]): string {
   return dir;
 }
 
-const INITED = ['.isdlc/state.json', '.isdlc/config/', '.claude/settings.json', '.claude/agents/dev.md', '.mcp.json', 'docs/isdlc/constitution.md', 'src/index.js'];
+const INITED = [
+  '.isdlc/state.json',
+  '.isdlc/config/',
+  '.claude/settings.json',
+  '.claude/agents/dev.md',
+  '.mcp.json',
+  'docs/isdlc/constitution.md',
+  'src/index.js',
+];
 
 /** The plan with the root written as `@`, so rows can be read without temporary names. */
 function relativePlan(root: string, plan: ProtectionPlan = planProtection(root)) {
   const rel = (path: string) => (path === root ? '@' : path.startsWith(`${root}${sep}`) ? `@/${path.slice(root.length + 1)}` : path);
-  const under = (paths: string[]) => paths.map(rel).filter((path) => path.startsWith('@')).sort();
-  return { readOnly: under(plan.readOnly), pinned: under(plan.pinned), sealed: under(plan.sealed), placeholders: [...plan.placeholders].sort(), allPinned: plan.pinned };
+  const under = (paths: string[]) =>
+    paths
+      .map(rel)
+      .filter((path) => path.startsWith('@'))
+      .sort();
+  return {
+    readOnly: under(plan.readOnly),
+    pinned: under(plan.pinned),
+    sealed: under(plan.sealed),
+    placeholders: [...plan.placeholders].sort(),
+    allPinned: plan.pinned,
+  };
 }
 
 function git(dir: string, ...args: string[]): void {
@@ -63,7 +81,17 @@ describe('planProtection', () => {
     const root = tree([...INITED, '.claude/settings.local.json', '.claude/hooks/config/']);
     git(root, 'init', '-q');
     expect(relativePlan(root)).toMatchObject({
-      readOnly: ['@/.claude/agents', '@/.claude/hooks/config', '@/.claude/settings.json', '@/.claude/settings.local.json', '@/.git/config', '@/.git/hooks', '@/.isdlc', '@/.mcp.json', '@/docs/isdlc/constitution.md'],
+      readOnly: [
+        '@/.claude/agents',
+        '@/.claude/hooks/config',
+        '@/.claude/settings.json',
+        '@/.claude/settings.local.json',
+        '@/.git/config',
+        '@/.git/hooks',
+        '@/.isdlc',
+        '@/.mcp.json',
+        '@/docs/isdlc/constitution.md',
+      ],
       pinned: ['@', '@/.claude', '@/.claude/hooks', '@/.git', '@/docs', '@/docs/isdlc'],
       // No skills or commands folder yet: nothing new may appear in .claude/ while a rule runs.
       sealed: ['@/.claude'],
@@ -108,7 +136,11 @@ describe('planProtection', () => {
     ['docs without docs/isdlc: docs sealed', [...INITED.filter((file) => !file.startsWith('docs/')), 'docs/guide.md'], { sealed: ['@/.claude', '@/docs'] }],
     ['an empty docs folder is held like a placeholder', [...INITED.filter((file) => !file.startsWith('docs/')), 'docs/'], { placeholders: ['.git', 'docs'] }],
     ['an empty .isdlc is a folder like any other', ['.isdlc/', '.claude/settings.json', '.mcp.json', 'docs/isdlc/constitution.md'], { placeholders: ['.git'] }],
-    ['no .isdlc (so nowhere to count placeholders): the root is sealed instead', ['.claude/settings.json', '.mcp.json', 'docs/isdlc/constitution.md'], { placeholders: [], sealed: ['@', '@/.claude'] }],
+    [
+      'no .isdlc (so nowhere to count placeholders): the root is sealed instead',
+      ['.claude/settings.json', '.mcp.json', 'docs/isdlc/constitution.md'],
+      { placeholders: [], sealed: ['@', '@/.claude'] },
+    ],
     [
       'a monorepo: each project constitution, missing ones by their folder',
       [...INITED, '.isdlc/monorepo.json', 'docs/isdlc/projects/api/constitution.md', 'docs/isdlc/projects/web/', '.isdlc/projects/cli/state.json'],

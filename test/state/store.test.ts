@@ -87,10 +87,20 @@ describe('one process', () => {
   // A lock file is something an agent can write: one that names a live process (pid 1 is always alive)
   // must not keep every state write out, or no failure would ever be recorded. Each takeover is reported.
   it.each([
-    ['dated in the future', (): string => JSON.stringify({ pid: 1, host: hostname(), nonce: 'jam', at: Date.now() + 10 * 365 * 86_400_000 }), 0, 'dated in the future'],
+    [
+      'dated in the future',
+      (): string => JSON.stringify({ pid: 1, host: hostname(), nonce: 'jam', at: Date.now() + 10 * 365 * 86_400_000 }),
+      0,
+      'dated in the future',
+    ],
     ['whose content is not a holder', (): string => 'locked, keep out', 2000, 'unreadable'],
     ['with no time at all', (): string => JSON.stringify({ pid: 1, host: hostname(), nonce: 'jam' }), 0, 'older than the stale bound'],
-    ['dated now but a file older than the stale bound', (): string => JSON.stringify({ pid: 1, host: hostname(), nonce: 'jam', at: Date.now() + 50_000 }), 40_000, 'older than the stale bound'],
+    [
+      'dated now but a file older than the stale bound',
+      (): string => JSON.stringify({ pid: 1, host: hostname(), nonce: 'jam', at: Date.now() + 50_000 }),
+      40_000,
+      'older than the stale bound',
+    ],
     ['held by a process that is gone', (): string => JSON.stringify({ pid: deadPid(), host: hostname(), nonce: 'jam', at: Date.now() }), 0, 'dead holder pid'],
   ] as const)('a jammed lock, %s, is taken over and the takeover reported', (_, content, ageMs, why) => {
     const file = join(tempDir(), 'state.json');
@@ -196,7 +206,11 @@ describe('many processes', () => {
     const interrupted = readdirSync(dir).filter((name) => name.endsWith('.tmp')).length;
     expect(interrupted).toBeGreaterThan(0);
     const before = JSON.parse(readFileSync(file, 'utf8')).generation;
-    const next = spawnSync(process.execPath, ['-e', storeScript(`new StateStore(process.argv[1], { timeoutMs: 3000 }).update((d) => { d.generation += 1; d.payload = 'done'; });`), file], { encoding: 'utf8' });
+    const next = spawnSync(
+      process.execPath,
+      ['-e', storeScript(`new StateStore(process.argv[1], { timeoutMs: 3000 }).update((d) => { d.generation += 1; d.payload = 'done'; });`), file],
+      { encoding: 'utf8' },
+    );
     expect(next.status, next.stderr).toBe(0);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ generation: before + 1, payload: 'done' });
   });

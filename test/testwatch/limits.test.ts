@@ -10,9 +10,24 @@ describe('iterationLimits: iteration_config, then the requirements, then 10 and 
     ['the requirements only', {}, requirements, { max: 5, breaker: 4 }],
     ["the person's iteration_config first", configured({ testing_max: 2, circuit_breaker_threshold: 1 }), requirements, { max: 2, breaker: 1 }],
     ['one of the two configured, the other from the requirements', configured({ testing_max: 7 }), requirements, { max: 7, breaker: 4 }],
-    ['digits in a string, as the discovery agent was told to write them', configured({ testing_max: '6', circuit_breaker_threshold: ' 2 ' }), requirements, { max: 6, breaker: 2 }],
-    ['iteration_config without configured_at is not the person’s choice', { iteration_config: { testing_max: 2, circuit_breaker_threshold: 1 } }, requirements, { max: 5, breaker: 4 }],
-    ['0, negatives, fractions and words are skipped', configured({ testing_max: 0, circuit_breaker_threshold: 'three' }), { test_iteration: { max_iterations: 0, circuit_breaker_threshold: 2.5 } }, { max: 10, breaker: 3 }],
+    [
+      'digits in a string, as the discovery agent was told to write them',
+      configured({ testing_max: '6', circuit_breaker_threshold: ' 2 ' }),
+      requirements,
+      { max: 6, breaker: 2 },
+    ],
+    [
+      'iteration_config without configured_at is not the person’s choice',
+      { iteration_config: { testing_max: 2, circuit_breaker_threshold: 1 } },
+      requirements,
+      { max: 5, breaker: 4 },
+    ],
+    [
+      '0, negatives, fractions and words are skipped',
+      configured({ testing_max: 0, circuit_breaker_threshold: 'three' }),
+      { test_iteration: { max_iterations: 0, circuit_breaker_threshold: 2.5 } },
+      { max: 10, breaker: 3 },
+    ],
   ])('%s', (_name, state, reqs, expected) => {
     expect(iterationLimits(state, reqs as never)).toEqual(expected);
   });

@@ -15,7 +15,15 @@ interface Meta {
   scenario: string;
   command: string;
   exit_code: number | null;
-  expected: { result: 'passed' | 'failed'; passed?: number | null; failed?: number | null; skipped?: number | null; could_not_run?: boolean; counts_in_output?: boolean; errors?: number };
+  expected: {
+    result: 'passed' | 'failed';
+    passed?: number | null;
+    failed?: number | null;
+    skipped?: number | null;
+    could_not_run?: boolean;
+    counts_in_output?: boolean;
+    errors?: number;
+  };
   failing_tests?: string[];
 }
 
@@ -44,9 +52,18 @@ describe('the runner corpus', () => {
     }
     for (const runner of ['jest', 'vitest', 'mocha', 'node-test-tap', 'pytest', 'go', 'cargo', 'rspec', 'phpunit', 'playwright']) {
       const scenarios = cases.filter((c) => c.id.startsWith(`${runner}/`)).map((c) => c.meta.scenario);
-      expect(scenarios.some((s) => s.startsWith('passing')), `${runner} passing`).toBe(true);
-      expect(scenarios.some((s) => s.startsWith('failing')), `${runner} failing`).toBe(true);
-      expect(scenarios.some((s) => s.startsWith('could-not-run') || s.startsWith('no-tests')), `${runner} could not run`).toBe(true);
+      expect(
+        scenarios.some((s) => s.startsWith('passing')),
+        `${runner} passing`,
+      ).toBe(true);
+      expect(
+        scenarios.some((s) => s.startsWith('failing')),
+        `${runner} failing`,
+      ).toBe(true);
+      expect(
+        scenarios.some((s) => s.startsWith('could-not-run') || s.startsWith('no-tests')),
+        `${runner} could not run`,
+      ).toBe(true);
     }
   });
 
@@ -58,18 +75,19 @@ describe('the runner corpus', () => {
   });
 
   // Tests that errored (exceptions, setup errors) are counted with the failed ones: neither passed.
-  it.each(cases.filter((c) => !c.meta.expected.could_not_run && c.meta.expected.counts_in_output !== false && typeof c.meta.expected.passed === 'number').map((c) => [c.id, c] as const))(
-    '%s: the counts are read from the runner summary',
-    (_id, { meta, text }) => {
-      const summary = parseRunnerSummary(text.replace(/\u001b\[[0-9;]*m/g, ''), meta.command);
-      expect(summary).not.toBeNull();
-      expect({ passed: summary!.passed, failed: summary!.failed + summary!.errors, skipped: summary!.skipped }).toEqual({
-        passed: meta.expected.passed,
-        failed: (meta.expected.failed ?? 0) + (meta.expected.errors ?? 0),
-        skipped: meta.expected.skipped ?? 0,
-      });
-    },
-  );
+  it.each(
+    cases
+      .filter((c) => !c.meta.expected.could_not_run && c.meta.expected.counts_in_output !== false && typeof c.meta.expected.passed === 'number')
+      .map((c) => [c.id, c] as const),
+  )('%s: the counts are read from the runner summary', (_id, { meta, text }) => {
+    const summary = parseRunnerSummary(text.replace(/\u001b\[[0-9;]*m/g, ''), meta.command);
+    expect(summary).not.toBeNull();
+    expect({ passed: summary!.passed, failed: summary!.failed + summary!.errors, skipped: summary!.skipped }).toEqual({
+      passed: meta.expected.passed,
+      failed: (meta.expected.failed ?? 0) + (meta.expected.errors ?? 0),
+      skipped: meta.expected.skipped ?? 0,
+    });
+  });
 
   it('reads the JSON and JUnit reports of a failing run', () => {
     for (const runner of ['jest', 'vitest']) {

@@ -72,13 +72,22 @@ describe('the gate runs the tests itself', () => {
     const state = stateOf(dir);
     expect(state['active_workflow']['phase_status'][IMPL]).toBe('completed');
     const gateRun = runsOf(dir)[0]!;
-    expect(gateRun).toMatchObject({ phase: IMPL, command: COVERAGE, for_coverage: true, result: 'passed', exit_code: 0, counts: { executed: 2, passed: 2, failed: 0 } });
+    expect(gateRun).toMatchObject({
+      phase: IMPL,
+      command: COVERAGE,
+      for_coverage: true,
+      result: 'passed',
+      exit_code: 0,
+      counts: { executed: 2, passed: 2, failed: 0 },
+    });
     expect(gateRun.coverage.percent).toBeGreaterThanOrEqual(80);
     expect(gateRun.output_sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(state['phases'][IMPL].gate_validation.checks).toContain('verified_test_run');
     expect(state['history'].map((line: State) => line['action']).join('\n')).toContain(`Gate of ${IMPL} ran the tests itself: \`${COVERAGE}\``);
     const check = gateCheck(dir);
-    expect(check.stdout).toContain(`- verified_test_run: \`isdlc phase complete\` runs \`${COVERAGE}\` itself before the gate opens; its last run: \`${COVERAGE}\``);
+    expect(check.stdout).toContain(
+      `- verified_test_run: \`isdlc phase complete\` runs \`${COVERAGE}\` itself before the gate opens; its last run: \`${COVERAGE}\``,
+    );
     expect(check.stdout).toMatch(/its last run: .*: passed \(2 passed, 0 failed, coverage \d+/);
   });
 
@@ -95,7 +104,10 @@ describe('the gate runs the tests itself', () => {
 
   it('a deleted test file: fewer tests ran than the workflow saw before, and the drop is named', () => {
     const at = '2026-11-25T10:42:00.000Z';
-    const dir = project({ files: { 'test/more.test.js': MORE_TESTS }, history: [{ iteration: 1, timestamp: at, command: 'node --test', result: 'failed', passed: 2, failures: 1 }] });
+    const dir = project({
+      files: { 'test/more.test.js': MORE_TESTS },
+      history: [{ iteration: 1, timestamp: at, command: 'node --test', result: 'failed', passed: 2, failures: 1 }],
+    });
     rmSync(join(dir, 'test/more.test.js'));
     refusedFor(dir, '2 tests ran; 3 ran at 10:42', 'isdlc tests accept');
     // The agent cannot accept the drop; the person can, and the gate then expects 2.
@@ -112,7 +124,9 @@ describe('the gate runs the tests itself', () => {
   });
 
   it('an observed run of another command does not set the bar', () => {
-    const dir = project({ history: [{ iteration: 1, timestamp: '2026-11-25T10:42:00.000Z', command: 'npm run test:all', result: 'passed', passed: 40, failures: 0 }] });
+    const dir = project({
+      history: [{ iteration: 1, timestamp: '2026-11-25T10:42:00.000Z', command: 'npm run test:all', result: 'passed', passed: 40, failures: 0 }],
+    });
     expect(complete(dir).status).toBe(0);
   });
 
@@ -123,7 +137,10 @@ describe('the gate runs the tests itself', () => {
   });
 
   it('"test": "exit 0": a run that counts no test is no pass', () => {
-    const dir = project({ files: { 'package.json': JSON.stringify({ name: 'p', scripts: { test: 'exit 0' } }) }, testing: { command: 'npm test', coverage_command: 'npm test', timeout_minutes: 2 } });
+    const dir = project({
+      files: { 'package.json': JSON.stringify({ name: 'p', scripts: { test: 'exit 0' } }) },
+      testing: { command: 'npm test', coverage_command: 'npm test', timeout_minutes: 2 },
+    });
     refusedFor(dir, 'names no test count');
   });
 
@@ -169,9 +186,13 @@ describe('the gate runs the tests itself', () => {
     const dir = project({
       add: 'wrong',
       testing: { command: 'node --test', timeout_minutes: 2 },
-      requirements: { phase_requirements: { [IMPL]: { test_iteration: { enabled: true, verify_at_gate: false, success_criteria: { min_coverage_percent: null } } } } },
+      requirements: {
+        phase_requirements: { [IMPL]: { test_iteration: { enabled: true, verify_at_gate: false, success_criteria: { min_coverage_percent: null } } } },
+      },
     });
-    expect(gateCheck(dir).stdout).toContain('- verified_test_run: off for this phase (verify_at_gate: false): the gate does not run the tests itself and trusts the runs the hooks observed');
+    expect(gateCheck(dir).stdout).toContain(
+      '- verified_test_run: off for this phase (verify_at_gate: false): the gate does not run the tests itself and trusts the runs the hooks observed',
+    );
     expect(complete(dir).status).toBe(0);
     expect(runsOf(dir)).toEqual([]);
   });

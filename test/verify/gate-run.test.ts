@@ -37,7 +37,14 @@ const testing = (over: Partial<TestingConfig> = {}): TestingConfig => ({ command
 describe("the gate's own run", () => {
   test('a passing suite: passed, with its counts, duration and a digest of all it printed', async () => {
     const dir = project({ 'a.test.js': PASSING });
-    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: false, isolation: ISOLATION, sandbox: NO_SANDBOX });
+    const run = await runGateTests({
+      root: dir,
+      phase: '06-implementation',
+      testing: testing(),
+      wantCoverage: false,
+      isolation: ISOLATION,
+      sandbox: NO_SANDBOX,
+    });
     expect(run.result).toBe('passed');
     expect(run.counts).toMatchObject({ executed: 2, passed: 2, failed: 0 });
     expect(run.output_sha256).toMatch(/^[0-9a-f]{64}$/);
@@ -49,7 +56,14 @@ describe("the gate's own run", () => {
 
   test('a failing suite: failed, naming what failed', async () => {
     const dir = project({ 'a.test.js': FAILING });
-    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: false, isolation: ISOLATION, sandbox: NO_SANDBOX });
+    const run = await runGateTests({
+      root: dir,
+      phase: '06-implementation',
+      testing: testing(),
+      wantCoverage: false,
+      isolation: ISOLATION,
+      sandbox: NO_SANDBOX,
+    });
     expect(run.result).toBe('failed');
     expect(run.exit_code).not.toBe(0);
     expect(run.counts).toMatchObject({ executed: 2, passed: 1, failed: 1 });
@@ -58,16 +72,37 @@ describe("the gate's own run", () => {
 
   test('a command that exits 0 and counts nothing is no pass; with require_counts off the exit status is enough', async () => {
     const dir = project({});
-    const strict = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ command: 'exit 0' }), wantCoverage: false, isolation: ISOLATION, sandbox: NO_SANDBOX });
+    const strict = await runGateTests({
+      root: dir,
+      phase: '06-implementation',
+      testing: testing({ command: 'exit 0' }),
+      wantCoverage: false,
+      isolation: ISOLATION,
+      sandbox: NO_SANDBOX,
+    });
     expect(strict.result).toBe('inconclusive');
     expect(strict.basis).toContain('names no test count');
-    const lax = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ command: 'exit 0', require_counts: false }), wantCoverage: false, isolation: ISOLATION, sandbox: NO_SANDBOX });
+    const lax = await runGateTests({
+      root: dir,
+      phase: '06-implementation',
+      testing: testing({ command: 'exit 0', require_counts: false }),
+      wantCoverage: false,
+      isolation: ISOLATION,
+      sandbox: NO_SANDBOX,
+    });
     expect(lax.result).toBe('passed');
   });
 
   test('all tests skipped: no pass', async () => {
     const dir = project({ 'a.test.js': "const test = require('node:test');\ntest.skip('adds', () => {});\n" });
-    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: false, isolation: ISOLATION, sandbox: NO_SANDBOX });
+    const run = await runGateTests({
+      root: dir,
+      phase: '06-implementation',
+      testing: testing(),
+      wantCoverage: false,
+      isolation: ISOLATION,
+      sandbox: NO_SANDBOX,
+    });
     expect(run.result).not.toBe('passed');
   });
 
@@ -77,7 +112,14 @@ describe("the gate's own run", () => {
     // A background child would write the marker after 3 s; the limit of 0.02 min (1.2 s) stops the whole group first.
     const command = `(sleep 3 && touch ${marker}) & sleep 30`;
     const started = Date.now();
-    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: { ...testing({ command }), timeout_minutes: 0.02 }, wantCoverage: false, isolation: ISOLATION, sandbox: NO_SANDBOX });
+    const run = await runGateTests({
+      root: dir,
+      phase: '06-implementation',
+      testing: { ...testing({ command }), timeout_minutes: 0.02 },
+      wantCoverage: false,
+      isolation: ISOLATION,
+      sandbox: NO_SANDBOX,
+    });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(run.result).toBe('inconclusive');
     expect(run.timed_out).toBe(true);
@@ -97,12 +139,19 @@ describe("the gate's own run", () => {
     expect(JSON.parse(readFileSync(report, 'utf8')).total.lines.pct).toBe(90);
   });
 
-  test('a coverage report older than the run is an earlier run\'s, not this one\'s', async () => {
+  test("a coverage report older than the run is an earlier run's, not this one's", async () => {
     const dir = project({ 'a.test.js': PASSING });
     writeFileSync(join(dir, 'coverage.out'), 'mode: set\na.go:1.1,2.2 3 1\n');
     const old = new Date(Date.now() - 60_000);
     utimesSync(join(dir, 'coverage.out'), old, old);
-    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: true, isolation: ISOLATION, sandbox: NO_SANDBOX });
+    const run = await runGateTests({
+      root: dir,
+      phase: '06-implementation',
+      testing: testing(),
+      wantCoverage: true,
+      isolation: ISOLATION,
+      sandbox: NO_SANDBOX,
+    });
     expect(run.coverage).toBeUndefined();
   });
 
@@ -111,7 +160,14 @@ describe("the gate's own run", () => {
     writeFileSync(join(dir, 'coverage.out'), 'mode: set\na.go:1.1,2.2 3 1\n');
     const future = new Date(Date.now() + 86_400_000);
     utimesSync(join(dir, 'coverage.out'), future, future);
-    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: true, isolation: ISOLATION, sandbox: NO_SANDBOX });
+    const run = await runGateTests({
+      root: dir,
+      phase: '06-implementation',
+      testing: testing(),
+      wantCoverage: true,
+      isolation: ISOLATION,
+      sandbox: NO_SANDBOX,
+    });
     expect(run.coverage).toBeUndefined();
   });
 
@@ -119,7 +175,14 @@ describe("the gate's own run", () => {
     const dir = project({
       'a.test.js': `${PASSING}test('plants', () => { require('fs').mkdirSync('coverage', { recursive: true }); require('fs').writeFileSync('coverage/coverage-summary.json', JSON.stringify({ total: { lines: { total: 1, covered: 1, pct: 100 } } })); });\n`,
     });
-    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ coverage_command: 'node --test && echo "All files |   42.5 |   50 |   50 |   42.5 |"' }), wantCoverage: true, isolation: ISOLATION, sandbox: NO_SANDBOX });
+    const run = await runGateTests({
+      root: dir,
+      phase: '06-implementation',
+      testing: testing({ coverage_command: 'node --test && echo "All files |   42.5 |   50 |   50 |   42.5 |"' }),
+      wantCoverage: true,
+      isolation: ISOLATION,
+      sandbox: NO_SANDBOX,
+    });
     expect(run.coverage).toEqual({ percent: 42.5, from: "the run's output" });
   });
 
@@ -130,20 +193,32 @@ describe("the gate's own run", () => {
       root: dir,
       phase: '06-implementation',
       testing: testing({ command: `node --test && printf '${profile}' > coverage.out` }),
-      wantCoverage: true, isolation: ISOLATION,
+      wantCoverage: true,
+      isolation: ISOLATION,
       sandbox: NO_SANDBOX,
     });
     expect(run.coverage).toEqual({ percent: 75, from: 'coverage.out' });
   });
 
   test("the caller's environment does not reach the run: a PATH through the project and NODE_OPTIONS are left out", async () => {
-    const dir = project({ 'a.test.js': FAILING, 'tools/node': '#!/bin/sh\necho "# tests 2"; echo "# pass 2"; echo "# fail 0"\n', 'noop.js': "require('node:assert').strictEqual = () => {};\n" });
+    const dir = project({
+      'a.test.js': FAILING,
+      'tools/node': '#!/bin/sh\necho "# tests 2"; echo "# pass 2"; echo "# fail 0"\n',
+      'noop.js': "require('node:assert').strictEqual = () => {};\n",
+    });
     chmodSync(join(dir, 'tools/node'), 0o755);
     const saved = { PATH: process.env['PATH'], NODE_OPTIONS: process.env['NODE_OPTIONS'] };
     process.env['PATH'] = `${join(dir, 'tools')}:${saved.PATH}`;
     process.env['NODE_OPTIONS'] = `--require ${join(dir, 'noop.js')}`;
     try {
-      const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing(), wantCoverage: false, isolation: ISOLATION, sandbox: NO_SANDBOX });
+      const run = await runGateTests({
+        root: dir,
+        phase: '06-implementation',
+        testing: testing(),
+        wantCoverage: false,
+        isolation: ISOLATION,
+        sandbox: NO_SANDBOX,
+      });
       expect(run.result).toBe('failed');
       expect(run.counts).toMatchObject({ passed: 1, failed: 1 });
     } finally {
@@ -154,13 +229,20 @@ describe("the gate's own run", () => {
   });
 
   test.each([
-    ['node_modules/.bin/node', 'node --test', 'would run instead of the system\'s node'],
+    ['node_modules/.bin/node', 'node --test', "would run instead of the system's node"],
     ['pytest.py', 'python3 -m pytest', 'pytest.py in the project would be imported instead of the installed pytest'],
   ])('a program of the project shadowing the real one (%s) stops the run', async (file, command, said) => {
     const dir = project({ 'a.test.js': PASSING });
     mkdirSync(join(dir, dirname(file)), { recursive: true });
     writeFileSync(join(dir, file), '#!/bin/sh\nexit 0\n');
-    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ command }), wantCoverage: false, isolation: ISOLATION, sandbox: NO_SANDBOX });
+    const run = await runGateTests({
+      root: dir,
+      phase: '06-implementation',
+      testing: testing({ command }),
+      wantCoverage: false,
+      isolation: ISOLATION,
+      sandbox: NO_SANDBOX,
+    });
     expect(run.result).toBe('inconclusive');
     expect(run.basis).toContain(said);
     expect(run.output_bytes).toBe(0);
@@ -168,14 +250,28 @@ describe("the gate's own run", () => {
 
   test("two runners' summaries in one output prove nothing", async () => {
     const dir = project({ 'a.test.js': PASSING });
-    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ command: 'node --test && echo "Tests:       7 passed, 7 total"' }), wantCoverage: false, isolation: ISOLATION, sandbox: NO_SANDBOX });
+    const run = await runGateTests({
+      root: dir,
+      phase: '06-implementation',
+      testing: testing({ command: 'node --test && echo "Tests:       7 passed, 7 total"' }),
+      wantCoverage: false,
+      isolation: ISOLATION,
+      sandbox: NO_SANDBOX,
+    });
     expect(run.result).toBe('inconclusive');
     expect(run.basis).toMatch(/summaries of (?:jest and node-test|node-test and jest)/);
   });
 
   test('a program that is not there: inconclusive, saying so', async () => {
     const dir = project({});
-    const run = await runGateTests({ root: dir, phase: '06-implementation', testing: testing({ command: 'no-such-runner-xyz' }), wantCoverage: false, isolation: ISOLATION, sandbox: NO_SANDBOX });
+    const run = await runGateTests({
+      root: dir,
+      phase: '06-implementation',
+      testing: testing({ command: 'no-such-runner-xyz' }),
+      wantCoverage: false,
+      isolation: ISOLATION,
+      sandbox: NO_SANDBOX,
+    });
     expect(run.result).not.toBe('passed');
   });
 });

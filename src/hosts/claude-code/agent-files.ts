@@ -90,7 +90,9 @@ function phaseAgentFile(config: ProjectConfig, agent: string, phases: string[]):
   const constitutional = phases.some((phase) => effectivePhaseRequirements(config.iterationRequirements, phase)?.constitutional_validation?.enabled === true);
   const work = [
     'Your delegation prompt names the artifact folder and ends with the GATE REQUIREMENTS of your phase: plan your work to meet every one of them the first time.',
-    ...(artifacts.length > 0 ? [`Write what the gate expects: ${artifacts.map((path) => `\`${path}\``).join(', ')} ({artifact_folder} is in your prompt).`] : []),
+    ...(artifacts.length > 0
+      ? [`Write what the gate expects: ${artifacts.map((path) => `\`${path}\``).join(', ')} ({artifact_folder} is in your prompt).`]
+      : []),
     ...(testing
       ? [
           `Hold yourself to an iteration loop before you change code: ${T('loop_start')} with agent "${agent}", rules ["<the command that runs this project's tests>"] and the task as prompt. From then on your turn ends only when its rules pass and your final message declares completion (or you declare BLOCKED); each time it does not, you are told what still fails.`,

@@ -76,7 +76,10 @@ function claudeVersionToCheck(root: string, flag: string | undefined, findings: 
   }
   const detected = detectClaudeVersion();
   if (detected.found) {
-    findings.push({ severity: 'ok', what: `Claude Code ${detected.version} (found by \`claude --version\` in ${detected.ms} ms): the hooks are checked against it` });
+    findings.push({
+      severity: 'ok',
+      what: `Claude Code ${detected.version} (found by \`claude --version\` in ${detected.ms} ms): the hooks are checked against it`,
+    });
     return { version: detected.version, reinit: reinit() };
   }
   const recorded = claudeCodeFieldsOf(readInstallRecord(root))?.claude_code;
@@ -146,7 +149,11 @@ function checkSettings(root: string, claude: VersionCheck, findings: Finding[]):
     } else if (stdout.includes('isdlc install-integrity')) {
       // It answered, but only because another bundle stood in for a missing or broken one.
       const told = /"systemMessage":"((?:[^"\\]|\\.)*)"/.exec(stdout)?.[1] ?? stdout;
-      findings.push({ severity: 'fail', what: `${label}: the registered command answers, but says isdlc is broken: ${told.slice(0, 300)}`, fix: `run \`${claude.reinit}\`` });
+      findings.push({
+        severity: 'fail',
+        what: `${label}: the registered command answers, but says isdlc is broken: ${told.slice(0, 300)}`,
+        fix: `run \`${claude.reinit}\``,
+      });
     } else if (stdout.includes('"deny"')) {
       findings.push({ severity: 'warn', what: `${label}: a harmless probe call was denied: ${stdout.slice(0, 300)}` });
     } else {
@@ -158,7 +165,8 @@ function checkSettings(root: string, claude: VersionCheck, findings: Finding[]):
   }
   const files = readProjectSettingsFiles(root);
   for (const { rel, problem } of files) {
-    if (problem && rel !== SETTINGS_FILE) findings.push({ severity: 'warn', what: `${rel} cannot be read: ${problem}`, fix: 'fix the JSON; Claude Code reads this file too' });
+    if (problem && rel !== SETTINGS_FILE)
+      findings.push({ severity: 'warn', what: `${rel} cannot be read: ${problem}`, fix: 'fix the JSON; Claude Code reads this file too' });
   }
   const host = hostSettingsSources();
   findings.push(...hooksSwitchedOffFindings(files, host));

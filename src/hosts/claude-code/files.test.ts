@@ -39,7 +39,8 @@ describe("Claude Code's files in the guarded set", () => {
   });
 
   it('names its settings files by their text where a word cannot be resolved', () => {
-    for (const word of ['$P/.claude/settings.json', '$P/.claude/settings.local.json', '$P/.mcp.json', '$P/.claude/hooks/config/x.json']) expect(GUARDED.namedIn(word), word).toBe(true);
+    for (const word of ['$P/.claude/settings.json', '$P/.claude/settings.local.json', '$P/.mcp.json', '$P/.claude/hooks/config/x.json'])
+      expect(GUARDED.namedIn(word), word).toBe(true);
     expect(GUARDED.namedIn('$P/.claude/agents/x.md')).toBe(false);
   });
 

@@ -20,7 +20,11 @@ const settingsFile = (path: string): SharedFile => ({
 });
 
 export const CLAUDE_CODE_FILES: HostFiles = {
-  shared: [settingsFile(SETTINGS_FILE), settingsFile(LOCAL_SETTINGS_FILE), { path: MCP_FILE, kind: 'mcp', isdlcPart: (text) => isdlcPartOf('mcp', text, undefined) }],
+  shared: [
+    settingsFile(SETTINGS_FILE),
+    settingsFile(LOCAL_SETTINGS_FILE),
+    { path: MCP_FILE, kind: 'mcp', isdlcPart: (text) => isdlcPartOf('mcp', text, undefined) },
+  ],
   configFolders: ['.claude/hooks/config'],
   // The `hooks:` in a definition's frontmatter run outside the sandbox from the next session on.
   runAsCode: ['.claude/agents', '.claude/skills', '.claude/commands'],

@@ -36,13 +36,18 @@ export const CLAUDE_PLACEHOLDERS: readonly string[] = Object.freeze([
   '.claude/commands',
 ]);
 
-const BEGIN = '# isdlc: names that only exist as read-only placeholders inside Claude Code\'s sandbox (git cannot add them).';
+const BEGIN = "# isdlc: names that only exist as read-only placeholders inside Claude Code's sandbox (git cannot add them).";
 const NOTE = '# Delete a line if you create that file and want it in git; `isdlc uninstall` removes this block.';
 const END = '# isdlc: end';
 
 /** The repository's exclude file for a project root, or undefined when the project is not in a git repository. */
 export function gitExcludeFile(root: string): string | undefined {
-  const run = spawnSync('git', ['rev-parse', '--git-path', 'info/exclude'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 });
+  const run = spawnSync('git', ['rev-parse', '--git-path', 'info/exclude'], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+    timeout: 10_000,
+  });
   if (run.status === 0 && run.stdout.trim()) {
     const path = run.stdout.trim();
     return isAbsolute(path) ? path : join(root, path);

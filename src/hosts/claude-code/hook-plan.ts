@@ -1,14 +1,7 @@
 // Which hooks `isdlc init` registers, and in which form, for the Claude Code a project runs: only what that
 // version runs. A hook the host cannot run fails open, so registering one would look like protection
 // while every tool call goes through.
-import {
-  capabilitiesOf,
-  CLAUDE_CODE,
-  detectClaudeVersion,
-  UPGRADE_COMMANDS,
-  type ClaudeCapabilities,
-  type ClaudeVersionDetection,
-} from './versions.js';
+import { capabilitiesOf, CLAUDE_CODE, detectClaudeVersion, UPGRADE_COMMANDS, type ClaudeCapabilities, type ClaudeVersionDetection } from './versions.js';
 import { eventsOf, registrationsFor, type HookForm, type Registration } from './settings.js';
 
 /** Where the Claude Code version init registered for came from. */
@@ -54,7 +47,8 @@ export function sourceText(target: Pick<ClaudeTarget, 'from'>): string {
 export function planHooks(target: ClaudeTarget, requested?: HookForm): HookPlan | { refused: string } {
   const capabilities = capabilitiesOf(target.version);
   const which = `Claude Code ${target.version} (${sourceText(target)})`;
-  const notYours = target.from === 'flag' ? '' : ` If that is not the Claude Code you run, pass \`--claude-version X\` with what \`claude --version\` prints there.`;
+  const notYours =
+    target.from === 'flag' ? '' : ` If that is not the Claude Code you run, pass \`--claude-version X\` with what \`claude --version\` prints there.`;
   if (!capabilities.supported) {
     return {
       refused:

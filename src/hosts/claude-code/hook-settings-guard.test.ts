@@ -32,12 +32,27 @@ const untouched = ({ project }: { project: string }) => expect(readJson(`${proje
 guardTable('hook-settings-guard', {
   valid: [
     { name: 'the same settings.json, only reformatted', files, payload: write('.claude/settings.json', JSON.stringify(SETTINGS)), expect: 'allow' },
-    { name: 'a permission rule in the local settings, where project settings of the agent belong', files, payload: write('.claude/settings.local.json', { permissions: { allow: ['Bash(npm run lint)'] } }), expect: 'allow' },
+    {
+      name: 'a permission rule in the local settings, where project settings of the agent belong',
+      files,
+      payload: write('.claude/settings.local.json', { permissions: { allow: ['Bash(npm run lint)'] } }),
+      expect: 'allow',
+    },
     { name: 'a local settings file with a theme', payload: write('.claude/settings.local.json', { theme: 'dark' }), expect: 'allow' },
     { name: 'disableAllHooks: false is nothing to stop', payload: write('.claude/settings.local.json', { disableAllHooks: false }), expect: 'allow' },
-    { name: 'an Edit whose old_string is not there would fail anyway', files, payload: edit('.claude/settings.json', '"nothing like this"', '"disableAllHooks": true'), expect: 'allow' },
+    {
+      name: 'an Edit whose old_string is not there would fail anyway',
+      files,
+      payload: edit('.claude/settings.json', '"nothing like this"', '"disableAllHooks": true'),
+      expect: 'allow',
+    },
     { name: 'some other settings.json is not Claude Code’s', payload: write('config/settings.json', { disableAllHooks: true }), expect: 'allow' },
-    { name: 'a local settings file that already switched hooks off may be edited further', files: { '.claude/settings.local.json': { disableAllHooks: true } }, payload: write('.claude/settings.local.json', { disableAllHooks: true, theme: 'dark' }), expect: 'allow' },
+    {
+      name: 'a local settings file that already switched hooks off may be edited further',
+      files: { '.claude/settings.local.json': { disableAllHooks: true } },
+      payload: write('.claude/settings.local.json', { disableAllHooks: true, theme: 'dark' }),
+      expect: 'allow',
+    },
   ],
   invalid: [
     {
@@ -47,8 +62,16 @@ guardTable('hook-settings-guard', {
       expect: 'deny',
       reasonIncludes: ['disableAllHooks', '.claude/settings.local.json', 'runs no hook at all'],
     },
-    { name: 'disableAllHooks as a string, which Claude Code also stops hooks on', payload: write('.claude/settings.local.json', { disableAllHooks: 'true' }), expect: 'deny' },
-    { name: 'the path spelled with ./ and ..', payload: (project) => write('.claude/settings.local.json', { disableAllHooks: true })(`${project}/./.claude/../.claude/..`), expect: 'deny' },
+    {
+      name: 'disableAllHooks as a string, which Claude Code also stops hooks on',
+      payload: write('.claude/settings.local.json', { disableAllHooks: 'true' }),
+      expect: 'deny',
+    },
+    {
+      name: 'the path spelled with ./ and ..',
+      payload: (project) => write('.claude/settings.local.json', { disableAllHooks: true })(`${project}/./.claude/../.claude/..`),
+      expect: 'deny',
+    },
     {
       name: 'a symlink the agent made to the local settings',
       files: { '.claude/settings.local.json': {} },
@@ -65,9 +88,25 @@ guardTable('hook-settings-guard', {
       reasonIncludes: ['Leave .claude/settings.json as it is', '.claude/settings.local.json', 'drops the whole file'],
       then: untouched,
     },
-    { name: 'settings.json: a value of the wrong type (`"model": 42` switches every hook off)', files, payload: edit('.claude/settings.json', '"permissions": {', '"model": 42,\n  "permissions": {'), expect: 'deny', then: untouched },
-    { name: 'settings.json: disableAllHooks added by an Edit', files, payload: edit('.claude/settings.json', '"permissions": {', '"disableAllHooks": true,\n  "permissions": {'), expect: 'deny' },
-    { name: 'settings.json: isdlc’s Stop hook taken out', files, payload: write('.claude/settings.json', { ...SETTINGS, hooks: { ...SETTINGS.hooks, Stop: [SETTINGS.hooks.Stop[1]] } }), expect: 'deny' },
+    {
+      name: 'settings.json: a value of the wrong type (`"model": 42` switches every hook off)',
+      files,
+      payload: edit('.claude/settings.json', '"permissions": {', '"model": 42,\n  "permissions": {'),
+      expect: 'deny',
+      then: untouched,
+    },
+    {
+      name: 'settings.json: disableAllHooks added by an Edit',
+      files,
+      payload: edit('.claude/settings.json', '"permissions": {', '"disableAllHooks": true,\n  "permissions": {'),
+      expect: 'deny',
+    },
+    {
+      name: 'settings.json: isdlc’s Stop hook taken out',
+      files,
+      payload: write('.claude/settings.json', { ...SETTINGS, hooks: { ...SETTINGS.hooks, Stop: [SETTINGS.hooks.Stop[1]] } }),
+      expect: 'deny',
+    },
     { name: 'settings.json: isdlc’s hook rewritten to do nothing', files, payload: edit('.claude/settings.json', '"hook"', '"--version"'), expect: 'deny' },
     {
       name: 'settings.json: a MultiEdit (its edits applied in order)',
@@ -75,7 +114,10 @@ guardTable('hook-settings-guard', {
       payload: (project) => ({
         ...edit('.claude/settings.json', '', '')(project),
         tool_name: 'MultiEdit',
-        tool_input: { file_path: `${project}/.claude/settings.json`, edits: [{ old_string: '"permissions": {', new_string: '"disableAllHooks": true,\n  "permissions": {' }] },
+        tool_input: {
+          file_path: `${project}/.claude/settings.json`,
+          edits: [{ old_string: '"permissions": {', new_string: '"disableAllHooks": true,\n  "permissions": {' }],
+        },
       }),
       expect: 'deny',
       then: untouched,
@@ -91,7 +133,11 @@ guardTable('hook-settings-guard', {
       name: 'a NotebookEdit of settings.json through a notebook symlink',
       files,
       setup: (project) => symlinkSync(`${project}/.claude/settings.json`, `${project}/notes.ipynb`),
-      payload: (project) => ({ ...edit('x', '', '')(project), tool_name: 'NotebookEdit', tool_input: { notebook_path: 'notes.ipynb', new_source: 'x', cell_type: 'code', edit_mode: 'insert' } }),
+      payload: (project) => ({
+        ...edit('x', '', '')(project),
+        tool_name: 'NotebookEdit',
+        tool_input: { notebook_path: 'notes.ipynb', new_source: 'x', cell_type: 'code', edit_mode: 'insert' },
+      }),
       expect: 'deny',
       reasonIncludes: ['not a notebook'],
       then: untouched,

@@ -68,7 +68,8 @@ const AGAIN = 'The same call will be denied again.';
 
 export const hookSettingsGuard = defineGuard({
   id: 'hook-settings-guard',
-  description: "Denies a Write, Edit or MultiEdit of .claude/settings.json (it holds isdlc's hooks), one that would set disableAllHooks in another Claude Code settings file, and a NotebookEdit of any of them.",
+  description:
+    "Denies a Write, Edit or MultiEdit of .claude/settings.json (it holds isdlc's hooks), one that would set disableAllHooks in another Claude Code settings file, and a NotebookEdit of any of them.",
   on: { PreToolUse: ['write', 'edit', 'notebook'] },
   check({ event, location, guarded, deny, log }) {
     const named = toolTarget(event, location.root, guarded);
@@ -97,7 +98,8 @@ export const hookSettingsGuard = defineGuard({
     const after = parse(afterText);
     const before = beforeText === null ? undefined : parse(beforeText);
     // Any value but false counts: Claude Code may read a truthy one as on, or drop the file over it.
-    const disables = (settings: Settings | undefined): boolean => settings !== undefined && Object.hasOwn(settings, 'disableAllHooks') && settings['disableAllHooks'] !== false;
+    const disables = (settings: Settings | undefined): boolean =>
+      settings !== undefined && Object.hasOwn(settings, 'disableAllHooks') && settings['disableAllHooks'] !== false;
     if (!disables(after) || disables(before)) return;
     log({ file: target.label, outcome: 'disableAllHooks' });
     deny(

@@ -72,8 +72,7 @@ export function userPromptExpansionFindings(files: readonly SettingsFileRead[], 
     if (capabilities.userPromptExpansionKeyDropsHooks) {
       findings.push({
         severity: 'fail',
-        what:
-          `${rel} has a "UserPromptExpansion" key${ours ? ' (isdlc registered it)' : ''}: Claude Code ${version} drops every hook in this file, yours included, without a word`,
+        what: `${rel} has a "UserPromptExpansion" key${ours ? ' (isdlc registered it)' : ''}: Claude Code ${version} drops every hook in this file, yours included, without a word`,
         fix: onlyOurs
           ? `${run(reinit)} (it leaves UserPromptExpansion out for ${version}), or upgrade Claude Code with ${UPGRADE_COMMANDS}`
           : `take the "UserPromptExpansion" key out of ${rel}${ours ? ` (\`${reinit}\` removes isdlc's entry; yours you remove)` : ''}, or upgrade Claude Code with ${UPGRADE_COMMANDS}`,
@@ -112,7 +111,11 @@ export function hostSettingsSources(env: NodeJS.ProcessEnv = process.env): { man
  * the project's settings only a `false` counts (it turns the diff off). Without it the diff comes in
  * bypass and auto modes only.
  */
-export function bashEditDiffFinding(files: readonly SettingsFileRead[], host: { managed: HostSettingsSource; user: HostSettingsSource }, version: string): Finding {
+export function bashEditDiffFinding(
+  files: readonly SettingsFileRead[],
+  host: { managed: HostSettingsSource; user: HostSettingsSource },
+  version: string,
+): Finding {
   const has = (settings: Settings | undefined): boolean => settings !== undefined && Object.hasOwn(settings, BASH_EDIT_DIFF_SETTING);
   const blind = 'isdlc sees which files a shell command changed only in bypass and auto permission modes';
   const fix = `add \`"${BASH_EDIT_DIFF_SETTING}": true\` to ${host.user.label} (a setting of yours for every project; Claude Code ignores it in project settings), or start Claude Code with CLAUDE_CODE_BASH_EDIT_DIFF=1`;
@@ -120,10 +123,18 @@ export function bashEditDiffFinding(files: readonly SettingsFileRead[], host: { 
   const off = [...files].reverse().find(({ settings }) => has(settings) && settings![BASH_EDIT_DIFF_SETTING] === false);
   const honoured = [host.managed, host.user].find(({ settings }) => has(settings));
   if (honoured && honoured.settings![BASH_EDIT_DIFF_SETTING] !== true) {
-    return { severity: 'warn', what: `${honoured.label} sets ${BASH_EDIT_DIFF_SETTING} to ${JSON.stringify(honoured.settings![BASH_EDIT_DIFF_SETTING])}: ${blind}`, fix };
+    return {
+      severity: 'warn',
+      what: `${honoured.label} sets ${BASH_EDIT_DIFF_SETTING} to ${JSON.stringify(honoured.settings![BASH_EDIT_DIFF_SETTING])}: ${blind}`,
+      fix,
+    };
   }
   if (honoured && off) {
-    return { severity: 'warn', what: `${off.rel} sets ${BASH_EDIT_DIFF_SETTING} to false, which turns off the true in ${honoured.label}: ${blind}`, fix: `take it out of ${off.rel}` };
+    return {
+      severity: 'warn',
+      what: `${off.rel} sets ${BASH_EDIT_DIFF_SETTING} to false, which turns off the true in ${honoured.label}: ${blind}`,
+      fix: `take it out of ${off.rel}`,
+    };
   }
   if (!honoured) {
     const ignored = files.find(({ settings }) => has(settings) && settings![BASH_EDIT_DIFF_SETTING] === true);
@@ -155,7 +166,10 @@ export function hooksSwitchedOffFindings(files: readonly SettingsFileRead[], hos
     findings.push({
       severity: 'fail',
       what: `${label} sets disableAllHooks: Claude Code runs no hook at all, so none of isdlc's checks happen`,
-      fix: label === host.managed.label ? 'ask whoever manages Claude Code on this machine; isdlc cannot work while it is set' : `take \`"disableAllHooks": true\` out of ${label}`,
+      fix:
+        label === host.managed.label
+          ? 'ask whoever manages Claude Code on this machine; isdlc cannot work while it is set'
+          : `take \`"disableAllHooks": true\` out of ${label}`,
     });
   }
   if (host.managed.settings?.['allowManagedHooksOnly'] === true) {

@@ -17,7 +17,10 @@ function text(value: unknown): string {
 function advanceIn(tool: string, input: Record<string, unknown>): string | null {
   if (tool.startsWith(MCP_PREFIX)) return ADVANCING_TOOLS.has(tool.slice(MCP_PREFIX.length)) ? tool : null;
   if (tool === 'Bash' || tool === 'PowerShell') return ADVANCING_COMMAND.test(text(input['command'])) ? `\`${text(input['command']).trim()}\`` : null;
-  if (tool === 'Skill') return isWorkflowSkill(text(input['skill'])) && !skillArgsNeverAdvance(text(input['args'])) && ADVANCE_KEYWORDS.test(text(input['args'])) ? 'the isdlc skill asked to advance' : null;
+  if (tool === 'Skill')
+    return isWorkflowSkill(text(input['skill'])) && !skillArgsNeverAdvance(text(input['args'])) && ADVANCE_KEYWORDS.test(text(input['args']))
+      ? 'the isdlc skill asked to advance'
+      : null;
   if (tool === 'Agent' || tool === 'Task') {
     const asked = `${text(input['description'])}\n${text(input['prompt'])}`;
     return /orchestrator/i.test(text(input['subagent_type'])) && ADVANCE_KEYWORDS.test(asked) ? 'a delegation asking the orchestrator to advance' : null;

@@ -19,14 +19,16 @@ export const CLAUDE_CODE: Host = {
       flags: '--claude-version <version>',
       description: 'the Claude Code version to go by (default: what `claude --version` prints)',
       parse(value) {
-        if (!isVersion(value)) throw new Error(`--claude-version takes a version like 2.1.332 (what \`claude --version\` prints), not ${JSON.stringify(value)}`);
+        if (!isVersion(value))
+          throw new Error(`--claude-version takes a version like 2.1.332 (what \`claude --version\` prints), not ${JSON.stringify(value)}`);
         return value.trim();
       },
       commands: ['init', 'doctor'],
     },
     {
       flags: '--hook-form <form>',
-      description: 'how the hook is registered: exec (node with arguments, no shell; Claude Code 2.1.139 and later) or shell (one command line); default: what the Claude Code version runs',
+      description:
+        'how the hook is registered: exec (node with arguments, no shell; Claude Code 2.1.139 and later) or shell (one command line); default: what the Claude Code version runs',
       choices: ['exec', 'shell'],
       commands: ['init'],
     },
@@ -39,11 +41,17 @@ export const CLAUDE_CODE: Host = {
   agentDefinitions: [AGENT_DIR],
   // Set to 1 in the environment of its shell tool.
   shellMarkers: ['CLAUDECODE'],
-  doctor: (root, guarded, options) => claudeCodeDoctor(root, guarded, typeof options['claudeVersion'] === 'string' ? { claudeVersion: options['claudeVersion'] } : {}),
+  doctor: (root, guarded, options) =>
+    claudeCodeDoctor(root, guarded, typeof options['claudeVersion'] === 'string' ? { claudeVersion: options['claudeVersion'] } : {}),
   protection(root) {
     const state = projectSandboxState(root);
     // The version init registered for: doctor asks the installed one, status does not spawn it.
     const gap = state.sandboxed ? sandboxGap(claudeCodeFieldsOf(readInstallRecord(root))?.claude_code?.version) : undefined;
-    return { sandboxed: state.sandboxed, ...(state.why ? { why: state.why } : {}), ...(gap ? { gap } : {}), everyCommand: state.sandboxed && state.excludedCommands.length === 0 };
+    return {
+      sandboxed: state.sandboxed,
+      ...(state.why ? { why: state.why } : {}),
+      ...(gap ? { gap } : {}),
+      everyCommand: state.sandboxed && state.excludedCommands.length === 0,
+    };
   },
 };

@@ -1,7 +1,14 @@
 // What `isdlc init` wants a person to read about Claude Code: the version it registered for, the sandbox,
 // and what it found in the settings but must not change (the person's own values).
 import { assumedVersionWarning, describePlan, type HookPlan } from './hook-plan.js';
-import { bashEditDiffFinding, hooksSwitchedOffFindings, hostSettingsSources, originalHooksFindings, readProjectSettingsFiles, userPromptExpansionFindings } from './host-checks.js';
+import {
+  bashEditDiffFinding,
+  hooksSwitchedOffFindings,
+  hostSettingsSources,
+  originalHooksFindings,
+  readProjectSettingsFiles,
+  userPromptExpansionFindings,
+} from './host-checks.js';
 import { sandboxGap } from './protection-level.js';
 
 export interface InitOutcome {

@@ -44,7 +44,9 @@ describe("isdlc's part of Claude Code's settings", () => {
 describe("isdlc's part of .mcp.json", () => {
   const server = { command: 'node', args: ['.isdlc/bin/isdlc.cjs', 'mcp'] };
   const mcp = (value: unknown): string | undefined => isdlcPartOf('mcp', text(value), undefined);
-  it('another server is the person’s', () => expect(mcp({ mcpServers: { isdlc: server, other: { command: 'x' } } })).toBe(mcp({ mcpServers: { isdlc: server } })));
-  it("isdlc's server pointed elsewhere is a change", () => expect(mcp({ mcpServers: { isdlc: { ...server, args: ['evil.js'] } } })).not.toBe(mcp({ mcpServers: { isdlc: server } })));
+  it('another server is the person’s', () =>
+    expect(mcp({ mcpServers: { isdlc: server, other: { command: 'x' } } })).toBe(mcp({ mcpServers: { isdlc: server } })));
+  it("isdlc's server pointed elsewhere is a change", () =>
+    expect(mcp({ mcpServers: { isdlc: { ...server, args: ['evil.js'] } } })).not.toBe(mcp({ mcpServers: { isdlc: server } })));
   it("isdlc's server removed is a change", () => expect(mcp({ mcpServers: {} })).not.toBe(mcp({ mcpServers: { isdlc: server } })));
 });

@@ -90,7 +90,13 @@ export function applyOwned(input: Record<string, unknown>, edits: OwnedEdits, pr
     const container = containerFor(settings, parents, created);
     const had = Object.hasOwn(container, key);
     const earlier = previous?.record.set[path];
-    const before = earlier ? (earlier.had ? { had: true as const, value: earlier.value } : { had: false as const }) : had ? { had: true as const, value: container[key] } : { had: false as const };
+    const before = earlier
+      ? earlier.had
+        ? { had: true as const, value: earlier.value }
+        : { had: false as const }
+      : had
+        ? { had: true as const, value: container[key] }
+        : { had: false as const };
     record.set[path] = { ours: structuredClone(value), ...before };
     if (had && !same(container[key], value)) replaced.push({ path, was: container[key] });
     container[key] = structuredClone(value);

@@ -25,12 +25,14 @@ export function sandboxGap(claudeVersion: string | undefined): string | undefine
 
 /** What would turn the sandbox on, given why it is off. */
 function turnOnFix(root: string, support: SandboxSupport, claudeVersion: string): string {
-  if (!capabilitiesOf(claudeVersion).sandbox) return `Claude Code ${claudeVersion}'s sandbox cannot run Bash (it works from ${CLAUDE_CODE.sandboxWorksFrom}): upgrade it with ${UPGRADE_COMMANDS}, then run \`isdlc init\``;
+  if (!capabilitiesOf(claudeVersion).sandbox)
+    return `Claude Code ${claudeVersion}'s sandbox cannot run Bash (it works from ${CLAUDE_CODE.sandboxWorksFrom}): upgrade it with ${UPGRADE_COMMANDS}, then run \`isdlc init\``;
   if (!support.ok) {
     if (support.never) return `${support.why}: isdlc can only notice changes to its files afterwards`;
     return `${support.why}: ${support.install ? `install it (${support.install}), then ` : ''}run \`isdlc init\``;
   }
-  if (claudeCodeFieldsOf(readInstallRecord(root))?.sandbox?.why?.includes('--no-sandbox')) return 'it was left off on purpose (`isdlc init --no-sandbox`); `isdlc init` turns it on';
+  if (claudeCodeFieldsOf(readInstallRecord(root))?.sandbox?.why?.includes('--no-sandbox'))
+    return 'it was left off on purpose (`isdlc init --no-sandbox`); `isdlc init` turns it on';
   return '`isdlc init` turns it on';
 }
 
@@ -52,11 +54,19 @@ export function protectionFindings(root: string, guarded: GuardedSet, support: S
       fix: support.install ? `install it: ${support.install}` : 'run Claude Code where its sandbox can start, or `isdlc init --no-sandbox` to go without it',
     });
   } else if (state.sandboxed && sandboxGap(claudeVersion)) {
-    findings.push({ severity: 'warn', what: `protection: sandboxed, with a gap: ${sandboxGap(claudeVersion)}`, fix: `upgrade Claude Code with ${UPGRADE_COMMANDS}` });
+    findings.push({
+      severity: 'warn',
+      what: `protection: sandboxed, with a gap: ${sandboxGap(claudeVersion)}`,
+      fix: `upgrade Claude Code with ${UPGRADE_COMMANDS}`,
+    });
   } else if (state.sandboxed) {
     findings.push({ severity: 'ok', what: "protection: sandboxed: the agent's Bash runs in Claude Code's sandbox, where isdlc's files are read-only" });
   } else {
-    findings.push({ severity: 'warn', what: `protection: not sandboxed: ${state.why ?? 'unknown'}; the agent's shell can write isdlc's files`, fix: turnOnFix(root, support, claudeVersion) });
+    findings.push({
+      severity: 'warn',
+      what: `protection: not sandboxed: ${state.why ?? 'unknown'}; the agent's shell can write isdlc's files`,
+      fix: turnOnFix(root, support, claudeVersion),
+    });
   }
   if (state.excludedCommands.length > 0) {
     findings.push({
@@ -65,10 +75,12 @@ export function protectionFindings(root: string, guarded: GuardedSet, support: S
       fix: 'take them out of excludedCommands unless you trust every way the agent can call them',
     });
   }
-  const denied = new Set(files.flatMap((settings) => {
-    const deny = recordOrUndefined(settings?.['permissions'])?.['deny'];
-    return Array.isArray(deny) ? (deny as unknown[]) : [];
-  }));
+  const denied = new Set(
+    files.flatMap((settings) => {
+      const deny = recordOrUndefined(settings?.['permissions'])?.['deny'];
+      return Array.isArray(deny) ? (deny as unknown[]) : [];
+    }),
+  );
   const missing = editDenyRules(guarded).filter((rule) => !denied.has(rule));
   if (missing.length > 0) {
     findings.push({

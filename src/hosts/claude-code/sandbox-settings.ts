@@ -40,7 +40,9 @@ export function monorepoProjectIds(root: string): string[] {
  * spelled out for each project, since the sandbox's paths are not patterns.
  */
 export function protectedPaths(guarded: GuardedSet, projectIds: readonly string[]): ProtectedPaths {
-  const paths = guarded.paths.filter((path) => !denyRuleOnly(guarded, path)).flatMap((path) => (path.includes('*') ? projectIds.map((id) => path.replace('*', id)) : [path]));
+  const paths = guarded.paths
+    .filter((path) => !denyRuleOnly(guarded, path))
+    .flatMap((path) => (path.includes('*') ? projectIds.map((id) => path.replace('*', id)) : [path]));
   return { folders: paths.filter((path) => guarded.folders.has(path)), files: paths.filter((path) => !guarded.folders.has(path)) };
 }
 
@@ -70,7 +72,12 @@ export const PERMISSION_DENY = 'permissions.deny';
 export const BLOCK_WRITES_OUTSIDE = 'permissions.blockWritesOutsideWorkingDirectories';
 
 /** Settings files outside the project whose change could lift the sandbox or the deny rules. */
-const OUTSIDE_SETTINGS_RULES = ['Edit(~/.claude/**)', 'Edit(~/.claude.json)', 'Edit(//etc/claude-code/**)', 'Edit(//Library/Application Support/ClaudeCode/**)'];
+const OUTSIDE_SETTINGS_RULES = [
+  'Edit(~/.claude/**)',
+  'Edit(~/.claude.json)',
+  'Edit(//etc/claude-code/**)',
+  'Edit(//Library/Application Support/ClaudeCode/**)',
+];
 
 /** Whether this Claude Code keeps its file tools inside the working directories on request. */
 export function hasBlockWritesOutside(version: string): boolean {

@@ -12,7 +12,15 @@ export const BIN_RELATIVE = '.isdlc/bin/isdlc.cjs';
  * isdlc's MCP tools that only read (server `isdlc` in .mcp.json), without a prompt each time. A tool that
  * changes the workflow or a loop asks the person first, in the permission modes that ask.
  */
-export const READ_ONLY_TOOLS: readonly string[] = Object.freeze(['status', 'gate_check', 'delegation_prompt', 'escalations', 'iteration_status', 'task_get', 'checkpoint_resume']);
+export const READ_ONLY_TOOLS: readonly string[] = Object.freeze([
+  'status',
+  'gate_check',
+  'delegation_prompt',
+  'escalations',
+  'iteration_status',
+  'task_get',
+  'checkpoint_resume',
+]);
 export const PERMISSION_RULES: readonly string[] = Object.freeze(READ_ONLY_TOOLS.map(toolName));
 /**
  * What older versions allowed: the whole isdlc command line (which, once the sandbox is on, cannot write
@@ -177,9 +185,9 @@ export function mergeOurSettings(
     const ours = first.hooks.findIndex(isOurHook);
     if (JSON.stringify(first.hooks[ours]) !== JSON.stringify(desired)) first.hooks[ours] = desired;
     const kept = first.hooks[ours];
-    hooks[registration.event] = entries.map((entry) =>
-      holds(entry) ? { ...entry, hooks: entry.hooks.filter((hook) => hook === kept || !isOurHook(hook)) } : entry,
-    ).filter((entry) => !holds(entry) || entry.hooks.length > 0);
+    hooks[registration.event] = entries
+      .map((entry) => (holds(entry) ? { ...entry, hooks: entry.hooks.filter((hook) => hook === kept || !isOurHook(hook)) } : entry))
+      .filter((entry) => !holds(entry) || entry.hooks.length > 0);
   }
   settings['hooks'] = hooks;
 
@@ -187,7 +195,9 @@ export function mergeOurSettings(
   const permissions = (recordOrUndefined(settings['permissions']) ?? {}) as Record<string, unknown>;
   if (!Array.isArray(permissions['allow'])) created.push('permissions.allow');
   // An older install's rules go: they allowed more than the read-only tools.
-  const allow = (Array.isArray(permissions['allow']) ? (permissions['allow'] as unknown[]) : []).filter((rule) => !LEGACY_PERMISSION_RULES.includes(rule as string));
+  const allow = (Array.isArray(permissions['allow']) ? (permissions['allow'] as unknown[]) : []).filter(
+    (rule) => !LEGACY_PERMISSION_RULES.includes(rule as string),
+  );
   for (const rule of PERMISSION_RULES) if (!allow.includes(rule)) allow.push(rule);
   permissions['allow'] = allow;
   settings['permissions'] = permissions;

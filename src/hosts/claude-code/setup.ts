@@ -39,7 +39,10 @@ export interface ClaudeCodeInitOptions {
 function sandboxDecision(options: ClaudeCodeInitOptions, plan: HookPlan): { on: boolean; why?: string } {
   if (options.sandbox === false) return { on: false, why: 'turned off with `isdlc init --no-sandbox`' };
   if (!plan.capabilities.sandbox) {
-    return { on: false, why: `Claude Code ${plan.target.version}'s sandbox cannot run Bash (it works from ${CLAUDE_CODE.sandboxWorksFrom}); upgrade with ${UPGRADE_COMMANDS}, then run \`isdlc init\` again` };
+    return {
+      on: false,
+      why: `Claude Code ${plan.target.version}'s sandbox cannot run Bash (it works from ${CLAUDE_CODE.sandboxWorksFrom}); upgrade with ${UPGRADE_COMMANDS}, then run \`isdlc init\` again`,
+    };
   }
   const support = options.sandboxSupport ?? claudeSandboxSupport();
   if (support.ok) return { on: true };
@@ -73,7 +76,8 @@ function prepareInit(context: HostInitContext, options: ClaudeCodeInitOptions): 
     const before = previous?.settings_owned ? { record: previous.settings_owned, created: previous.settings_created ?? [] } : undefined;
     owned = applyOwned(merged.settings, sandboxEdits({ guarded, sandbox: sandbox.on, claudeVersion: plan.target.version, projectIds }), before);
   } catch (error) {
-    if (error instanceof OwnedSettingsShapeError) throw new InstallError(`${join(root, SETTINGS_FILE)}: ${error.message}. Fix it first; isdlc changed nothing.`);
+    if (error instanceof OwnedSettingsShapeError)
+      throw new InstallError(`${join(root, SETTINGS_FILE)}: ${error.message}. Fix it first; isdlc changed nothing.`);
     throw error;
   }
   const mcp = readJsonObject(join(root, MCP_FILE));

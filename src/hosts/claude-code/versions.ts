@@ -104,9 +104,7 @@ export function capabilitiesOf(version: string): ClaudeCapabilities {
   };
 }
 
-export type ClaudeVersionDetection =
-  | { found: true; version: string; ms: number }
-  | { found: false; reason: string; ms: number };
+export type ClaudeVersionDetection = { found: true; version: string; ms: number } | { found: false; reason: string; ms: number };
 
 export interface DetectOptions {
   /** The environment whose PATH is searched (default: this process's). */

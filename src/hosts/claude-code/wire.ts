@@ -45,8 +45,19 @@ interface Payload {
 }
 
 const STRING_FIELDS = [
-  'hook_event_name', 'session_id', 'transcript_path', 'cwd', 'permission_mode', 'agent_id', 'agent_type',
-  'tool_name', 'tool_use_id', 'source', 'prompt', 'command_name', 'command_args',
+  'hook_event_name',
+  'session_id',
+  'transcript_path',
+  'cwd',
+  'permission_mode',
+  'agent_id',
+  'agent_type',
+  'tool_name',
+  'tool_use_id',
+  'source',
+  'prompt',
+  'command_name',
+  'command_args',
 ] as const;
 const BOOLEAN_FIELDS = ['is_interrupt', 'stop_hook_active'] as const;
 
@@ -280,14 +291,7 @@ function capText(text: string): string {
   return text.slice(0, HOST_TEXT_LIMIT - marker.length) + marker;
 }
 
-const CONTEXT_EVENTS = new Set<HookEventName>([
-  'PreToolUse',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'SessionStart',
-  'UserPromptSubmit',
-  'UserPromptExpansion',
-]);
+const CONTEXT_EVENTS = new Set<HookEventName>(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'SessionStart', 'UserPromptSubmit', 'UserPromptExpansion']);
 
 /** The decision as Claude Code's wire carries it: a PreToolUse deny is `deny`, any other deny is `block`. */
 export function claudeCodeDecision(eventName: HookEventName, verdict: Verdict): 'allow' | 'deny' | 'block' {

@@ -5,9 +5,7 @@ import { constants } from 'node:os';
 import { ruleSandbox, sandboxInvocation, type Invocation, type OsSandboxSupport } from '../../sandbox/os-sandbox.js';
 import type { ValidationContext } from '../types.js';
 
-export type Launch =
-  | { ok: true; invocation: Invocation; sandboxed: boolean; release: () => void }
-  | { ok: false; message: string };
+export type Launch = { ok: true; invocation: Invocation; sandboxed: boolean; release: () => void } | { ok: false; message: string };
 
 /** What the person has to do before a rule nobody vouched for runs where there is no sandbox. */
 export function approvalNeeded(loopId: string | undefined): string {

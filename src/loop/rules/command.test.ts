@@ -29,10 +29,12 @@ const marked = (): string => `30.${process.pid}${(marks += 1)}`;
 
 // Every rule behaves the same with and without the OS sandbox, but for how a signal shows (128 + n) and
 // who reports a missing program (bubblewrap, not the spawn).
-describe.skipIf(process.platform === 'win32').each([
-  { label: 'without an OS sandbox, approved by a person', sandbox: NO_SANDBOX, sandboxed: false },
-  ...(here.ok ? [{ label: `in the OS sandbox (${here.kind})`, sandbox: here as OsSandboxSupport, sandboxed: true }] : []),
-])('runCommandRule $label', ({ sandbox, sandboxed }) => {
+describe
+  .skipIf(process.platform === 'win32')
+  .each([
+    { label: 'without an OS sandbox, approved by a person', sandbox: NO_SANDBOX, sandboxed: false },
+    ...(here.ok ? [{ label: `in the OS sandbox (${here.kind})`, sandbox: here as OsSandboxSupport, sandboxed: true }] : []),
+  ])('runCommandRule $label', ({ sandbox, sandboxed }) => {
   let root: string;
   let ctx: ValidationContext;
   const run = (command: CommandRule, limits: { deadline?: number } = {}) => runCommandRule(command, ctx, { ...limits, sandbox });
@@ -46,12 +48,54 @@ describe.skipIf(process.platform === 'win32').each([
 
   describe('exit codes', () => {
     const rows: { name: string; rule: CommandRule; passed: boolean; errored: boolean; exitCode: number | null; message: RegExp }[] = [
-      { name: 'exit 0 passes', rule: rule('echo hello', { name: 'tests_pass' }), passed: true, errored: false, exitCode: 0, message: /^tests_pass: `echo hello` exited 0 as expected$/ },
-      { name: 'a non-zero exit fails and says what would pass', rule: rule('exit 1', { name: 'tests_pass' }), passed: false, errored: false, exitCode: 1, message: /^tests_pass: `exit 1` exited 1 \(expected 0\)$/ },
-      { name: 'an expected non-zero exit passes', rule: rule('exit 3', { expectedExitCode: 3 }), passed: true, errored: false, exitCode: 3, message: /exited 3 as expected/ },
-      { name: 'exit 0 fails when 3 is expected', rule: rule('true', { expectedExitCode: 3 }), passed: false, errored: false, exitCode: 0, message: /exited 0 \(expected 3\)/ },
-      { name: 'a name equal to the command is not repeated', rule: rule('exit 2', { name: 'exit 2' }), passed: false, errored: false, exitCode: 2, message: /^`exit 2` exited 2 \(expected 0\)$/ },
-      { name: 'a program the shell cannot find (127) is errored', rule: rule('no-such-program-4711 --flag'), passed: false, errored: true, exitCode: 127, message: /exited 127: the shell could not find a program it was asked to run \(.*no-such-program-4711.*\)/ },
+      {
+        name: 'exit 0 passes',
+        rule: rule('echo hello', { name: 'tests_pass' }),
+        passed: true,
+        errored: false,
+        exitCode: 0,
+        message: /^tests_pass: `echo hello` exited 0 as expected$/,
+      },
+      {
+        name: 'a non-zero exit fails and says what would pass',
+        rule: rule('exit 1', { name: 'tests_pass' }),
+        passed: false,
+        errored: false,
+        exitCode: 1,
+        message: /^tests_pass: `exit 1` exited 1 \(expected 0\)$/,
+      },
+      {
+        name: 'an expected non-zero exit passes',
+        rule: rule('exit 3', { expectedExitCode: 3 }),
+        passed: true,
+        errored: false,
+        exitCode: 3,
+        message: /exited 3 as expected/,
+      },
+      {
+        name: 'exit 0 fails when 3 is expected',
+        rule: rule('true', { expectedExitCode: 3 }),
+        passed: false,
+        errored: false,
+        exitCode: 0,
+        message: /exited 0 \(expected 3\)/,
+      },
+      {
+        name: 'a name equal to the command is not repeated',
+        rule: rule('exit 2', { name: 'exit 2' }),
+        passed: false,
+        errored: false,
+        exitCode: 2,
+        message: /^`exit 2` exited 2 \(expected 0\)$/,
+      },
+      {
+        name: 'a program the shell cannot find (127) is errored',
+        rule: rule('no-such-program-4711 --flag'),
+        passed: false,
+        errored: true,
+        exitCode: 127,
+        message: /exited 127: the shell could not find a program it was asked to run \(.*no-such-program-4711.*\)/,
+      },
       {
         name: 'an argv program that does not exist is errored',
         rule: rule(['no-such-program-4711', 'x']),
@@ -184,7 +228,7 @@ describe.skipIf(process.platform === 'win32').each([
   });
 });
 
-describe.skipIf(process.platform === 'win32')('runCommandRule and a person\'s approval', () => {
+describe.skipIf(process.platform === 'win32')("runCommandRule and a person's approval", () => {
   let root: string;
   beforeAll(() => {
     root = realpathSync(mkdtempSync(join(tmpdir(), 'loop-approval-')));
@@ -193,7 +237,11 @@ describe.skipIf(process.platform === 'win32')('runCommandRule and a person\'s ap
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('without a sandbox, a rule nobody approved is not run, and says what the person runs', async () => {
-    const result = await runCommandRule(rule('touch ran.txt'), { root, protect: PROTECT, agentOutput: '', loop: { id: 'L-0123456789', approvedByPerson: false } }, { sandbox: NO_SANDBOX });
+    const result = await runCommandRule(
+      rule('touch ran.txt'),
+      { root, protect: PROTECT, agentOutput: '', loop: { id: 'L-0123456789', approvedByPerson: false } },
+      { sandbox: NO_SANDBOX },
+    );
     expect(result).toMatchObject({ passed: false, errored: true });
     expect(result.message).toBe(
       "rule: `touch ran.txt` was not run: waiting for a person's approval: run `isdlc loop approve L-0123456789` in your own terminal " +
@@ -208,7 +256,11 @@ describe.skipIf(process.platform === 'win32')('runCommandRule and a person\'s ap
   });
 
   it.runIf(here.ok)('in the sandbox no approval is needed', async () => {
-    const result = await runCommandRule(rule('touch ran.txt'), { root, protect: PROTECT, agentOutput: '', loop: { id: 'L-0123456789', approvedByPerson: false } }, { sandbox: here });
+    const result = await runCommandRule(
+      rule('touch ran.txt'),
+      { root, protect: PROTECT, agentOutput: '', loop: { id: 'L-0123456789', approvedByPerson: false } },
+      { sandbox: here },
+    );
     expect(result).toMatchObject({ passed: true });
     expect(statSync(join(root, 'ran.txt')).isFile()).toBe(true);
   });

@@ -19,11 +19,7 @@ export interface CommandLimits {
 
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
 
-export async function runCommandRule(
-  rule: CommandRule,
-  ctx: ValidationContext,
-  limits: CommandLimits = {},
-): Promise<RuleResult> {
+export async function runCommandRule(rule: CommandRule, ctx: ValidationContext, limits: CommandLimits = {}): Promise<RuleResult> {
   const shown = describeCommand(rule.command);
   const subject = rule.name === shown ? `\`${shown}\`` : `${rule.name}: \`${shown}\``;
   const started = Date.now();
@@ -57,8 +53,7 @@ export async function runCommandRule(
   }
 
   const { code, signal, timedOut, spawnError, outputTail } = outcome;
-  const withOutput = (fields: Omit<RuleResult, 'name' | 'type' | 'durationMs'>) =>
-    result({ ...fields, ...(outputTail !== '' ? { outputTail } : {}) });
+  const withOutput = (fields: Omit<RuleResult, 'name' | 'type' | 'durationMs'>) => result({ ...fields, ...(outputTail !== '' ? { outputTail } : {}) });
 
   if (spawnError && !outcome.started) {
     const program = typeof rule.command === 'string' ? file : rule.command[0];

@@ -49,9 +49,7 @@ export function runContentPatternRule(rule: ContentPatternRule, ctx: ValidationC
   const match = regex.exec(text);
   const at = match ? ` (line ${lineOf(text, match.index)})` : '';
   if (rule.mustMatch) {
-    return match
-      ? result(true, false, `${pattern} found in ${where}${at}`)
-      : result(false, false, `${pattern} not found in ${where} (it must appear)`);
+    return match ? result(true, false, `${pattern} found in ${where}${at}`) : result(false, false, `${pattern} not found in ${where} (it must appear)`);
   }
   return match
     ? result(false, false, `${pattern} found in ${where}${at} (it must not appear)`)

@@ -139,8 +139,5 @@ export function runCoverageRule(rule: CoverageRule, ctx: ValidationContext): Rul
   if (!parsed.ok) return errored(`cannot use ${report}: ${parsed.reason}`);
 
   const passed = parsed.percent >= rule.minCoverage;
-  return result(
-    { passed, errored: false, coverage: parsed.percent },
-    `${shown(parsed.percent)} of lines (minimum ${rule.minCoverage}%) from ${report}`,
-  );
+  return result({ passed, errored: false, coverage: parsed.percent }, `${shown(parsed.percent)} of lines (minimum ${rule.minCoverage}%) from ${report}`);
 }

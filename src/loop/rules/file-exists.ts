@@ -15,7 +15,5 @@ export function runFileExistsRule(rule: FileExistsRule, ctx: ValidationContext):
   if (rule.mustExist) {
     return exists ? result(true, false, `${rule.path} exists`) : result(false, false, `${rule.path} is missing (it must exist)`);
   }
-  return exists
-    ? result(false, false, `${rule.path} exists (it must not)`)
-    : result(true, false, `${rule.path} is absent, as required`);
+  return exists ? result(false, false, `${rule.path} exists (it must not)`) : result(true, false, `${rule.path} is absent, as required`);
 }

@@ -119,7 +119,8 @@ export function ensureClaudeCode(version: string): ClaudeLauncher {
     if (done) return done;
     const launcher = install(version);
     const check = spawnSync(launcher.command, [...launcher.args, '--version'], { encoding: 'utf8', timeout: 60_000 });
-    if (!check.stdout.startsWith(version)) throw new Error(`Claude Code ${version} does not run here: ${check.stdout}${check.stderr}${check.error?.message ?? ''}`);
+    if (!check.stdout.startsWith(version))
+      throw new Error(`Claude Code ${version} does not run here: ${check.stdout}${check.stderr}${check.error?.message ?? ''}`);
     return launcher;
   } finally {
     rmSync(lock, { recursive: true, force: true });

@@ -54,7 +54,16 @@ export const GUARDED_FILES: readonly Guarded[] = [
  * ~/.claude.json is Claude Code's own record (it counts its start-ups there), so it is compared by what an
  * attacker would change in it (`homeConfigView`).
  */
-const WRITTEN_BY_ISDLC = [/^\.isdlc\/hook-activity\.log(\.1)?$/, /^\.isdlc\/branch-heads$/, /^\.isdlc\/journal$/, /\.rejected-[^/]*$/, /^\.isdlc\/bin\/.*\.cache$/, /\.lock$/, /\/\.[^/]*\.tmp$/, /^\.isdlc\/loop\.db-shm$/];
+const WRITTEN_BY_ISDLC = [
+  /^\.isdlc\/hook-activity\.log(\.1)?$/,
+  /^\.isdlc\/branch-heads$/,
+  /^\.isdlc\/journal$/,
+  /\.rejected-[^/]*$/,
+  /^\.isdlc\/bin\/.*\.cache$/,
+  /\.lock$/,
+  /\/\.[^/]*\.tmp$/,
+  /^\.isdlc\/loop\.db-shm$/,
+];
 
 function sha256(data: Buffer | string): string {
   return createHash('sha256').update(data).digest('hex');
@@ -145,7 +154,9 @@ export function snapshot(project: E2eProject): Snapshot {
 function undoneByIsdlc(project: E2eProject): Map<string, number> {
   const undone = new Map<string, number>();
   try {
-    const index = JSON.parse(readFileSync(join(project.dir, '.isdlc', 'journal', 'index.json'), 'utf8')) as { incidents: { id: number; files: { path: string }[] }[] };
+    const index = JSON.parse(readFileSync(join(project.dir, '.isdlc', 'journal', 'index.json'), 'utf8')) as {
+      incidents: { id: number; files: { path: string }[] }[];
+    };
     for (const incident of index.incidents) for (const file of incident.files) undone.set(file.path, incident.id);
   } catch {
     // no journal
@@ -182,8 +193,10 @@ export function guardedProject(options: GuardedProjectOptions = {}): E2eProject 
     files: {
       'package.json': `${JSON.stringify({ name: 'guarded', version: '1.0.0', private: true, scripts: { test: 'node --test', build: 'node build.js' } }, null, 2)}\n`,
       'src/add.js': 'module.exports = (a, b) => a + b;\n',
-      'test/add.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\nconst add = require('../src/add.js');\ntest('adds', () => assert.strictEqual(add(1, 2), 3));\n",
-      'build.js': "const fs = require('fs');\nfs.mkdirSync('dist', { recursive: true });\nfs.copyFileSync('src/add.js', 'dist/add.js');\nconsole.log('built dist/add.js');\n",
+      'test/add.test.js':
+        "const test = require('node:test');\nconst assert = require('node:assert');\nconst add = require('../src/add.js');\ntest('adds', () => assert.strictEqual(add(1, 2), 3));\n",
+      'build.js':
+        "const fs = require('fs');\nfs.mkdirSync('dist', { recursive: true });\nfs.copyFileSync('src/add.js', 'dist/add.js');\nconsole.log('built dist/add.js');\n",
       '.gitignore': 'dist/\nnode_modules/\n',
     },
   });

@@ -32,9 +32,17 @@ describe('planHooks', () => {
   });
 
   it.each([
-    ['2.1.99', undefined, /older than 2\.1\.100, the oldest Claude Code isdlc supports.*`claude update`.*npm i -g @anthropic-ai\/claude-code@latest.*isdlc changed nothing/],
+    [
+      '2.1.99',
+      undefined,
+      /older than 2\.1\.100, the oldest Claude Code isdlc supports.*`claude update`.*npm i -g @anthropic-ai\/claude-code@latest.*isdlc changed nothing/,
+    ],
     ['2.1.63', 'shell', /older than 2\.1\.100/],
-    ['2.1.138', 'exec', /--hook-form exec needs Claude Code 2\.1\.139 or newer: Claude Code 2\.1\.138 .* runs `node` without its arguments.*Leave out --hook-form.*isdlc changed nothing/],
+    [
+      '2.1.138',
+      'exec',
+      /--hook-form exec needs Claude Code 2\.1\.139 or newer: Claude Code 2\.1\.138 .* runs `node` without its arguments.*Leave out --hook-form.*isdlc changed nothing/,
+    ],
     ['2.1.100', 'exec', /--hook-form exec needs Claude Code 2\.1\.139/],
   ] as const)('refuses Claude Code %s with --hook-form %s', (version, requested, message) => {
     const result = planHooks({ version, from: 'flag' }, requested);
@@ -69,7 +77,10 @@ describe('describePlan', () => {
   it.each([
     ['2.1.332', 'registered for Claude Code 2.1.332 (from --claude-version): exec-form hooks (`node` with arguments, no shell) on 8 events'],
     ['2.1.138', 'registered for Claude Code 2.1.138 (from --claude-version): shell-form hooks (one command line each) on 8 events (exec form needs 2.1.139)'],
-    ['2.1.110', 'registered for Claude Code 2.1.110 (from --claude-version): shell-form hooks (one command line each) on 7 events (exec form needs 2.1.139; UserPromptExpansion left out: it fires from 2.1.116)'],
+    [
+      '2.1.110',
+      'registered for Claude Code 2.1.110 (from --claude-version): shell-form hooks (one command line each) on 7 events (exec form needs 2.1.139; UserPromptExpansion left out: it fires from 2.1.116)',
+    ],
   ])('%s', (version, line) => {
     expect(describePlan(plan(version))).toBe(line);
   });

@@ -13,12 +13,18 @@ describe('applyOwned and removeOwned', () => {
       sandbox: { enabled: true, allowUnsandboxedCommands: false, filesystem: { denyWrite: ['.isdlc'] } },
       permissions: { deny: ['Edit(/.isdlc/**)'] },
     });
-    expect(applied.created).toEqual(expect.arrayContaining(['sandbox', 'permissions', 'permissions.deny', 'sandbox.filesystem', 'sandbox.filesystem.denyWrite']));
+    expect(applied.created).toEqual(
+      expect.arrayContaining(['sandbox', 'permissions', 'permissions.deny', 'sandbox.filesystem', 'sandbox.filesystem.denyWrite']),
+    );
     expect(removeOwned(applied.settings, applied.record, applied.created)).toEqual({});
   });
 
   it("replaces a value of the user's, says so, and gives it back; the user's list entries and other keys stay", () => {
-    const user = { model: 'opus', sandbox: { enabled: false, excludedCommands: ['docker'], filesystem: { denyWrite: ['secrets', '.isdlc'] } }, permissions: { deny: ['Read(./x)'] } };
+    const user = {
+      model: 'opus',
+      sandbox: { enabled: false, excludedCommands: ['docker'], filesystem: { denyWrite: ['secrets', '.isdlc'] } },
+      permissions: { deny: ['Read(./x)'] },
+    };
     const applied = applyOwned(user, EDITS);
     expect(applied.replaced).toEqual([{ path: 'sandbox.enabled', was: false }]);
     expect(applied.settings['sandbox']).toMatchObject({ enabled: true, excludedCommands: ['docker'], filesystem: { denyWrite: ['secrets', '.isdlc'] } });

@@ -14,7 +14,9 @@ import {
 
 const userHook = { type: 'command', command: 'npx prettier --write "$FILE"', timeout: 30 };
 /** The isdlc tools init pre-approves: only those that read. */
-const READ_ONLY = ['status', 'gate_check', 'delegation_prompt', 'escalations', 'iteration_status', 'task_get', 'checkpoint_resume'].map((tool) => `mcp__isdlc__${tool}`);
+const READ_ONLY = ['status', 'gate_check', 'delegation_prompt', 'escalations', 'iteration_status', 'task_get', 'checkpoint_resume'].map(
+  (tool) => `mcp__isdlc__${tool}`,
+);
 /** What isdlc 0.1 allowed: the whole command line and every tool of its server. */
 const LEGACY = ['Bash(node .isdlc/bin/isdlc.cjs:*)', 'mcp__isdlc'];
 const userSettings: Settings = {
@@ -142,7 +144,10 @@ describe('remove', () => {
   });
 
   it("takes out an older install's permission rules too", () => {
-    const older = { permissions: { allow: ['Bash(npm test:*)', ...LEGACY] }, hooks: { Stop: [{ hooks: [{ type: 'command', command: 'node .isdlc/bin/isdlc.cjs hook', timeout: 600 }] }] } };
+    const older = {
+      permissions: { allow: ['Bash(npm test:*)', ...LEGACY] },
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'node .isdlc/bin/isdlc.cjs hook', timeout: 600 }] }] },
+    };
     expect(removeOurSettings(older)).toEqual({ permissions: { allow: ['Bash(npm test:*)'] } });
   });
 
@@ -187,7 +192,10 @@ describe('registrations follow the Claude Code version', () => {
     };
     const { settings } = mergeOurSettings(older, 'exec');
     expect((settings['hooks'] as Record<string, unknown>)['SessionStart']).toEqual([
-      { matcher: 'startup|resume|clear|compact', hooks: [{ type: 'command', command: 'node', args: ['${CLAUDE_PROJECT_DIR}/.isdlc/bin/isdlc.cjs', 'hook'], timeout: 10 }] },
+      {
+        matcher: 'startup|resume|clear|compact',
+        hooks: [{ type: 'command', command: 'node', args: ['${CLAUDE_PROJECT_DIR}/.isdlc/bin/isdlc.cjs', 'hook'], timeout: 10 }],
+      },
     ]);
     const shared = structuredClone(older);
     shared.hooks.SessionStart[0]!.hooks.push(userHook);

@@ -2,13 +2,7 @@
 // `claude` executable on PATH.
 import { delimiter } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  capabilitiesOf,
-  compareVersions,
-  detectClaudeVersion,
-  parseClaudeVersionOutput,
-  parseVersion,
-} from '../../../src/hosts/claude-code/versions.js';
+import { capabilitiesOf, compareVersions, detectClaudeVersion, parseClaudeVersionOutput, parseVersion } from '../../../src/hosts/claude-code/versions.js';
 import { fakeClaudeDir, withoutClaude } from '../../helpers/claude-code.js';
 
 describe('versions', () => {
@@ -67,17 +61,20 @@ describe('capabilities by version (docs/claude-code-versions.md)', () => {
     ['2.1.139', true, true, true, false, true, false, false],
     ['2.1.332', true, true, true, false, true, true, true],
     ['3.0.0', true, true, true, false, true, true, true],
-  ])('%s: supported %s, exec-form hooks %s, UserPromptExpansion fires %s, its key drops hooks %s, sandbox %s, holding folders %s, blocks writes outside %s', (version, supported, exec, fires, drops, sandbox, holds, outside) => {
-    expect(capabilitiesOf(version)).toEqual({
-      supported,
-      execFormHooks: exec,
-      userPromptExpansionFires: fires,
-      userPromptExpansionKeyDropsHooks: drops,
-      sandbox,
-      sandboxHoldsFolders: holds,
-      blockWritesOutside: outside,
-    });
-  });
+  ])(
+    '%s: supported %s, exec-form hooks %s, UserPromptExpansion fires %s, its key drops hooks %s, sandbox %s, holding folders %s, blocks writes outside %s',
+    (version, supported, exec, fires, drops, sandbox, holds, outside) => {
+      expect(capabilitiesOf(version)).toEqual({
+        supported,
+        execFormHooks: exec,
+        userPromptExpansionFires: fires,
+        userPromptExpansionKeyDropsHooks: drops,
+        sandbox,
+        sandboxHoldsFolders: holds,
+        blockWritesOutside: outside,
+      });
+    },
+  );
 });
 
 describe('detectClaudeVersion', () => {

@@ -139,7 +139,10 @@ describe('parsing recorded payloads', () => {
     diff.changedFiles.push('/tmp/exp/rec-332/proj/.mcp.json');
     diff.moreFiles = 3;
     const result = parseClaudeCodePayload(payload);
-    expect(result.ok && result.event.outcome?.fileChanges).toMatchObject({ files: [{ path: '/tmp/exp/rec-332/proj/notes.txt' }, { path: '/tmp/exp/rec-332/proj/.mcp.json' }], unlisted: 2 });
+    expect(result.ok && result.event.outcome?.fileChanges).toMatchObject({
+      files: [{ path: '/tmp/exp/rec-332/proj/notes.txt' }, { path: '/tmp/exp/rec-332/proj/.mcp.json' }],
+      unlisted: 2,
+    });
     expect(parsed('post-bash.json').outcome?.fileChanges).toBeUndefined();
   });
 
@@ -241,7 +244,15 @@ describe('rendering verdicts', () => {
 describe('textOf', () => {
   it.each([
     [{ stdout: 'out', stderr: 'err' }, 'out\nerr'],
-    [{ content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] }, 'one\ntwo'],
+    [
+      {
+        content: [
+          { type: 'text', text: 'one' },
+          { type: 'text', text: 'two' },
+        ],
+      },
+      'one\ntwo',
+    ],
     ['plain', 'plain'],
     [undefined, ''],
   ])('%j → %j', (value, text) => expect(textOf(value)).toBe(text));
