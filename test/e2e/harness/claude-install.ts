@@ -51,9 +51,25 @@ function launcherFile(version: string): string {
   return join(CACHE, version, 'launcher.json');
 }
 
+/** What launcher.json records: the program inside the version's folder, so the cache can move. */
+interface Recorded {
+  /** A JavaScript CLI run by the Node running the suite, or a native binary. */
+  kind: 'js' | 'native';
+  /** Relative to the version's folder. */
+  file: string;
+}
+
+function launcherOf(version: string, recorded: Recorded): ClaudeLauncher {
+  const file = join(CACHE, version, recorded.file);
+  return recorded.kind === 'js' ? { version, command: process.execPath, args: [file] } : { version, command: file, args: [] };
+}
+
 function readLauncher(version: string): ClaudeLauncher | undefined {
   try {
-    return JSON.parse(readFileSync(launcherFile(version), 'utf8')) as ClaudeLauncher;
+    const recorded = JSON.parse(readFileSync(launcherFile(version), 'utf8')) as Partial<Recorded>;
+    if ((recorded.kind !== 'js' && recorded.kind !== 'native') || typeof recorded.file !== 'string') return undefined; // an older record: install again
+    const launcher = launcherOf(version, recorded as Recorded);
+    return existsSync(recorded.kind === 'js' ? launcher.args[0]! : launcher.command) ? launcher : undefined;
   } catch {
     return undefined;
   }
@@ -63,19 +79,19 @@ function install(version: string): ClaudeLauncher {
   const staging = mkdtempSync(join(CACHE, `.staging-${version}-`));
   try {
     const main = fetchPackage(`@anthropic-ai/claude-code@${version}`, join(staging, 'main'));
-    let launcher: ClaudeLauncher;
+    let recorded: Recorded;
     if (existsSync(join(main, 'cli.js'))) {
-      launcher = { version, command: process.execPath, args: [join(CACHE, version, 'main', 'package', 'cli.js')] };
+      recorded = { kind: 'js', file: join('main', 'package', 'cli.js') };
     } else {
       const native = fetchPackage(`${platformPackage()}@${version}`, join(staging, 'native'));
       const binary = process.platform === 'win32' ? 'claude.exe' : 'claude';
       if (!existsSync(join(native, binary))) throw new Error(`${platformPackage()}@${version} holds no ${binary}`);
-      launcher = { version, command: join(CACHE, version, 'native', 'package', binary), args: [] };
+      recorded = { kind: 'native', file: join('native', 'package', binary) };
     }
-    writeFileSync(join(staging, 'launcher.json'), JSON.stringify(launcher));
+    writeFileSync(join(staging, 'launcher.json'), JSON.stringify(recorded));
     rmSync(join(CACHE, version), { recursive: true, force: true });
     renameSync(staging, join(CACHE, version));
-    return launcher;
+    return launcherOf(version, recorded);
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
     throw error;
