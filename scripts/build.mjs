@@ -10,7 +10,8 @@
 // project's own config file is checked), tamper.cjs (the tamper check past its first look, loaded only
 // when a watched file's stat moved) and mcp.cjs (the MCP server, loaded only by `isdlc mcp`).
 import { build } from 'esbuild';
-import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -61,6 +62,16 @@ const common = {
 };
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+// The config files' JSON Schemas, made from the schemas isdlc checks them with (src/config/json-schemas.ts):
+// shipped in dist/schemas/, and carried by cli.cjs for `isdlc init` to put in a project.
+const made = await build({ ...common, minify: false, entryPoints: ['src/config/json-schemas.ts'], write: false });
+const schemaModule = { exports: {} };
+new Function('module', 'exports', 'require', made.outputFiles[0].text)(schemaModule, schemaModule.exports, createRequire(import.meta.url));
+const jsonSchemas = Object.fromEntries(
+  Object.entries(schemaModule.exports.configJsonSchemas()).map(([name, schema]) => [name, `${JSON.stringify(schema, null, 2)}\n`]),
+);
+mkdirSync('dist/schemas', { recursive: true });
+for (const [name, text] of Object.entries(jsonSchemas)) writeFileSync(`dist/schemas/${name}.json`, text);
 // The executable's code, carried as a string by dist/isdlc.cjs (src/entry/launcher.ts), which runs it
 // through V8's code cache.
 const launched = await build({ ...common, entryPoints: ['src/entry/isdlc.ts'], outfile: 'dist/isdlc.cjs', write: false, plugins: [siblingFiles] });
@@ -75,7 +86,13 @@ await Promise.all([
   ...['tool-call', 'tool-result', 'turn'].map((family) =>
     build({ ...common, entryPoints: [`src/entry/hook-${family}.ts`], outfile: `dist/hook-${family}.cjs`, plugins: [siblingFiles] }),
   ),
-  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.cjs', plugins: [siblingFiles] }),
+  build({
+    ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.cjs',
+    plugins: [siblingFiles],
+    define: { ...common.define, __ISDLC_JSON_SCHEMAS__: JSON.stringify(JSON.stringify(jsonSchemas)) },
+  }),
   build({ ...common, entryPoints: ['src/entry/loop.ts'], outfile: 'dist/loop.cjs', plugins: [siblingFiles] }),
   build({ ...common, entryPoints: ['src/loop/validate.ts'], outfile: 'dist/validate.cjs', plugins: [siblingFiles] }),
   build({ ...common, entryPoints: ['src/gates/evaluate.ts'], outfile: 'dist/gate.cjs', plugins: [siblingFiles] }),

@@ -56,6 +56,7 @@ export function registerInstallCommands(program: Command): void {
       guarded: GUARDED,
       hosts: HOSTS.map((host) => ({ setup: host.setup, options })),
       version: __ISDLC_VERSION__,
+      configSchemas: JSON.parse(__ISDLC_JSON_SCHEMAS__) as Record<string, string>,
     });
     const notices = [
       ...result.notices,

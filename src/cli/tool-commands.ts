@@ -1,7 +1,7 @@
 // replay, config, hook: looking at what isdlc does and with what.
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { bundledConfig, CONFIG_NAMES, loadConfig, type ConfigName } from '../config/project-config.js';
+import { bundledConfig, CONFIG_NAMES, CONFIG_SCHEMAS_DIR, type ConfigName, loadConfig } from '../config/project-config.js';
 import { hookMain } from '../entry/hook-main.js';
 import { GUARDS } from '../guards/index.js';
 import { CONFIG_DIRS, DEFAULT_HOST, HOOK_HOST_IDS } from '../hosts/hook-hosts.js';
@@ -45,7 +45,9 @@ export function registerToolCommands(program: Command): void {
     .action((name: string, options: { bundled?: boolean; dir?: string }) => {
       if (!(CONFIG_NAMES as string[]).includes(name)) throw new UsageError(`unknown config "${name}"; one of: ${CONFIG_NAMES.join(', ')}`);
       const value = options.bundled ? bundledConfig(name as ConfigName) : loadConfig(projectLocation(options).root, name as ConfigName, CONFIG_DIRS).value;
-      io.out(json(value));
+      // Saved as .isdlc/config/<name>.json, the copy names its JSON Schema (init put it beside) for the editor.
+      const withSchema = value && typeof value === 'object' && !Array.isArray(value) ? { $schema: `./${CONFIG_SCHEMAS_DIR}/${name}.json`, ...value } : value;
+      io.out(json(withSchema));
     });
 
   program

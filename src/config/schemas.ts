@@ -4,87 +4,111 @@
 // and the schema library are a file of their own (dist/schemas.cjs), loaded only then (load-schemas.ts).
 import * as v from 'valibot';
 
-function buildConfigSchemas() {
-  const flag = v.optional(v.boolean());
-  const count = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)));
-  const percent = v.pipe(v.number(), v.minValue(0), v.maxValue(100));
+/**
+ * What isdlc says of a wrong value, one sentence per kind of value. The JSON Schemas built from these
+ * schemas (scripts/build.mjs) carry the same sentences as their `errorMessage`, so a validator in the
+ * person's editor and isdlc say the same thing.
+ */
+export const MUST = {
+  text: 'must be a string',
+  flag: 'must be true or false',
+  number: 'must be a number',
+  whole: 'must be a whole number',
+  notNegative: 'must be 0 or more',
+  percent: 'must be a percentage from 0 to 100',
+  list: 'must be a list',
+  object: 'must be an object',
+  textOrList: 'must be a string or a list of strings',
+  textOrNumber: 'must be a string or a number',
+  commentOrObject: 'must be an object (or a string, as a comment)',
+  percentOrMap: 'must be a percentage, or an object of percentages by name',
+} as const;
 
-  const TestIterationConfigSchema = v.looseObject({
+const text = () => v.string(MUST.text);
+const texts = () => v.array(text(), MUST.list);
+const object = <T extends v.ObjectEntries>(entries: T) => v.looseObject(entries, MUST.object);
+const recordOf = <T extends v.GenericSchema>(value: T) => v.record(v.string(), value, MUST.object);
+
+function buildConfigSchemas() {
+  const flag = v.optional(v.boolean(MUST.flag));
+  const count = v.optional(v.pipe(v.number(MUST.whole), v.integer(MUST.whole), v.minValue(0, MUST.notNegative)));
+  const percent = v.pipe(v.number(MUST.number), v.minValue(0, MUST.percent), v.maxValue(100, MUST.percent));
+
+  const TestIterationConfigSchema = object({
     enabled: flag,
     max_iterations: count,
     circuit_breaker_threshold: count,
-    test_commands: v.optional(v.array(v.string())),
+    test_commands: v.optional(texts()),
     verify_at_gate: flag,
     success_criteria: v.optional(
-      v.looseObject({
-        min_coverage_percent: v.optional(v.nullable(v.union([percent, v.record(v.string(), percent)]))),
+      object({
+        min_coverage_percent: v.optional(v.nullable(v.union([percent, recordOf(percent)], MUST.percentOrMap))),
       }),
     ),
   });
 
-  const ConstitutionalConfigSchema = v.looseObject({
+  const ConstitutionalConfigSchema = object({
     enabled: flag,
     max_iterations: count,
-    articles: v.optional(v.array(v.string())),
+    articles: v.optional(texts()),
     /** Count only checks recorded by an agent other than the phase's worker (gates/article-recorders.ts). */
     independent_review: flag,
   });
 
-  const ElicitationConfigSchema = v.looseObject({
+  const ElicitationConfigSchema = object({
     enabled: flag,
     min_menu_interactions: count,
-    required_final_selection: v.optional(v.array(v.string())),
+    required_final_selection: v.optional(texts()),
   });
 
-  const Toggle = v.looseObject({ enabled: flag });
+  const Toggle = object({ enabled: flag });
 
-  const PhaseRequirementsSchema = v.looseObject({
+  const PhaseRequirementsSchema = object({
     test_iteration: v.optional(TestIterationConfigSchema),
     constitutional_validation: v.optional(ConstitutionalConfigSchema),
     interactive_elicitation: v.optional(ElicitationConfigSchema),
     agent_delegation_validation: v.optional(Toggle),
-    artifact_validation: v.optional(v.looseObject({ enabled: flag, paths: v.optional(v.array(v.string())) })),
+    artifact_validation: v.optional(object({ enabled: flag, paths: v.optional(texts()) })),
     atdd_validation: v.optional(Toggle),
   });
 
   /** Keys that start with `_` are comments in these files. */
-  const commentOr = <T extends v.GenericSchema>(schema: T) => v.union([v.string(), schema]);
+  const commentOr = <T extends v.GenericSchema>(schema: T) => v.union([v.string(), schema], MUST.commentOrObject);
 
-  const IterationRequirementsSchema = v.looseObject({
-    version: v.optional(v.string()),
-    phase_requirements: v.record(v.string(), commentOr(PhaseRequirementsSchema)),
-    workflow_overrides: v.optional(v.record(v.string(), commentOr(v.record(v.string(), commentOr(v.record(v.string(), v.unknown())))))),
+  const IterationRequirementsSchema = object({
+    version: v.optional(text()),
+    phase_requirements: recordOf(commentOr(PhaseRequirementsSchema)),
+    workflow_overrides: v.optional(recordOf(commentOr(recordOf(commentOr(recordOf(v.unknown())))))),
   });
 
-  const ArtifactPathsSchema = v.looseObject({
-    version: v.optional(v.string()),
-    phases: v.record(v.string(), commentOr(v.looseObject({ paths: v.array(v.string()) }))),
+  const ArtifactPathsSchema = object({
+    version: v.optional(text()),
+    phases: recordOf(commentOr(object({ paths: texts() }))),
   });
 
-  const WorkflowSchema = v.looseObject({
-    label: v.optional(v.string()),
-    description: v.optional(v.string()),
-    phases: v.array(v.string()),
-    agent_modifiers: v.optional(v.record(v.string(), v.unknown())),
+  const WorkflowSchema = object({
+    label: v.optional(text()),
+    description: v.optional(text()),
+    phases: texts(),
+    agent_modifiers: v.optional(recordOf(v.unknown())),
     requires_branch: flag,
   });
 
-  const WorkflowsSchema = v.looseObject({
-    version: v.optional(v.string()),
-    workflows: v.record(v.string(), commentOr(WorkflowSchema)),
+  const WorkflowsSchema = object({
+    version: v.optional(text()),
+    workflows: recordOf(commentOr(WorkflowSchema)),
   });
 
-  const SkillsManifestSchema = v.looseObject({
-    version: v.optional(v.string()),
-    ownership: v.record(
-      v.string(),
-      v.looseObject({
-        agent_id: v.optional(v.union([v.string(), v.number()])),
-        phase: v.union([v.string(), v.array(v.string())]),
-        skills: v.optional(v.array(v.unknown())),
+  const SkillsManifestSchema = object({
+    version: v.optional(text()),
+    ownership: recordOf(
+      object({
+        agent_id: v.optional(v.union([v.string(), v.number()], MUST.textOrNumber)),
+        phase: v.union([v.string(), v.array(v.string())], MUST.textOrList),
+        skills: v.optional(v.array(v.unknown(), MUST.list)),
       }),
     ),
-    skill_lookup: v.optional(v.record(v.string(), v.string())),
+    skill_lookup: v.optional(recordOf(text())),
   });
   return {
     PhaseRequirementsSchema,
@@ -144,17 +168,35 @@ export function checkConfigFile(schema: SchemaName, value: unknown): Checked<unk
 }
 
 function testingSchema(defaultTimeoutMinutes: number) {
-  return v.looseObject({
-    command: v.nullable(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty (use null for none)'))),
-    coverage_command: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
-    coverage_report: v.optional(v.pipe(v.string(), v.minLength(1))),
-    timeout_minutes: v.optional(v.pipe(v.number(), v.minValue(0.01), v.maxValue(24 * 60)), defaultTimeoutMinutes),
-    require_counts: v.optional(v.boolean(), true),
-    definition_files: v.optional(v.array(v.string())),
+  return object({
+    command: v.nullable(v.pipe(text(), v.trim(), v.minLength(1, 'must not be empty (use null for none)'))),
+    coverage_command: v.optional(v.pipe(text(), v.trim(), v.minLength(1, 'must not be empty'))),
+    coverage_report: v.optional(v.pipe(text(), v.minLength(1, 'must not be empty'))),
+    timeout_minutes: v.optional(
+      v.pipe(v.number(MUST.number), v.minValue(0.01, 'must be more than 0 minutes'), v.maxValue(24 * 60, 'must be at most a day (1440 minutes)')),
+      defaultTimeoutMinutes,
+    ),
+    require_counts: v.optional(v.boolean(MUST.flag), true),
+    definition_files: v.optional(texts()),
   });
 }
 
 export type TestingFile = v.InferOutput<ReturnType<typeof testingSchema>>;
+
+/**
+ * The schemas of the config files a person edits, by file name, for the JSON Schemas the build writes
+ * (`testing.json`'s default timeout is the one isdlc uses).
+ */
+export function editableConfigSchemas(defaultTimeoutMinutes: number): Record<string, v.GenericSchema> {
+  const schemas = configSchemas();
+  return {
+    'iteration-requirements': schemas.IterationRequirementsSchema,
+    'artifact-paths': schemas.ArtifactPathsSchema,
+    workflows: schemas.WorkflowsSchema,
+    'skills-manifest': schemas.SkillsManifestSchema,
+    testing: testingSchema(defaultTimeoutMinutes),
+  };
+}
 
 /** `.isdlc/config/testing.json` against its schema (src/config/testing-config.ts). */
 export function checkTestingFile(value: unknown, defaultTimeoutMinutes: number): Checked<TestingFile> {

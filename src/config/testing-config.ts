@@ -4,7 +4,7 @@
 // or names no command (init found none), the gate uses what detect-tests.ts guesses now, and says so.
 import { join } from 'node:path';
 
-import { ISDLC_CONFIG_DIR } from './project-config.js';
+import { CONFIG_SCHEMAS_DIR, ISDLC_CONFIG_DIR } from './project-config.js';
 import { loadSchemas } from './load-schemas.js';
 import { readTextIfPresent } from '../util/read-text.js';
 import { detectTesting } from './detect-tests.js';
@@ -41,6 +41,8 @@ export interface LoadedTesting {
 export function initialTestingConfig(root: string): { text: string; basis: string } {
   const detected = detectTesting(root);
   const config: Record<string, unknown> = {
+    // For the person's editor: the file's JSON Schema, which init puts beside it.
+    $schema: `./${CONFIG_SCHEMAS_DIR}/testing.json`,
     command: detected.command,
     ...(detected.coverage_command ? { coverage_command: detected.coverage_command } : {}),
     timeout_minutes: DEFAULT_TIMEOUT_MINUTES,

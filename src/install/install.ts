@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
-import { bundledConstitutionText, configDirsWith, ProjectConfig } from '../config/project-config.js';
+import { bundledConstitutionText, CONFIG_SCHEMAS_DIR, configDirsWith, ProjectConfig } from '../config/project-config.js';
 import { initialTestingConfig, TESTING_PATH } from '../config/testing-config.js';
 import { BIN_FILES } from '../integrity/bin-files.js';
 import type { GuardedSet } from '../integrity/guarded-set.js';
@@ -58,6 +58,10 @@ the defaults bundled with isdlc:
 To change one, start from the version in use: \`isdlc config show NAME > .isdlc/config/NAME.json\`, edit it,
 then run \`isdlc doctor\` to check that the files still agree with each other. The constitution lives in
 \`docs/isdlc/constitution.md\`.
+
+\`schemas/\` holds each file's JSON Schema (the shape isdlc checks it against, with the messages isdlc
+gives); a file that names one in \`$schema\` (\`config show\` prints it, \`init\` writes it into
+\`testing.json\`) gets completion and checking in editors that read JSON Schemas.
 `;
 
 function sha256(content: string | Buffer): string {
@@ -79,6 +83,8 @@ export interface InitOptions {
   hosts: readonly HostToInstall[];
   version: string;
   now?: Date;
+  /** The config files' JSON Schemas, by file name without `.json` (the build makes them). */
+  configSchemas?: Readonly<Record<string, string>>;
 }
 
 export interface InitResult {
@@ -161,6 +167,7 @@ export function initProject(root: string, options: InitOptions): InitResult {
   for (const [rel, content] of [
     [`${ISDLC_DIR}/.gitignore`, GITIGNORE],
     [`${ISDLC_DIR}/config/README.md`, configReadme(options.guarded.configFolders)],
+    ...Object.entries(options.configSchemas ?? {}).map(([name, text]) => [schemaPath(name), text] as const),
   ] as const) {
     put(rel, content, untouchedOurs(rel) ? 'replace' : 'if-absent');
   }
@@ -244,6 +251,8 @@ function stateFilesFor(root: string): string[] {
   return Object.keys(monorepo.projects ?? {}).map((id) => join(root, ISDLC_DIR, 'projects', id, 'state.json'));
 }
 
+const schemaPath = (name: string): string => `${ISDLC_DIR}/config/${CONFIG_SCHEMAS_DIR}/${name}.json`;
+
 /** Files under `.isdlc/bin/` an install record names that are not among this version's bin files. */
 function retiredBinFiles(record: InstallRecord | undefined): string[] {
   const current = new Set<string>(BIN_FILES.map((file) => `${ISDLC_DIR}/bin/${file}`));
@@ -293,6 +302,8 @@ export function uninstallProject(root: string, options: UninstallOptions): Chang
     removeIfEmpty(binDir);
   }
   for (const rel of [`${ISDLC_DIR}/.gitignore`, `${ISDLC_DIR}/config/README.md`, TESTING_PATH]) if (record?.files[rel]) removeOwnedFile(rel);
+  for (const rel of Object.keys(record?.files ?? {})) if (rel.startsWith(`${ISDLC_DIR}/config/${CONFIG_SCHEMAS_DIR}/`)) removeOwnedFile(rel);
+  removeIfEmpty(join(root, ISDLC_DIR, 'config', CONFIG_SCHEMAS_DIR));
   for (const host of options.hosts) {
     for (const rel of Object.keys(record?.files ?? {})) if (host.installed(rel)) removeOwnedFile(rel);
     for (const dir of host.folders) removeIfEmpty(join(root, dir));
