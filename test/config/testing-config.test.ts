@@ -75,7 +75,13 @@ describe('testing.json', () => {
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/\.isdlc\/config\/testing\.json.*the gate's test command, from package\.json's test script \(node --test\)/);
     const written = JSON.parse(readFileSync(join(dir, '.isdlc/config/testing.json'), 'utf8'));
-    expect(written).toEqual({ command: 'npm test', coverage_command: 'node --experimental-test-coverage --test', timeout_minutes: 10, require_counts: true });
+    expect(written).toEqual({
+      $schema: './schemas/testing.json',
+      command: 'npm test',
+      coverage_command: 'node --experimental-test-coverage --test',
+      timeout_minutes: 10,
+      require_counts: true,
+    });
     expect(loadTestingConfig(dir)).toMatchObject({ from: join(dir, '.isdlc/config/testing.json'), config: { command: 'npm test', timeout_minutes: 10 } });
   });
 
