@@ -29,10 +29,10 @@ const PERSON_ONLY: readonly RegExp[] = [
 const READ_ONLY = /\bEROFS\b|read-only file system|readonly database|SQLITE_READONLY/i;
 /**
  * What else a write into a read-only mount can look like: a rename or unlink of a file bound read-only
- * (EBUSY), SQLite unable to make its journal next to a store it opens. These count only when the folder
- * really is read-only here.
+ * (EBUSY; Node 24 words some of them only as "Device or resource busy"), SQLite unable to make its
+ * journal next to a store it opens. These count only when the folder really is read-only here.
  */
-const MAYBE_READ_ONLY = /\bEBUSY\b|SQLITE_CANTOPEN|unable to open database file/i;
+const MAYBE_READ_ONLY = /\bEBUSY\b|resource busy|SQLITE_CANTOPEN|unable to open database file/i;
 
 /** Whether a project's `.isdlc/` the command may have meant cannot be written by this process (a read-only mount). */
 function isdlcReadOnly(argv: readonly string[]): boolean {
