@@ -15,10 +15,10 @@ import { readTextIfPresent } from '../util/read-text.js';
 import { parseYaml } from './yaml.js';
 
 /** isdlc's own config folder, looked in first. */
+export const ISDLC_CONFIG_DIR = '.isdlc/config';
+
 /** Inside the config folder: the config files' JSON Schemas, which `init` writes and `$schema` names. */
 export const CONFIG_SCHEMAS_DIR = 'schemas';
-
-export const ISDLC_CONFIG_DIR = '.isdlc/config';
 
 /** Where config files are looked for, in order: isdlc's folder, then the hosts' (`hostFolders`). */
 export function configDirsWith(hostFolders: readonly string[]): readonly string[] {
