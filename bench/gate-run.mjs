@@ -39,7 +39,6 @@ buildSync({
   outfile: bundle,
   logLevel: 'error',
   loader: { '.md': 'text' },
-  external: ['better-sqlite3'],
 });
 const { completeAt, StateStore, locateState, probeOsSandbox, gateIsolation, CONFIG_DIRS } = createRequire(import.meta.url)(bundle);
 

@@ -32,7 +32,6 @@ buildSync({
   format: 'cjs',
   outfile: bundle,
   logLevel: 'error',
-  external: ['better-sqlite3'],
 });
 const { tamperCheckForHook, JournaledStateStore, GUARDED } = createRequire(import.meta.url)(bundle);
 const { loopRows } = createRequire(import.meta.url)(join(repo, 'dist/loop.cjs'));
