@@ -299,22 +299,25 @@ function casesFor(build) {
       input: stopCall(noWorkflow, 'S-other'),
       env: { CLAUDE_PROJECT_DIR: noWorkflow },
     },
-    {
-      name: "(e) Stop, a loop in the project but another session's",
-      ...registered(withLoop, 'Stop'),
-      input: stopCall(withLoop, 'S-other'),
-      env: { CLAUDE_PROJECT_DIR: withLoop },
-    },
-    {
-      name: "(f) Stop of the loop's session: validate `node -e ''`, block",
-      ...registered(withLoop, 'Stop'),
-      input: stopCall(withLoop, 'S-loop'),
-      env: { CLAUDE_PROJECT_DIR: withLoop },
-    },
   ];
+  if (withLoop) {
+    cases.push(
+      {
+        name: "(e) Stop, a loop in the project but another session's",
+        ...registered(withLoop, 'Stop'),
+        input: stopCall(withLoop, 'S-other'),
+        env: { CLAUDE_PROJECT_DIR: withLoop },
+      },
+      {
+        name: "(f) Stop of the loop's session: validate `node -e ''`, block",
+        ...registered(withLoop, 'Stop'),
+        input: stopCall(withLoop, 'S-loop'),
+        env: { CLAUDE_PROJECT_DIR: withLoop },
+      },
+    );
+  }
   currentBin = bin;
-  const runnable = withLoop ? cases : cases.filter((c) => !c.name.startsWith('(e)') && !c.name.startsWith('(f)'));
-  return { cases: runnable, projects, implementing, noLoops: !withLoop };
+  return { cases, projects, implementing, noLoops: !withLoop };
 }
 
 const perBuild = builds.map((build) => ({ ...build, ...casesFor(build) }));

@@ -32,6 +32,7 @@ buildSync({
   format: 'cjs',
   outfile: bundle,
   logLevel: 'error',
+  loader: { '.md': 'text' },
 });
 const { tamperCheckForHook, JournaledStateStore, GUARDED } = createRequire(import.meta.url)(bundle);
 const { loopRows } = createRequire(import.meta.url)(join(repo, 'dist/loop.cjs'));
