@@ -196,7 +196,7 @@ export function initProject(root: string, options: InitOptions): InitResult {
 
   for (const plan of plans) changes.push(...plan.write());
 
-  warmHookCache(join(root, ISDLC_DIR, 'bin', 'isdlc.cjs'));
+  if (process.env['ISDLC_NO_WARM_CACHE'] !== '1') warmHookCache(join(root, ISDLC_DIR, 'bin', 'isdlc.cjs'));
 
   const recordText = serialise(record);
   if (readTextIfPresent(join(root, INSTALL_RECORD)) !== recordText) {
@@ -239,6 +239,8 @@ function startJournal(root: string, guarded: GuardedSet): ChangeLine {
 /**
  * Runs the installed hook once on sample calls of every kind, so its code cache covers every path
  * (docs/hot-path.md). Nothing in the project is touched; if it fails the hook still works, only slower.
+ * `ISDLC_NO_WARM_CACHE=1` skips it (half a second of init): the first call of each kind then makes its
+ * cache. The test suite sets it wherever a warm cache is not what a test is about.
  */
 function warmHookCache(bin: string): void {
   spawnSync(process.execPath, [bin, 'hook', '--warm-cache'], { stdio: 'ignore', timeout: 20_000 });

@@ -183,6 +183,22 @@ describe('isdlc init', () => {
     expect(readdirSync(join(REPO, 'dist')).filter((name) => name.endsWith('.node'))).toEqual([]);
   });
 
+  it('warms the hook code cache for every kind of call, unless ISDLC_NO_WARM_CACHE=1 leaves it to the first calls', () => {
+    const warmed = tempDir();
+    expect(cli(['init', warmed], { env: { ISDLC_NO_WARM_CACHE: '' } }).status).toBe(0);
+    const caches = readdirSync(join(warmed, '.isdlc/bin'))
+      .filter((name) => name.endsWith('.cache'))
+      .map((name) => name.replace(/\.v\d+\.\d+\.\d+-.*$/, ''));
+    for (const kind of ['agent', 'edit', 'other', 'shell']) {
+      expect(caches).toContain(`hook-tool-call.cjs.${kind}`);
+      expect(caches).toContain(`hook-tool-result.cjs.${kind}`);
+    }
+    expect(caches).toEqual(expect.arrayContaining(['hook-turn.cjs.stop', 'hook-turn.cjs.other', 'tamper.cjs']));
+    const cold = tempDir();
+    expect(cli(['init', cold]).status).toBe(0);
+    expect(readdirSync(join(cold, '.isdlc/bin')).filter((name) => name.endsWith('.cache'))).toEqual([]);
+  });
+
   it('takes out the bin file an older isdlc installed and this one no longer ships, unless it was changed; uninstall takes it out too', () => {
     // An install of the versions before node:sqlite: their SQLite module in .isdlc/bin/, named in the record and the journal.
     const setUp = (content: string): string => {

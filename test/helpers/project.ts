@@ -104,7 +104,9 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   delete env['NODE_PATH'];
   // Set inside Claude Code's shell: the CLI then refuses a person's decisions. Tests say when they want it.
   delete env['CLAUDECODE'];
-  return { ...env, ...extra };
+  // init's code-cache warm-up (half a second a project) is left to the first hook calls, except in the
+  // tests about it, which pass ISDLC_NO_WARM_CACHE: ''.
+  return { ...env, ISDLC_NO_WARM_CACHE: '1', ...extra };
 }
 
 /** `isdlc <args>` as a user types it. */
