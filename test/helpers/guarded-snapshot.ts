@@ -17,6 +17,12 @@ export const SNAPSHOT_PATHS = [
   '.git/hooks',
 ] as const;
 
+/**
+ * The code caches isdlc's own hook calls write beside its bundles (docs/hot-path.md): the first call of
+ * each kind makes one where init did not, so they are not part of what a forger could have changed.
+ */
+const OWN_CODE_CACHE = /\.cjs\.(?:[a-z]+\.)?v\d+\.\d+\.\d+-[a-z0-9]+-\d+-\d+\.cache$/;
+
 function describePath(path: string, into: Record<string, string>, rel: string): void {
   let stat;
   try {
@@ -28,7 +34,9 @@ function describePath(path: string, into: Record<string, string>, rel: string): 
   if (stat.isSymbolicLink()) {
     into[rel] = `link -> ${readlinkSync(path)}`;
   } else if (stat.isDirectory()) {
-    const names = readdirSync(path).sort();
+    const names = readdirSync(path)
+      .filter((name) => !OWN_CODE_CACHE.test(name))
+      .sort();
     into[rel] = `folder ${(stat.mode & 0o7777).toString(8)} [${names.join(', ')}]`;
     for (const name of names) describePath(join(path, name), into, `${rel}/${name}`);
   } else if (stat.isFile()) {
