@@ -78,6 +78,14 @@ describe.each(NODES)('the packed tarball on Node %s, offline', (version) => {
     const installed = join(String(host.env['npm_config_prefix']), 'lib/node_modules/isdlc');
     expect(existsSync(join(installed, 'dist/isdlc.cjs'))).toBe(true);
     expect(existsSync(join(installed, 'node_modules')), 'no runtime dependencies').toBe(false);
+    const shipped = readdirSync(installed, { recursive: true, encoding: 'utf8' });
+    expect(
+      shipped.filter((name) => name.endsWith('.node')),
+      'nothing compiled for one Node or platform',
+    ).toEqual([]);
+    expect(shipped).toEqual(
+      expect.arrayContaining(['LICENSE', 'README.md', join('dist', 'isdlc.cjs'), join('dist', 'schemas', 'testing.json'), join('docs', 'architecture.md')]),
+    );
     const ls = host.run('npm', ['ls', '--prod', '--all', '--parseable'], { cwd: installed });
     expect(ls.stdout.trim().split('\n').filter(Boolean)).toEqual([installed]);
 
