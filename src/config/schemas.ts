@@ -26,8 +26,28 @@ export const MUST = {
 
 const text = () => v.string(MUST.text);
 const texts = () => v.array(text(), MUST.list);
-const object = <T extends v.ObjectEntries>(entries: T) => v.looseObject(entries, MUST.object);
-const recordOf = <T extends v.GenericSchema>(value: T) => v.record(v.string(), value, MUST.object);
+/**
+ * For the JSON Schema build (json-schemas.ts): the schema each plainObject() wrapper checks, keyed by the
+ * wrapper's first item (the converter sees that one and would stop there).
+ */
+export const PLAIN_OBJECT_INNER = new WeakMap<object, v.GenericSchema>();
+
+/**
+ * valibot's object schemas take a list for an object (`["a"]` as `{"0": "a"}`); in a config file an
+ * object never is a list, and the JSON Schema (`"type": "object"`) says so too.
+ */
+function plainObject<T extends v.GenericSchema>(schema: T) {
+  const head = v.unknown();
+  PLAIN_OBJECT_INNER.set(head, schema);
+  return v.pipe(
+    head,
+    v.check((input) => !Array.isArray(input), MUST.object),
+    schema,
+  );
+}
+
+const object = <T extends v.ObjectEntries>(entries: T) => plainObject(v.looseObject(entries, MUST.object));
+const recordOf = <T extends v.GenericSchema>(value: T) => plainObject(v.record(v.string(), value, MUST.object));
 
 function buildConfigSchemas() {
   const flag = v.optional(v.boolean(MUST.flag));

@@ -70,6 +70,18 @@ describe('the config files’ JSON Schemas', () => {
     expect(ajvProblem(validate.errors!)).toBe(expected);
   });
 
+  it.each([
+    ['workflows', { workflows: ['01-requirements'] }],
+    ['iteration-requirements', { phase_requirements: [] }],
+    ['artifact-paths', { phases: { '01-requirements': [] } }],
+  ])('%s: a list where an object belongs is refused by both, with the same sentence', (name, value) => {
+    const validate = validator(name);
+    expect(validate(value)).toBe(false);
+    const expected = isdlcProblem(name, value);
+    expect(expected).toMatch(/must be an object/);
+    expect(ajvProblem(validate.errors!)).toBe(expected);
+  });
+
   it('are put in the project by init, and the testing.json init writes names its own and passes it', () => {
     const dir = tempDir();
     expect(cli(['init', dir]).status).toBe(0);
