@@ -1,6 +1,6 @@
-// Loops made and read through the built loop bundle in a child process, on the project's real loop.db;
+// Loops made and read through the built loop bundle, in the test's process, on the project's real loop.db;
 // and loops driven the way an agent drives them: started in its shell, held by the registered Stop hook.
-import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { bashPassed, stop } from './payloads.js';
@@ -11,16 +11,27 @@ type Payload = Record<string, unknown>;
 
 const LOOP = join(REPO, 'dist', 'loop.cjs');
 
-function withStore<T>(project: string, body: string, args: unknown): T {
-  const script = `const loop = require(${JSON.stringify(LOOP)});
-    const store = loop.LoopStore.open(${JSON.stringify(join(project, '.isdlc'))});
-    const args = JSON.parse(process.argv[1]);
-    const out = (() => { ${body} })();
+/** The loop store as the built loop bundle opens it (typed here only as far as the helpers use it). */
+interface Store {
+  createTask(input: { title: string }): { id: string };
+  startLoop(input: { taskId: string; config: Record<string, unknown>; sessionId?: string | undefined; agentId?: string | undefined }): { id: string };
+  loop(id: string): Record<string, any> & { id: string; taskId: string };
+  task(id: string): unknown;
+  history(loopId: string): unknown;
+  close(): void;
+}
+
+let loopApi: { LoopStore: { open(isdlcDir: string): Store } } | undefined;
+
+/** Runs `work` on the project's loop store, opened through the built loop bundle, and returns what it gives as JSON carries it. */
+function withStore<T>(project: string, work: (store: Store) => T): T {
+  loopApi ??= createRequire(import.meta.url)(LOOP) as NonNullable<typeof loopApi>;
+  const store = loopApi.LoopStore.open(join(project, '.isdlc'));
+  try {
+    return JSON.parse(JSON.stringify(work(store) ?? null)) as T;
+  } finally {
     store.close();
-    process.stdout.write(JSON.stringify(out ?? null));`;
-  const run = spawnSync(process.execPath, ['-e', script, JSON.stringify(args)], { encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`loop helper failed: ${run.stderr}`);
-  return JSON.parse(run.stdout) as T;
+  }
 }
 
 export interface LoopSeed {
@@ -31,16 +42,17 @@ export interface LoopSeed {
 
 /** A live loop on a new task; returns the loop's id. */
 export function makeLoop(project: string, seed: LoopSeed = {}): string {
-  return withStore<string>(
-    project,
-    `const task = store.createTask({ title: 'Make the tests pass' });
-     return store.startLoop({ taskId: task.id, config: args.config ?? {}, sessionId: args.sessionId, agentId: args.agentId }).id;`,
-    seed,
-  );
+  return withStore(project, (store) => {
+    const task = store.createTask({ title: 'Make the tests pass' });
+    return store.startLoop({ taskId: task.id, config: seed.config ?? {}, sessionId: seed.sessionId, agentId: seed.agentId }).id;
+  });
 }
 
 export function readLoop(project: string, loopId: string): Record<string, any> {
-  return withStore(project, `const l = store.loop(args.id); return { ...l, task: store.task(l.taskId), history: store.history(l.id) };`, { id: loopId });
+  return withStore(project, (store) => {
+    const loop = store.loop(loopId);
+    return { ...loop, task: store.task(loop.taskId), history: store.history(loop.id) };
+  });
 }
 
 /** A project whose `npm test` passes once add() adds. */

@@ -5,6 +5,7 @@
 // next tool call goes through the hooks `isdlc init` registered.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -95,10 +96,16 @@ const which = (program: string): boolean => spawnSync('sh', ['-c', `command -v $
 
 type Snapshot = Record<string, string>;
 
+let loopApi: { loopRows: { snapshot(file: string): string } } | undefined;
+
+/** The loop rows as the built loop bundle reads them, in this process (a store that cannot be read says why). */
 function loopRows(dir: string): string {
-  const script = `const { loopRows } = require(${JSON.stringify(LOOP)}); process.stdout.write(loopRows.snapshot(process.argv[1]));`;
-  const run = spawnSync(process.execPath, ['-e', script, join(dir, '.isdlc/loop.db')], { encoding: 'utf8' });
-  return run.status === 0 ? run.stdout : `unreadable: ${run.stderr.split('\n')[0]}`;
+  loopApi ??= createRequire(import.meta.url)(LOOP) as NonNullable<typeof loopApi>;
+  try {
+    return loopApi.loopRows.snapshot(join(dir, '.isdlc/loop.db'));
+  } catch (error) {
+    return `unreadable: ${(error as Error).message.split('\n')[0]}`;
+  }
 }
 
 /** isdlc's files as the test sees them, enumerated without isdlc's own notion of what it watches. */
