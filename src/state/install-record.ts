@@ -21,14 +21,30 @@ export interface InstallRecord {
   [hostField: string]: unknown;
 }
 
-/** The record in `text`, or undefined when it is no JSON object. */
+/**
+ * A path a record may name: relative, inside the project, in `/` form. The record is a file on disk that
+ * uninstall and init delete by: an entry that climbs out (`.isdlc/bin/../../src/app.ts`) must not.
+ */
+function isOwnPath(rel: string): boolean {
+  if (rel === '' || rel.startsWith('/') || rel.includes('\\') || rel.includes('\0')) return false;
+  return rel.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
+}
+
+/** The record in `text`, or undefined when it is no JSON object. Entries of `files` that are not a project path with a hash are left out. */
 export function parseInstallRecord(text: string | undefined): InstallRecord | undefined {
   if (text === undefined) return undefined;
+  let record: InstallRecord | undefined;
   try {
-    return recordOrUndefined(JSON.parse(text)) as InstallRecord | undefined;
+    record = recordOrUndefined(JSON.parse(text)) as InstallRecord | undefined;
   } catch {
     return undefined;
   }
+  if (!record) return undefined;
+  const files = recordOrUndefined(record.files) ?? {};
+  record.files = Object.fromEntries(
+    Object.entries(files).filter(([rel, entry]) => isOwnPath(rel) && typeof recordOrUndefined(entry)?.['sha256'] === 'string'),
+  ) as InstallRecord['files'];
+  return record;
 }
 
 /** The record as it is on disk now. */

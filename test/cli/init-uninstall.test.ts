@@ -285,6 +285,33 @@ describe('isdlc uninstall', () => {
     expect(readFileSync(join(dir, 'docs/isdlc/constitution.md'), 'utf8')).toContain('Edited by the team');
   });
 
+  it('never deletes outside what it installed, whatever paths a changed install record names', () => {
+    const dir = tempDir();
+    expect(cli(['init', dir, '--no-sandbox']).status).toBe(0);
+    writeFile(join(dir, 'src/app.ts'), 'precious\n');
+    const sha = createHash('sha256').update('precious\n').digest('hex');
+    const record = readJson<{ files: Record<string, { sha256: string }> }>(join(dir, '.isdlc/install.json'));
+    for (const rel of [
+      '.isdlc/bin/../../src/app.ts',
+      '.isdlc/config/schemas/../../../src/app.ts',
+      '.claude/agents/../../src/app.ts',
+      '/' + join(dir, 'src/app.ts').slice(1),
+    ]) {
+      record.files[rel] = { sha256: sha };
+    }
+    writeJson(join(dir, '.isdlc/install.json'), record);
+    // The person keeps the record as it now is; neither init nor uninstall then reaches src/app.ts.
+    expect(cli(['changes', 'accept', '--dir', dir]).status).toBe(0);
+    expect(cli(['init', dir, '--no-sandbox']).status).toBe(0);
+    expect(readFileSync(join(dir, 'src/app.ts'), 'utf8')).toBe('precious\n');
+    writeJson(join(dir, '.isdlc/install.json'), record);
+    expect(cli(['changes', 'accept', '--dir', dir]).status).toBe(0);
+    const uninstall = cli(['uninstall', dir, '--purge', '--json']);
+    expect(uninstall.status, uninstall.stderr).toBe(0);
+    expect(uninstall.stdout).not.toContain('src/app.ts');
+    expect(readFileSync(join(dir, 'src/app.ts'), 'utf8')).toBe('precious\n');
+  });
+
   it('with --purge removes an untouched constitution and the folders it made', () => {
     const dir = tempDir();
     expect(cli(['init', dir]).status).toBe(0);
