@@ -253,7 +253,8 @@ function stateFilesFor(root: string): string[] {
   return Object.keys(monorepo.projects ?? {}).map((id) => join(root, ISDLC_DIR, 'projects', id, 'state.json'));
 }
 
-const schemaPath = (name: string): string => `${ISDLC_DIR}/config/${CONFIG_SCHEMAS_DIR}/${name}.json`;
+const SCHEMAS_FOLDER = `${ISDLC_DIR}/config/${CONFIG_SCHEMAS_DIR}/`;
+const schemaPath = (name: string): string => `${SCHEMAS_FOLDER}${name}.json`;
 
 /** Files under `.isdlc/bin/` an install record names that are not among this version's bin files. */
 function retiredBinFiles(record: InstallRecord | undefined): string[] {
@@ -304,7 +305,7 @@ export function uninstallProject(root: string, options: UninstallOptions): Chang
     removeIfEmpty(binDir);
   }
   for (const rel of [`${ISDLC_DIR}/.gitignore`, `${ISDLC_DIR}/config/README.md`, TESTING_PATH]) if (record?.files[rel]) removeOwnedFile(rel);
-  for (const rel of Object.keys(record?.files ?? {})) if (rel.startsWith(`${ISDLC_DIR}/config/${CONFIG_SCHEMAS_DIR}/`)) removeOwnedFile(rel);
+  for (const rel of Object.keys(record?.files ?? {})) if (rel.startsWith(SCHEMAS_FOLDER)) removeOwnedFile(rel);
   removeIfEmpty(join(root, ISDLC_DIR, 'config', CONFIG_SCHEMAS_DIR));
   for (const host of options.hosts) {
     for (const rel of Object.keys(record?.files ?? {})) if (host.installed(rel)) removeOwnedFile(rel);

@@ -46,7 +46,7 @@ export function sqliteCode(error: unknown): string | undefined {
   return typeof errcode === 'number' ? CODES[errcode & 0xff] : undefined;
 }
 
-export type Row = Record<string, unknown>;
+type Row = Record<string, unknown>;
 
 export interface Statement {
   run(...params: unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint };

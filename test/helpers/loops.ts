@@ -21,12 +21,22 @@ interface Store {
   close(): void;
 }
 
-let loopApi: { LoopStore: { open(isdlcDir: string): Store } } | undefined;
+/** What the tests use of the built loop bundle (dist/loop.cjs), loaded once into the test's process. */
+interface LoopBundle {
+  LoopStore: { open(isdlcDir: string): Store };
+  loopRows: { snapshot(file: string): string };
+}
+
+let bundle: LoopBundle | undefined;
+
+export function loopBundle(): LoopBundle {
+  bundle ??= createRequire(import.meta.url)(LOOP) as LoopBundle;
+  return bundle;
+}
 
 /** Runs `work` on the project's loop store, opened through the built loop bundle, and returns what it gives as JSON carries it. */
 function withStore<T>(project: string, work: (store: Store) => T): T {
-  loopApi ??= createRequire(import.meta.url)(LOOP) as NonNullable<typeof loopApi>;
-  const store = loopApi.LoopStore.open(join(project, '.isdlc'));
+  const store = loopBundle().LoopStore.open(join(project, '.isdlc'));
   try {
     return JSON.parse(JSON.stringify(work(store) ?? null)) as T;
   } finally {

@@ -5,18 +5,15 @@
 // next tool call goes through the hooks `isdlc init` registered.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SHELL_ROUTES, type Route } from '../e2e/harness/attack-routes.js';
-import { makeLoop } from '../helpers/loops.js';
+import { loopBundle, makeLoop } from '../helpers/loops.js';
 import { bashCall, bashPassed, skillCall } from '../helpers/payloads.js';
-import { cleanEnv, decisionOf, git, initedProject, REPO, tempDir, withoutSandbox, writeJson, type Run } from '../helpers/project.js';
+import { cleanEnv, decisionOf, git, initedProject, tempDir, withoutSandbox, writeJson, type Run } from '../helpers/project.js';
 import { runRegisteredHook } from '../helpers/registered-hook.js';
 import { testRecord, withTests, workflowState } from '../helpers/states.js';
-
-const LOOP = join(REPO, 'dist', 'loop.cjs');
 
 /** Routes that remove or replace the program every hook command runs: nothing of isdlc runs after them (docs/tamper-evidence.md). */
 const BEYOND_THE_JOURNAL = new Set(['S17', 'S18', 'S36', 'B01', 'B03', 'B05']);
@@ -96,13 +93,10 @@ const which = (program: string): boolean => spawnSync('sh', ['-c', `command -v $
 
 type Snapshot = Record<string, string>;
 
-let loopApi: { loopRows: { snapshot(file: string): string } } | undefined;
-
 /** The loop rows as the built loop bundle reads them, in this process (a store that cannot be read says why). */
 function loopRows(dir: string): string {
-  loopApi ??= createRequire(import.meta.url)(LOOP) as NonNullable<typeof loopApi>;
   try {
-    return loopApi.loopRows.snapshot(join(dir, '.isdlc/loop.db'));
+    return loopBundle().loopRows.snapshot(join(dir, '.isdlc/loop.db'));
   } catch (error) {
     return `unreadable: ${(error as Error).message.split('\n')[0]}`;
   }
