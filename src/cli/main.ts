@@ -15,6 +15,8 @@ import { LoopCommandError, registerLoopCommands } from './loop-commands.js';
 import { registerPhaseCommands } from './phase-commands.js';
 import { registerPromptCommands } from './prompt-commands.js';
 import { io, UsageError } from './shared.js';
+import { answerHook as answerHookWith, type HookSurroundings } from '../entry/hook-main.js';
+import type { HookInput } from '../entry/stdio.js';
 import { readOnlyMessage } from './read-only-here.js';
 import { registerTestsCommands } from './tests-commands.js';
 import { registerToolCommands } from './tool-commands.js';
@@ -40,40 +42,77 @@ function buildProgram(): Command {
   return program;
 }
 
-export async function main(argv: string[]): Promise<number> {
+/** The exit status for what a command threw; what isdlc cannot explain is thrown on. */
+function exitStatusOf(error: unknown, argv: string[]): number {
+  if (error instanceof CommanderError) return error.exitCode;
+  const readOnly = readOnlyMessage(error, argv);
+  if (readOnly) {
+    io.err(`isdlc: ${readOnly}\n`);
+    return 1;
+  }
+  if (error instanceof UsageError) {
+    io.err(`isdlc: ${error.message}\n`);
+    return 2;
+  }
+  if (
+    error instanceof InstallError ||
+    error instanceof LoopCommandError ||
+    error instanceof WorkflowError ||
+    error instanceof StateConflictError ||
+    error instanceof LockTimeoutError
+  ) {
+    io.err(`isdlc: ${error.message}\n`);
+    return 1;
+  }
+  if (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && (error as NodeJS.ErrnoException).syscall) {
+    // The file system said no (full disk, size limit, permissions): say so plainly, without a stack.
+    io.err(`isdlc: ${error.message}\n`);
+    return 1;
+  }
+  throw error;
+}
+
+function prepare(): Command {
   quietWhenPipesClose();
   // A command that had to set a lock aside says so: a person should know the state was jammed or a writer crashed.
   reportLockTakeovers((takeover) => io.err(`isdlc: ${describeLockTakeover(takeover)}\n`));
+  return buildProgram();
+}
+
+const statusSet = (): number => (typeof process.exitCode === 'number' ? process.exitCode : 0);
+
+export async function main(argv: string[]): Promise<number> {
   try {
-    await buildProgram().parseAsync(argv);
-    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+    await prepare().parseAsync(argv);
+    return statusSet();
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode;
-    const readOnly = readOnlyMessage(error, argv);
-    if (readOnly) {
-      io.err(`isdlc: ${readOnly}\n`);
-      return 1;
-    }
-    if (error instanceof UsageError) {
-      io.err(`isdlc: ${error.message}\n`);
-      return 2;
-    }
-    if (
-      error instanceof InstallError ||
-      error instanceof LoopCommandError ||
-      error instanceof WorkflowError ||
-      error instanceof StateConflictError ||
-      error instanceof LockTimeoutError
-    ) {
-      io.err(`isdlc: ${error.message}\n`);
-      return 1;
-    }
-    if (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && (error as NodeJS.ErrnoException).syscall) {
-      // The file system said no (full disk, size limit, permissions): say so plainly, without a stack.
-      io.err(`isdlc: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
+    return exitStatusOf(error, argv);
+  }
+}
+
+/** The commands that run on after their action returns (they wait on a test run or serve a client). */
+const ASYNC_COMMANDS = new Set(['phase complete', 'mcp']);
+
+const commandPath = (command: Command): string => {
+  const names: string[] = [];
+  for (let at: Command | null = command; at?.parent; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
+};
+
+/**
+ * `main` for a caller that cannot wait: every command but `phase complete` and `mcp`, which it refuses.
+ * The test suite runs the built CLI this way in its own process.
+ */
+export function mainSync(argv: string[]): number {
+  try {
+    const program = prepare();
+    program.hook('preAction', (_program, command) => {
+      if (ASYNC_COMMANDS.has(commandPath(command))) throw new Error(`isdlc ${commandPath(command)} finishes asynchronously: call main`);
+    });
+    program.parse(argv);
+    return statusSet();
+  } catch (error) {
+    return exitStatusOf(error, argv);
   }
 }
 
@@ -86,6 +125,9 @@ export { hookMain } from '../entry/hook-main.js';
 export { GUARDS } from '../guards/index.js';
 /** The whole registry with every host's guards in their place: what the executable runs when no hook bundle can answer. */
 export const HOOK_GUARDS = guardsWithHosts(GUARDS);
+/** One hook call answered by the whole registry, without writing to the process's stdout or exiting. */
+export const answerHook = (args: string[], input: HookInput, where: HookSurroundings): { stdout: string; stderr: string } =>
+  answerHookWith(args, { guards: HOOK_GUARDS }, input, where);
 // What is guarded in every project: isdlc's files and each registered host's (for scripts that run rules).
 export { GUARDED } from '../hosts/hook-hosts.js';
 /** The GATE REQUIREMENTS block of a project on disk, its config looked for where isdlc and its hosts keep it. */

@@ -54,6 +54,56 @@ export interface HookBundle {
   family?: EventFamily;
 }
 
+/** Where a hook call runs: the environment and folder the host started it with. */
+export interface HookSurroundings {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/**
+ * One hook call answered without touching the process: what to write to stdout and stderr. `isdlc hook`
+ * writes them and exits; a caller in its own process (the test suite) reads them.
+ */
+export function answerHook(args: string[], bundle: HookBundle, input: HookInput, where: HookSurroundings): { stdout: string; stderr: string } {
+  const options = parseHookArgs(args);
+  let stderr = options.unknown.length > 0 ? `isdlc hook: ignored unknown arguments ${options.unknown.join(' ')}\n` : '';
+  let host: HookHost = hookHostById(options.host ?? DEFAULT_HOST) ?? hookHostById(DEFAULT_HOST)!;
+  if (options.host && !hookHostById(options.host)) {
+    stderr += `isdlc hook: no host named ${options.host} (these are: ${HOOK_HOST_IDS.join(', ')}); answered as ${host.id}\n`;
+    host = hookHostById(DEFAULT_HOST)!;
+  }
+  let payload = '';
+  let inputProblem: string | undefined;
+  if ('error' in input) inputProblem = input.error;
+  else {
+    payload = shrinkLargeStrings(input.bytes).toString('utf8');
+    if (input.truncated) inputProblem = `payload larger than ${STDIN_LIMIT_BYTES} bytes; allowed without checks`;
+  }
+  const missing = (globalThis as Record<string, unknown>)[MISSING_BUNDLES];
+  let stdout = '';
+  try {
+    const out = runHook({
+      host,
+      guarded: GUARDED,
+      payload,
+      ...(Array.isArray(missing) && missing.length > 0 ? { missingBundles: missing as string[] } : {}),
+      env: where.env,
+      cwd: where.cwd,
+      ...(options.eventName ? { eventName: options.eventName } : {}),
+      ...(options.only ? { only: options.only } : {}),
+      ...(inputProblem ? { inputProblem } : {}),
+      guards: bundle.guards,
+    });
+    stderr += out.stderr;
+    stdout = out.stdout;
+  } catch (error) {
+    // The last line of defence: whatever failed, the host's action goes ahead.
+    stderr += `isdlc hook: internal error, allowed: ${(error as Error).stack ?? String(error)}\n`;
+    logInternalError({ host, env: where.env, cwd: where.cwd }, error);
+  }
+  return { stdout, stderr };
+}
+
 export function hookMain(args: string[], bundle: HookBundle): void {
   const options = parseHookArgs(args);
   const guards = bundle.guards;
@@ -68,43 +118,10 @@ export function hookMain(args: string[], bundle: HookBundle): void {
     if (report.problems.length > 0) process.exitCode = 1;
     return;
   }
-  let stderr = options.unknown.length > 0 ? `isdlc hook: ignored unknown arguments ${options.unknown.join(' ')}\n` : '';
-  let host: HookHost = hookHostById(options.host ?? DEFAULT_HOST) ?? hookHostById(DEFAULT_HOST)!;
-  if (options.host && !hookHostById(options.host)) {
-    stderr += `isdlc hook: no host named ${options.host} (these are: ${HOOK_HOST_IDS.join(', ')}); answered as ${host.id}\n`;
-    host = hookHostById(DEFAULT_HOST)!;
-  }
   // The executable has read stdin already to choose this bundle.
   const given = (globalThis as { __isdlcHookInput?: HookInput }).__isdlcHookInput;
-  const input = given ?? readHookInput();
-  let payload = '';
-  let inputProblem: string | undefined;
-  if ('error' in input) inputProblem = input.error;
-  else {
-    payload = shrinkLargeStrings(input.bytes).toString('utf8');
-    if (input.truncated) inputProblem = `payload larger than ${STDIN_LIMIT_BYTES} bytes; allowed without checks`;
-  }
-  const missing = (globalThis as Record<string, unknown>)[MISSING_BUNDLES];
-  try {
-    const out = runHook({
-      host,
-      guarded: GUARDED,
-      payload,
-      ...(Array.isArray(missing) && missing.length > 0 ? { missingBundles: missing as string[] } : {}),
-      env: process.env,
-      cwd: process.cwd(),
-      ...(options.eventName ? { eventName: options.eventName } : {}),
-      ...(options.only ? { only: options.only } : {}),
-      ...(inputProblem ? { inputProblem } : {}),
-      guards,
-    });
-    stderr += out.stderr;
-    if (out.stdout) writeAllSync(1, out.stdout);
-  } catch (error) {
-    // The last line of defence: whatever failed, the host's action goes ahead.
-    stderr += `isdlc hook: internal error, allowed: ${(error as Error).stack ?? String(error)}\n`;
-    logInternalError({ host, env: process.env, cwd: process.cwd() }, error);
-  }
+  const { stdout, stderr } = answerHook(args, bundle, given ?? readHookInput(), { env: process.env, cwd: process.cwd() });
+  if (stdout) writeAllSync(1, stdout);
   if (stderr) writeAllSync(2, stderr);
   // Everything is written synchronously; exiting now skips the idle-time garbage collection a
   // short-lived process would otherwise wait for (measured: about 0.6 ms).

@@ -1,7 +1,6 @@
 import { projectEnv } from '../../test/helpers/hosts.js';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { guardTable, type GuardCase } from '../../test/helpers/guard-table.js';
@@ -273,7 +272,7 @@ guardTable('branch-evidence', {
       name: 'in a linked work tree, a commit on main through update-ref',
       state: inPhase('06-implementation'),
       setup: (dir) => {
-        const main = mkdtempSync(join(tmpdir(), 'isdlc-be-main-'));
+        const main = tempDir('isdlc-be-main-');
         repoWithBranches(main, 'main');
         // `git worktree add` wants an empty folder: the project's files step aside meanwhile.
         const aside = tempDir('isdlc-be-aside-');

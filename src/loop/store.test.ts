@@ -1,8 +1,8 @@
 // The loop store's transitions and refusals, on a real SQLite file.
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseIterationConfig } from './loop-config.js';
 import { MIGRATIONS } from './migrations.js';
 import { Db } from './sqlite.js';
@@ -21,8 +21,16 @@ const failing: ValidationReport = {
 };
 const COMPLETE = { signal: 'COMPLETE' as const, promise: '<promise>COMPLETE</promise>' };
 
+const made: string[] = [];
+afterAll(() => made.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const storeFolder = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'isdlc-store-'));
+  made.push(dir);
+  return join(dir, '.isdlc');
+};
+
 function fresh(): LoopStore {
-  return LoopStore.open(join(mkdtempSync(join(tmpdir(), 'isdlc-store-')), '.isdlc'));
+  return LoopStore.open(storeFolder());
 }
 
 function started(store: LoopStore, config: Record<string, unknown> = {}) {
@@ -150,7 +158,7 @@ describe('LoopStore', () => {
   });
 
   it('upgrades a loop store of the first schema in place: its loops count as set by the agent, unapproved', () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'isdlc-store-')), '.isdlc');
+    const dir = storeFolder();
     mkdirSync(dir);
     const old = new Db(join(dir, 'loop.db'), { busyTimeoutMs: 1000 });
     old.exec(MIGRATIONS[0]!);

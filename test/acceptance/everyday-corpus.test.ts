@@ -1,6 +1,7 @@
 // Never deny harmless work: the everyday tool calls of test/fixtures/everyday, played through
-// the hook commands `isdlc init` registered, as Claude Code runs them (PreToolUse, then PostToolUse with
-// the tool's result; UserPromptSubmit for a typed prompt), in a Node, a Python, a Go and a Rust project,
+// the hooks `isdlc init` registered, in the order Claude Code calls them (PreToolUse, then PostToolUse with
+// the tool's result; UserPromptSubmit for a typed prompt) and answered by the built CLI in this process
+// (test/hook/registered-hook.test.ts runs the registered process itself), in a Node, a Python, a Go and a Rust project,
 // outside a workflow and in every phase the bundled workflows use. Not one may be denied, blocked or
 // turned into a question.
 import { readFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { phaseAgent } from '../../src/config/agents.js';
 import type { SkillsManifest } from '../../src/config/schemas.js';
 import { agentResult, bashPassed, userPrompt } from '../helpers/payloads.js';
 import { cli, FIXTURES, git, tempDir, writeFile, writeJson, writePlan, type Run } from '../helpers/project.js';
-import { registeredCommands, runRegisteredHook } from '../helpers/registered-hook.js';
+import { answerAsRegistered, registeredCommands } from '../helpers/registered-hook.js';
 import { testRecord, withTests, workflowState } from '../helpers/states.js';
 
 type Json = Record<string, unknown>;
@@ -205,7 +206,7 @@ describe('everyday tool calls are never denied', () => {
         )
           continue;
         played += 1;
-        const why = refusal(runRegisteredHook(dir, payload));
+        const why = refusal(answerAsRegistered(dir, payload));
         if (why)
           refused.push(
             `${placeName(place)} · ${String(payload['hook_event_name'])} ${entry.tool} ${JSON.stringify(input).slice(0, 160)}\n    → ${why.slice(0, 400)}`,

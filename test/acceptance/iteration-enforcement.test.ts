@@ -1,6 +1,6 @@
-// Iteration enforcement, each rule through the hook command `isdlc init` registered, run the way
-// Claude Code runs it, with payloads shaped like the recorded ones; each checks the decision and the
-// state written. Then failing tests holding the gate end to end, and the circuit breaker.
+// Iteration enforcement, each rule through the hook `isdlc init` registered for the event (answered by
+// the built CLI in this process, with the registration's arguments), with payloads shaped like the
+// recorded ones; each checks the decision and the state written. Then failing tests holding the gate end to end, and the circuit breaker.
 import { spawn } from 'node:child_process';
 import { utimesSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentCall, agentResult, bashCall, bashFailed, bashPassed, runnerOutput, skillCall, stop, userPrompt } from '../helpers/payloads.js';
 import { cli, decisionOf, initedProject, lastActivity, readJson, withoutSandbox, writeFile, writeJson, writePlan, type Decision } from '../helpers/project.js';
-import { runRegisteredHook } from '../helpers/registered-hook.js';
+import { answerAsRegistered } from '../helpers/registered-hook.js';
 import { givePassingSuite } from '../helpers/test-suite.js';
 import { compliant, delegated, testRecord, withConstitution, withTests, workflowState } from '../helpers/states.js';
 
@@ -23,7 +23,7 @@ function projectWith(state: State): string {
 }
 
 function send(dir: string, payload: Record<string, unknown>): Decision {
-  const run = runRegisteredHook(dir, { ...payload, cwd: dir });
+  const run = answerAsRegistered(dir, { ...payload, cwd: dir });
   expect(run.status, run.stderr).toBe(0);
   return decisionOf(run);
 }

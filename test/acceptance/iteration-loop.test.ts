@@ -1,12 +1,12 @@
-// Iteration loops through the hook command `init` registered, with real `npm test`
-// runs in a real project. The agent starts the loop in its shell, the PostToolUse hook of that call binds
+// Iteration loops through the hook `init` registered for each event (answered by the built CLI in this
+// process), with real `npm test` runs in a real project. The agent starts the loop in its shell, the PostToolUse hook of that call binds
 // the loop to the session, and every Stop is validated.
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, decisionOf, FIXTURES, writeFile, writeJson } from '../helpers/project.js';
 import { bashPassed } from '../helpers/payloads.js';
-import { runRegisteredHook } from '../helpers/registered-hook.js';
+import { answerAsRegistered } from '../helpers/registered-hook.js';
 import { agentStartsLoop, brokenAdd, fixedAdd, loops, makeLoop, projectWithTests, SESSION, stopWith } from '../helpers/loops.js';
 import { noneWithArgWithin } from '../helpers/processes.js';
 
@@ -129,7 +129,7 @@ describe('a loop held by the registered Stop hook', () => {
     expect(stopWith(project, 'Hello.').kind).toBe('allow'); // unclaimed
     const loopId = /L-[0-9a-f]{10}/.exec(start.stdout)![0];
     const claim = cli(['loop', 'claim', loopId], { cwd: project, env: { CLAUDECODE: '1' } });
-    runRegisteredHook(project, { ...bashPassed(project, `node .isdlc/bin/isdlc.cjs loop claim ${loopId}`, claim.stdout), session_id: SESSION });
+    answerAsRegistered(project, { ...bashPassed(project, `node .isdlc/bin/isdlc.cjs loop claim ${loopId}`, claim.stdout), session_id: SESSION });
     expect(stopWith(project, 'Hello.', { session_id: 'another-session' }).kind).toBe('allow');
     expect(loops(project)[0]).toMatchObject({ iteration: 1 });
     expect(stopWith(project, 'Hello.').kind).toBe('block');
@@ -142,7 +142,7 @@ describe('a loop held by the registered Stop hook', () => {
     expect(stopWith(project, 'Main agent done.').kind).toBe('allow');
     const subStop = (message: string) =>
       decisionOf(
-        runRegisteredHook(project, {
+        answerAsRegistered(project, {
           ...(JSON.parse(readFileSync(join(FIXTURES, 'payloads', 'subagent-stop.json'), 'utf8')) as Payload),
           ...subagent,
           cwd: project,

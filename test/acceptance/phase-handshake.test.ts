@@ -1,6 +1,6 @@
-// The phase handshake through the entry points people and agents use (the
-// isdlc commands, and the hook command `isdlc init` registered, run as Claude Code runs it), checking
-// the state checklists at every boundary. Then racing commands on one project.
+// The phase handshake through the entry points people and agents use (the isdlc commands and the hook
+// `isdlc init` registered, answered by the built CLI in this process; racing commands run as processes),
+// checking the state checklists at every boundary. Then racing commands on one project.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

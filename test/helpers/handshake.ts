@@ -8,7 +8,7 @@ import bundledWorkflows from '../../src/config/defaults/workflows.json';
 import { effectivePhaseRequirements } from '../../src/config/requirements.js';
 import { agentCall, agentResult, bashPassed, runnerOutput, stop, userPrompt } from './payloads.js';
 import { cli, decisionOf, readJson, writeFile, writeJson, type Decision, type Run } from './project.js';
-import { runRegisteredHook } from './registered-hook.js';
+import { answerAsRegistered } from './registered-hook.js';
 
 export type State = Record<string, any>;
 
@@ -58,7 +58,7 @@ export function refused(dir: string, args: string[], options: { env?: Record<str
 }
 
 export function send(dir: string, payload: Record<string, unknown>, env: Record<string, string> = {}): Decision {
-  const run = runRegisteredHook(dir, { ...payload, cwd: payload['cwd'] ?? dir }, env);
+  const run = answerAsRegistered(dir, { ...payload, cwd: payload['cwd'] ?? dir }, env);
   expect(run.status, run.stderr).toBe(0);
   return decisionOf(run);
 }

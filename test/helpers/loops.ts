@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { bashPassed, stop } from './payloads.js';
 import { cli, decisionOf, initedProject, REPO, writeFile, writeJson, type Run } from './project.js';
-import { runRegisteredHook } from './registered-hook.js';
+import { answerAsRegistered } from './registered-hook.js';
 
 type Payload = Record<string, unknown>;
 
@@ -94,12 +94,12 @@ export function agentStartsLoop(
   const start = cli(['loop', 'start', ...args], { cwd: project, env: { CLAUDECODE: '1', ...env } });
   expect(start.status, start.stderr).toBe(0);
   const command = `node .isdlc/bin/isdlc.cjs loop start ${args.map((arg) => (/\s/.test(arg) ? `"${arg}"` : arg)).join(' ')}`;
-  const bind = decisionOf(runRegisteredHook(project, { ...bashPassed(project, command, start.stdout), ...payloadExtra }, env));
+  const bind = decisionOf(answerAsRegistered(project, { ...bashPassed(project, command, start.stdout), ...payloadExtra }, env));
   return { start, bind };
 }
 
 export function stopWith(project: string, message: string, extra: Payload = {}, env: Record<string, string> = {}): ReturnType<typeof decisionOf> {
-  return decisionOf(runRegisteredHook(project, { ...stop(project, message), ...extra }, env));
+  return decisionOf(answerAsRegistered(project, { ...stop(project, message), ...extra }, env));
 }
 
 export interface LoopJson {

@@ -4,21 +4,22 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll } from 'vitest';
 import { journalPath, noteFolders, recordAsIs, updateJournal } from '../../src/integrity/journal.js';
 import { unjournaled } from '../../src/integrity/unjournaled.js';
 import { GUARDED } from './hosts.js';
 import { ISDLC_DIR } from '../../src/state/locate.js';
+import { cliInProcess, hookInProcess } from './in-process.js';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 export const BIN = join(REPO, 'dist/isdlc.cjs');
 export const FIXTURES = join(REPO, 'test/fixtures');
 
 const made: string[] = [];
-afterAll(() => {
+/** Removes the folders tempDir made (after each test file: test/helpers/after-each-file.ts), unless ISDLC_KEEP_TEST_DIRS is set. */
+export function removeTempDirs(): void {
   if (process.env['ISDLC_KEEP_TEST_DIRS']) return;
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+}
 
 export function tempDir(prefix = 'isdlc-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -88,7 +89,8 @@ let claudeShim: string | undefined;
  * the tests see. A test that wants another passes its own PATH.
  */
 function claudeShimDir(): string {
-  if (!claudeShim) {
+  // Made again after the folders of the test file before it were removed.
+  if (!claudeShim || !existsSync(claudeShim)) {
     claudeShim = mkdtempSync(join(tmpdir(), 'isdlc-claude-shim-'));
     made.push(claudeShim);
     writeFileSync(join(claudeShim, 'claude'), `#!/bin/sh\nprintf '%s (Claude Code)\\n' '${TESTED_CLAUDE_VERSION}'\n`, { mode: 0o755 });
@@ -109,8 +111,26 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, ISDLC_NO_WARM_CACHE: '1', ...extra };
 }
 
-/** `isdlc <args>` as a user types it. */
-export function cli(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Run {
+/** The commands the CLI finishes after its action returns: they run in a child process. */
+const LATER = [['phase', 'complete'], ['mcp']];
+const finishesLater = (args: string[]): boolean => {
+  const words = args.filter((word) => !word.startsWith('-'));
+  return LATER.some((command) => command.every((word, i) => words[i] === word));
+};
+
+/**
+ * `isdlc <args>` as a user types it, answered by the built CLI in this process (test/helpers/in-process.ts);
+ * the commands that finish later, `hook` (it reads stdin, see hook()), help and version start the executable
+ * (cliProcess).
+ */
+export function cli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Run {
+  const ownProcess = finishesLater(args) || args[0] === 'hook' || ['--help', '-h', '--version', '-v'].some((flag) => args.includes(flag));
+  if (ownProcess) return cliProcess(args, options);
+  return cliInProcess(REPO, args, options.cwd ?? REPO, cleanEnv(options.env));
+}
+
+/** `isdlc <args>` in a child process, through the executable a user runs. */
+export function cliProcess(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Run {
   return toRun(
     spawnSync(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? REPO,
@@ -122,8 +142,18 @@ export function cli(args: string[], options: { cwd?: string; env?: Record<string
   );
 }
 
-/** `isdlc hook` with a payload on stdin and the host's project variable set. */
+/**
+ * `isdlc hook` with a payload and the host's project variable set, answered by the built CLI's registry in
+ * this process; hookProcess starts the executable (its choice of bundle, its checks, its exit).
+ */
 export function hook(project: string, payload: unknown, args: string[] = []): Run {
+  if (args.some((arg) => ['--check', '--warm-cache', '--help', '-h'].includes(arg))) return hookProcess(project, payload, args);
+  const input = typeof payload === 'string' ? payload : JSON.stringify(payload);
+  return hookInProcess(REPO, args, input, project, cleanEnv({ CLAUDE_PROJECT_DIR: project }));
+}
+
+/** `isdlc hook` as a child process with a payload on stdin and the host's project variable set. */
+export function hookProcess(project: string, payload: unknown, args: string[] = []): Run {
   return toRun(
     spawnSync(process.execPath, [BIN, 'hook', ...args], {
       cwd: project,

@@ -4,7 +4,8 @@
 // project's directory as cwd and in CLAUDE_PROJECT_DIR.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { cleanEnv, readJson, type Run } from './project.js';
+import { hookInProcess } from './in-process.js';
+import { cleanEnv, readJson, REPO, type Run } from './project.js';
 
 interface HookEntry {
   type: string;
@@ -40,14 +41,8 @@ export function runRegisteredHook(project: string, payload: Record<string, unkno
   return runRegisteredHookWith(project, payload, JSON.stringify(payload), env, settingsFile);
 }
 
-/** As runRegisteredHook, with `input` sent as it is: JSON no object of the test's can be stringified into. */
-export function runRegisteredHookWith(
-  project: string,
-  payload: Record<string, unknown>,
-  input: string,
-  env: Record<string, string> = {},
-  settingsFile?: string,
-): Run {
+/** The one isdlc hook registered for the payload's event and tool, with `${CLAUDE_PROJECT_DIR}` put in. */
+function registeredIsdlcHook(project: string, payload: Record<string, unknown>, settingsFile?: string): { file: string; args: string[]; timeout: number } {
   const event = String(payload['hook_event_name']);
   // Matchers match the tool name, and for SessionStart what started the session.
   const subject = event === 'SessionStart' ? payload['source'] : payload['tool_name'];
@@ -57,13 +52,39 @@ export function runRegisteredHookWith(
   const hook = ours[0]!;
   const substitute = (text: string): string => text.split('${CLAUDE_PROJECT_DIR}').join(project);
   const [file, args] = hook.args ? [substitute(hook.command), hook.args.map(substitute)] : ['bash', ['-c', hook.command]];
+  return { file, args, timeout: hook.timeout ?? 600 };
+}
+
+/** As runRegisteredHook, with `input` sent as it is: JSON no object of the test's can be stringified into. */
+export function runRegisteredHookWith(
+  project: string,
+  payload: Record<string, unknown>,
+  input: string,
+  env: Record<string, string> = {},
+  settingsFile?: string,
+): Run {
+  const { file, args, timeout } = registeredIsdlcHook(project, payload, settingsFile);
   const result = spawnSync(file, args, {
     cwd: project,
     env: cleanEnv({ CLAUDE_PROJECT_DIR: project, ...env }),
     input,
     encoding: 'utf8',
-    timeout: (hook.timeout ?? 600) * 1000,
+    timeout: timeout * 1000,
   });
   if (result.error) throw result.error;
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * The hook registered for the payload, answered in this process by the built CLI (test/helpers/in-process.ts)
+ * with the arguments the registration gives: for tests of what isdlc decides, where the process that
+ * `isdlc init` registered is not the subject. The registration must be `node <project>/.isdlc/bin/isdlc.cjs
+ * hook ...`, and the installed bundles are taken to be the built ones (tests that change them use
+ * runRegisteredHook).
+ */
+export function answerAsRegistered(project: string, payload: Record<string, unknown>, env: Record<string, string> = {}, settingsFile?: string): Run {
+  const { file, args } = registeredIsdlcHook(project, payload, settingsFile);
+  const executable = join(project, '.isdlc/bin/isdlc.cjs');
+  if (file !== 'node' || args[0] !== executable || args[1] !== 'hook') throw new Error(`not the registration isdlc init writes: ${file} ${args.join(' ')}`);
+  return hookInProcess(REPO, args.slice(2), JSON.stringify(payload), project, cleanEnv({ CLAUDE_PROJECT_DIR: project, ...env }));
 }

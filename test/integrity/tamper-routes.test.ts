@@ -2,7 +2,8 @@
 // it, puts the files back as isdlc wrote them, tells the model and the person, and the gate stays closed.
 // Each route runs for real (bash in the project, or a file tool's write as Claude Code makes it) in its own
 // copy of a project in 06-implementation with a failing test run, an open loop and no sandbox; then the
-// next tool call goes through the hooks `isdlc init` registered.
+// next tool call goes through the hook `isdlc init` registered (the process itself for the routes that reach
+// isdlc's programs, the built CLI in this process for the rest).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -12,7 +13,7 @@ import { SHELL_ROUTES, type Route } from '../e2e/harness/attack-routes.js';
 import { loopBundle, makeLoop } from '../helpers/loops.js';
 import { bashCall, bashPassed, skillCall } from '../helpers/payloads.js';
 import { cleanEnv, decisionOf, git, initedProject, tempDir, withoutSandbox, writeJson, type Run } from '../helpers/project.js';
-import { runRegisteredHook } from '../helpers/registered-hook.js';
+import { answerAsRegistered, runRegisteredHook } from '../helpers/registered-hook.js';
 import { testRecord, withTests, workflowState } from '../helpers/states.js';
 
 /** Routes that remove or replace the program every hook command runs: nothing of isdlc runs after them (docs/tamper-evidence.md). */
@@ -156,9 +157,14 @@ function freshProject(): string {
 /** The hooks as the session started with them: Claude Code does not reload them when the agent rewrites the settings. */
 const sessionHooks = (): string => join(template, '.claude/settings.json');
 
-/** The call after the route: the PostToolUse of the command (or file tool) that made the change. */
-function nextCall(dir: string): Run {
-  return runRegisteredHook(dir, bashPassed(dir, 'git status', ''), {}, sessionHooks());
+/**
+ * The call after the route: the PostToolUse of the command (or file tool) that made the change. A route
+ * that changes isdlc's programs meets the process Claude Code starts; any other is answered by the built
+ * CLI in this process, with the arguments the session's registration gives.
+ */
+function nextCall(dir: string, wholeProcess = false): Run {
+  const payload = bashPassed(dir, 'git status', '');
+  return wholeProcess ? runRegisteredHook(dir, payload, {}, sessionHooks()) : answerAsRegistered(dir, payload, {}, sessionHooks());
 }
 
 function runShell(dir: string, command: string): void {
@@ -178,18 +184,21 @@ interface Outcome {
   run: Run;
 }
 
-async function play(dir: string, act: () => void, route?: Route): Promise<Outcome> {
+/** Whether a route reaches isdlc's programs in .isdlc/bin (what the executable checks before anything runs). */
+const reachesPrograms = (id: string, target: string | undefined): boolean => target === 'bin' || id === 'X20';
+
+async function play(dir: string, act: () => void, route?: Route, wholeProcess = false): Promise<Outcome> {
   const before = guardedSnapshot(dir);
   act();
   await settle(dir, route);
   const changed = differences(before, guardedSnapshot(dir));
-  const run = nextCall(dir);
+  const run = nextCall(dir, wholeProcess);
   return { changed, after: differences(before, guardedSnapshot(dir)), run };
 }
 
 const caught: string[] = [];
 
-function expectCaught(id: string, dir: string, outcome: Outcome): void {
+function expectCaught(id: string, dir: string, outcome: Outcome, wholeProcess = false): void {
   // Every change is undone...
   expect(outcome.after, `${id}: isdlc's files differ after the next hook call`).toEqual([]);
   if (outcome.changed.length === 0) return;
@@ -199,7 +208,8 @@ function expectCaught(id: string, dir: string, outcome: Outcome): void {
   expect(answer.hookSpecificOutput?.additionalContext ?? '', `${id}: the model is told`).toContain('isdlc tamper-evidence');
   expect(answer.systemMessage ?? '', `${id}: the person is told`).toContain('changed outside isdlc');
   // The gate stays closed: the failing test run is still what the state says.
-  const advance = decisionOf(runRegisteredHook(dir, skillCall(dir, 'isdlc', 'advance'), {}, sessionHooks()));
+  const call = skillCall(dir, 'isdlc', 'advance');
+  const advance = decisionOf(wholeProcess ? runRegisteredHook(dir, call, {}, sessionHooks()) : answerAsRegistered(dir, call, {}, sessionHooks()));
   expect(advance.kind, `${id}: the gate stays closed`).toBe('deny');
 }
 
@@ -227,16 +237,18 @@ describe('every shell route that changes isdlc files is caught at the next hook 
       if (route.needs && !which(route.needs)) return context.skip();
       const dir = freshProject();
       const call = route.call({ dir, home, loopId });
-      const outcome = await play(dir, () => runShell(dir, String(call.input['command'])), route);
-      expectCaught(route.id, dir, outcome);
+      const wholeProcess = reachesPrograms(route.id, route.target);
+      const outcome = await play(dir, () => runShell(dir, String(call.input['command'])), route, wholeProcess);
+      expectCaught(route.id, dir, outcome, wholeProcess);
     });
   }
   for (const route of OWN_ROUTES) {
     it(`${route.id} ${route.command.slice(0, 80)}`, async (context) => {
       if (/^sqlite3|python3/.test(route.command) && !which(route.command.startsWith('sqlite3') ? 'sqlite3' : 'python3')) return context.skip();
       const dir = freshProject();
-      const outcome = await play(dir, () => runShell(dir, route.command));
-      expectCaught(route.id, dir, outcome);
+      const wholeProcess = reachesPrograms(route.id, undefined);
+      const outcome = await play(dir, () => runShell(dir, route.command), undefined, wholeProcess);
+      expectCaught(route.id, dir, outcome, wholeProcess);
     });
   }
 });
