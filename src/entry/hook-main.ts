@@ -54,6 +54,8 @@ export interface HookBundle {
   family?: EventFamily;
 }
 
+export type { HookInput };
+
 /** Where a hook call runs: the environment and folder the host started it with. */
 export interface HookSurroundings {
   env: NodeJS.ProcessEnv;
