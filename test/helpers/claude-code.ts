@@ -2,7 +2,7 @@
 // this machine's PATH (or on its absence): a real executable that prints a version as `claude --version`
 // does, a PATH with no `claude` at all, and a HOME whose `.claude.json` trusts a folder.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, symlinkSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { tempDir, writeFile, writeJson } from './project.js';
 
@@ -30,7 +30,8 @@ export function withClaude(version: string, options: Parameters<typeof fakeClaud
 let bare: string | undefined;
 /** The environment for `cli()` with a PATH that holds `node`, `bash` and `sh` and nothing else: no `claude`. */
 export function withoutClaude(): Record<string, string> {
-  if (!bare) {
+  // Made again after the folders of the test file before it were removed.
+  if (!bare || !existsSync(bare)) {
     bare = tempDir('isdlc-no-claude-');
     symlinkSync(process.execPath, join(bare, 'node'));
     for (const tool of ['bash', 'sh']) {
