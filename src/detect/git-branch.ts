@@ -1,6 +1,8 @@
-// Asking git which branch is checked out: an argument vector (no shell), a timeout, and null for any
-// failure (no git, not a repository, a detached HEAD), so a git problem never blocks a tool call.
+// Asking git which branch is checked out: an argument vector (no shell), a timeout, null for any
+// failure (no git, not a repository, a detached HEAD), so a git problem never blocks a tool call, and no
+// program of the configuration's choosing run (clean-git.ts).
 import type * as ChildProcess from 'node:child_process';
+import { cleanGitArgs, cleanGitEnv } from './clean-git.js';
 
 const TIMEOUT_MS = 3000;
 
@@ -13,7 +15,13 @@ function childProcess(): typeof ChildProcess {
 export function git(dir: string, args: string[]): string | null {
   try {
     return childProcess()
-      .execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', timeout: TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true })
+      .execFileSync('git', cleanGitArgs(dir, args), {
+        encoding: 'utf8',
+        env: cleanGitEnv(process.env),
+        timeout: TIMEOUT_MS,
+        stdio: ['ignore', 'pipe', 'ignore'],
+        windowsHide: true,
+      })
       .trim();
   } catch {
     return null;

@@ -32,9 +32,14 @@ export function gateEnvironment(root: string, hostMarkers: readonly string[], en
   for (const [key, value] of Object.entries(env)) if (!NOT_INHERITED.test(key) && !markers.has(key.toUpperCase())) out[key] = value;
   const path = (env['PATH'] ?? '').split(':').filter((folder) => folder !== '' && !agentsFolder(folder, root, temps));
   out['PATH'] = path.length > 0 ? path.join(':') : '/usr/local/bin:/usr/bin:/bin';
-  // Settings a test of an earlier run could have left in the home folder: npm's user config (node-options,
-  // script-shell) and Python's user site (usercustomize) are not read.
+  // Settings a test of an earlier run could have left in the home folder or npm's prefix (writable by the
+  // person, so by the agent's code wherever no sandbox holds it): npm's user and global config (node-options,
+  // script-shell) and Python's user site (usercustomize) are not read. The global file's path cannot exist (a
+  // second /dev/null would be refused as loaded twice), and the shell that runs package scripts is the system's
+  // whatever a config file says.
   out['npm_config_userconfig'] = '/dev/null';
+  out['npm_config_globalconfig'] = '/dev/null/npmrc';
+  if (process.platform !== 'win32') out['npm_config_script_shell'] = '/bin/sh';
   out['PYTHONNOUSERSITE'] = '1';
   return out;
 }

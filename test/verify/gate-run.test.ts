@@ -1,6 +1,7 @@
 // The gate's own test run, with real child processes in real project folders: what it records for a pass,
 // a failure, a run that counts nothing, one that times out (with the processes it started), and where a
 // coverage figure may come from.
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gateIsolation } from '../../src/hosts/index.js';
@@ -226,6 +227,30 @@ describe("the gate's own run", () => {
       if (saved.NODE_OPTIONS === undefined) delete process.env['NODE_OPTIONS'];
       else process.env['NODE_OPTIONS'] = saved.NODE_OPTIONS;
     }
+  });
+
+  test('a script shell named in an npmrc does not run the suite: the system shell does', async () => {
+    const dir = project({
+      'a.test.js': FAILING,
+      'package.json': '{"name":"shop","version":"1.0.0","scripts":{"test":"node --test"}}\n',
+      '.npmrc': 'script-shell=./fake-shell.sh\n',
+      'fake-shell.sh': '#!/bin/sh\necho "# tests 2"; echo "# pass 2"; echo "# fail 0"\n',
+    });
+    chmodSync(join(dir, 'fake-shell.sh'), 0o755);
+    // The plant works where nothing overrides it.
+    const plain = spawnSync('npm', ['test'], { cwd: dir, encoding: 'utf8' });
+    expect(plain.status).toBe(0);
+    expect(plain.stdout).toContain('# pass 2');
+    const run = await runGateTests({
+      root: dir,
+      phase: '06-implementation',
+      testing: testing({ command: 'npm test' }),
+      wantCoverage: false,
+      isolation: ISOLATION,
+      sandbox: NO_SANDBOX,
+    });
+    expect(run.result).toBe('failed');
+    expect(run.counts).toMatchObject({ passed: 1, failed: 1 });
   });
 
   test.each([

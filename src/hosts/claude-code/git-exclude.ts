@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
+import { cleanGitArgs, cleanGitEnv } from '../../detect/clean-git.js';
 import { writeFileAtomic } from '../../state/atomic-write.js';
 
 /**
@@ -42,8 +43,9 @@ const END = '# isdlc: end';
 
 /** The repository's exclude file for a project root, or undefined when the project is not in a git repository. */
 export function gitExcludeFile(root: string): string | undefined {
-  const run = spawnSync('git', ['rev-parse', '--git-path', 'info/exclude'], {
+  const run = spawnSync('git', cleanGitArgs(root, ['rev-parse', '--git-path', 'info/exclude']), {
     cwd: root,
+    env: cleanGitEnv(process.env),
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'ignore'],
     timeout: 10_000,
