@@ -3,6 +3,7 @@
 // bundles' guards, the journal, the loop store, the config, the state); each host checks its own
 // (src/hosts/<host>/doctor.ts): the version it goes by, its settings, the registered hooks, its sandbox.
 import { spawnSync } from 'node:child_process';
+import { DISPLACED_REPAIR, displacedIsdlc } from '../integrity/displaced.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configProblems } from '../config/consistency.js';
@@ -172,6 +173,10 @@ export function runDoctor(root: string, options: DoctorOptions = {}): Finding[] 
   if (!existsSync(join(root, ISDLC_DIR))) {
     return [{ severity: 'fail', what: `${root} has no ${ISDLC_DIR}/: isdlc is not set up here`, fix: `run \`isdlc init ${root}\`` }];
   }
+  // Everything else would be read through the link, and every hook answers that isdlc is broken: one finding, the repair first.
+  const displaced = displacedIsdlc(root);
+  if (displaced)
+    return [{ severity: 'fail', what: `${displaced}: isdlc checks nothing through a link and the workflow cannot move on`, fix: DISPLACED_REPAIR }];
   const hosts = HOSTS.map((host) => host.doctor(root, GUARDED, options));
   // The command that sets it all up again, as the first host would have it run (with its version flag).
   const reinit = hosts[0]?.reinit ?? `isdlc init ${root}`;

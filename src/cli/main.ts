@@ -6,6 +6,7 @@ import { CONFIG_DIRS } from '../hosts/hook-hosts.js';
 import { Command, CommanderError } from 'commander';
 import { InstallError } from '../install/host-setup.js';
 import { StateConflictError } from '../state/store.js';
+import { DisplacedIsdlcError } from '../integrity/displaced.js';
 import { describeLockTakeover, LockTimeoutError, reportLockTakeovers } from '../state/lock.js';
 import { quietWhenPipesClose } from '../util/closed-pipes.js';
 import { WorkflowError } from '../workflow/start.js';
@@ -58,7 +59,8 @@ function exitStatusOf(error: unknown, argv: string[]): number {
     error instanceof LoopCommandError ||
     error instanceof WorkflowError ||
     error instanceof StateConflictError ||
-    error instanceof LockTimeoutError
+    error instanceof LockTimeoutError ||
+    error instanceof DisplacedIsdlcError
   ) {
     io.err(`isdlc: ${error.message}\n`);
     return 1;

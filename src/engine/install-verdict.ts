@@ -20,6 +20,8 @@ export interface InstallCheckInput {
   verdict: Verdict;
   monorepoProblem?: string;
   missingBundles?: readonly string[];
+  /** Why the check of isdlc's files could not be made on this call. */
+  tamperCheckFailed?: string;
 }
 
 function currentPhase(location: StateLocation, monorepoBroken: boolean): string | null {
@@ -39,6 +41,7 @@ export function checkInstall(input: InstallCheckInput): InstallProblem[] {
     isdlcDir: location.isdlcDir,
     ...(input.monorepoProblem ? { monorepoProblem: input.monorepoProblem } : { stateFile: location.stateFile }),
     ...(input.missingBundles ? { missingBundles: input.missingBundles } : {}),
+    ...(input.tamperCheckFailed ? { tamperCheckFailed: input.tamperCheckFailed } : {}),
   });
   if (problems.length === 0) return problems;
   const what = problems.map((problem) => problem.what).join('; ');

@@ -10,6 +10,7 @@ import type { GuardedSet } from '../integrity/guarded-set.js';
 import { loadLoop } from '../loop/load.js';
 import { findProjectRoot, ISDLC_DIR, locateState, type StateLocation } from '../state/locate.js';
 import { tamperCheckForHook, type HookCheckInput, type TamperReport } from '../integrity/tamper-on-hook.js';
+import { displacedIsdlc } from '../integrity/displaced.js';
 import { appendActivity } from '../state/activity-log.js';
 import { dispatch } from './dispatch.js';
 import type { HookEvent } from '../events/hook-event.js';
@@ -143,7 +144,7 @@ export function runHook(input: HookRunInput): HookRunOutput {
   const root = findProjectRoot({ hostProjectDir: namedProject(input), cwd: payloadCwd });
   const configDirs = configDirsWith(input.guarded.configFolders);
   let location: StateLocation | undefined;
-  let tamper: TamperReport = {};
+  let tamper: TamperReport & { failed?: string } = {};
   // Which project's state applies is unknown: no guard runs, and checkInstall says why below.
   let monorepoProblem: string | undefined;
   if (root && existsSync(join(root, ISDLC_DIR))) {
@@ -188,7 +189,8 @@ export function runHook(input: HookRunInput): HookRunOutput {
   if (broken.length > 0) entry['broken_guards'] = broken.map((guard) => guard.id ?? '?');
 
   const config = new ProjectConfig(location.root, location.configDirs, location.projectId);
-  const runnable = monorepoProblem ? [] : guards.filter((guard) => !broken.includes(guard));
+  // A displaced .isdlc (displaced.ts) holds nothing isdlc can vouch for: no guard runs, checkInstall says why.
+  const runnable = monorepoProblem || displacedIsdlc(location.root) ? [] : guards.filter((guard) => !broken.includes(guard));
   const result = dispatch({
     event,
     guards: runnable,
@@ -208,6 +210,7 @@ export function runHook(input: HookRunInput): HookRunOutput {
     verdict,
     ...(monorepoProblem ? { monorepoProblem } : {}),
     ...(input.missingBundles ? { missingBundles: input.missingBundles } : {}),
+    ...(tamper.failed ? { tamperCheckFailed: tamper.failed } : {}),
   });
   if (installProblems.length > 0) entry['install_problems'] = installProblems.map((problem) => problem.what);
   // As the wire says it: a held Stop is a block, not a deny.
@@ -228,14 +231,16 @@ export function runHook(input: HookRunInput): HookRunOutput {
   return finish(input.host.render(event.name, verdict), location, stderr);
 }
 
-function runTamperCheck(root: string, check: HookCheckInput, entry: Record<string, unknown>): TamperReport {
+/** The check's report; `failed` when it could not be made (a full disk, a journal it may not write). */
+function runTamperCheck(root: string, check: HookCheckInput, entry: Record<string, unknown>): TamperReport & { failed?: string } {
   try {
     const report = tamperCheckForHook(root, check);
     if (report.log) entry['tamper'] = report.log;
     return report;
   } catch (error) {
-    entry['tamper'] = { error: (error as Error).message };
-    return {};
+    const failed = (error as Error).message;
+    entry['tamper'] = { error: failed };
+    return { failed };
   }
 }
 

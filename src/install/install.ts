@@ -15,6 +15,7 @@ import { adoptAll } from '../integrity/journal-adopt.js';
 import { hasJournal, JOURNAL_DIR, journalPath, updateJournal } from '../integrity/journal.js';
 import { JournaledStateStore } from '../integrity/journaled-state.js';
 import { checkGuardedFiles, noteLogFloor } from '../integrity/tamper-check.js';
+import { DISPLACED_REPAIR, displacedIsdlc } from '../integrity/displaced.js';
 import { loadLoop } from '../loop/load.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { initialState } from '../state/initial-state.js';
@@ -93,8 +94,15 @@ export interface InitResult {
   notices: string[];
 }
 
+/** init and uninstall change nothing through a displaced .isdlc: their writes and removals would land wherever it points. */
+function refuseDisplaced(root: string): void {
+  const displaced = displacedIsdlc(root);
+  if (displaced) throw new InstallError(`${displaced}; isdlc changes nothing through it: ${DISPLACED_REPAIR}`);
+}
+
 export function initProject(root: string, options: InitOptions): InitResult {
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new InstallError(`${root} is not a directory`);
+  refuseDisplaced(root);
   for (const file of BIN_FILES) {
     if (!existsSync(join(options.binSource, file))) {
       throw new InstallError(`${join(options.binSource, file)} is missing: run \`npm run build\` in the isdlc package first`);
@@ -281,6 +289,7 @@ function removeIfEmpty(dir: string): boolean {
 
 export function uninstallProject(root: string, options: UninstallOptions): ChangeLine[] {
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new InstallError(`${root} is not a directory`);
+  refuseDisplaced(root);
   const record = readInstallRecord(root);
   const changes: ChangeLine[] = [];
   for (const host of options.hosts) changes.push(...host.uninstall(root, record));

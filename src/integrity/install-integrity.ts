@@ -5,6 +5,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { BIN_FILES } from './bin-files.js';
+import { DISPLACED_REPAIR, displacedIsdlc } from './displaced.js';
 
 export interface InstallProblem {
   /** What is wrong, for the model and the person. */
@@ -22,6 +23,8 @@ export interface IntegrityInput {
   monorepoProblem?: string;
   /** Bundles the executable looked for and did not find, whatever install.json says. */
   missingBundles?: readonly string[];
+  /** Why this call's check of isdlc's files failed: a change it could not undo may stand. */
+  tamperCheckFailed?: string;
 }
 
 const exists = (path: string): boolean => statSync(path, { throwIfNoEntry: false }) !== undefined;
@@ -31,10 +34,24 @@ const INSTALL_RECORD_NAME = 'install.json';
 
 export function installProblems(input: IntegrityInput): InstallProblem[] {
   const problems: InstallProblem[] = [];
+  const displaced = displacedIsdlc(input.root);
+  if (displaced) {
+    problems.push({
+      what: `${displaced}: isdlc keeps its state and the journal of its own writes there, and checks nothing through a link`,
+      repair: DISPLACED_REPAIR,
+    });
+    return problems;
+  }
   if (input.monorepoProblem) {
     problems.push({
       what: `.isdlc/monorepo.json cannot be used (${input.monorepoProblem}), so isdlc cannot tell which project's state applies and checks nothing`,
       repair: 'a person repairs .isdlc/monorepo.json; `isdlc doctor` names the fault',
+    });
+  }
+  if (input.tamperCheckFailed) {
+    problems.push({
+      what: `isdlc could not check its own files on this call (${input.tamperCheckFailed}), so a change made to them outside isdlc may stand`,
+      repair: 'a person frees disk space or makes .isdlc writable again, whatever stopped the write, then runs `isdlc doctor`',
     });
   }
   const installed = exists(join(input.isdlcDir, INSTALL_RECORD_NAME));

@@ -8,6 +8,7 @@ import type { LockOptions } from '../state/lock.js';
 import { StateStore, type StateJournal } from '../state/store.js';
 import { GuardedSet } from './guarded-set.js';
 import { fileStamp, hasJournal, journaledWrite, readJournal, sameStamp } from './journal.js';
+import { displacedIsdlc, DisplacedIsdlcError } from './displaced.js';
 import { loadTamper } from './load-tamper.js';
 
 /** A state file is judged by its bytes whatever hosts a project has: isdlc's own files are all it needs. */
@@ -26,6 +27,8 @@ const STATE_JOURNAL: StateJournal = {
   verify(file) {
     const journal = journalOf(file);
     if (!journal) return;
+    const displaced = displacedIsdlc(journal.root);
+    if (displaced) throw new DisplacedIsdlcError(displaced);
     // The file as isdlc left it (its stat has not moved): nothing to judge, and the judging is not loaded.
     const read = readJournal(journal.root);
     const entry = read.kind === 'ok' ? read.index.files[journal.rel] : undefined;

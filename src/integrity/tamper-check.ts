@@ -27,6 +27,7 @@ import {
 import { adoptAll, installRecordOf, journalExpected, markJournalExpected } from './journal-adopt.js';
 import type { LoopRows } from './loop-rows.js';
 import { anySuspect, logProblem, notAFolder, noteLogFloor, suspects } from './suspects.js';
+import { displacedIsdlc, DisplacedIsdlcError } from './displaced.js';
 import { watchedChildren } from './unjournaled.js';
 import { kindOf, viewOf } from './watched-files.js';
 import { workflowKeyOf } from './workflow-key.js';
@@ -57,7 +58,7 @@ export interface CheckOptions {
 export interface CheckResult {
   findings: Finding[];
   /** ok: compared; adopted: a project from before the journal, whose files were taken as they are. */
-  journal: 'ok' | 'adopted' | 'lost';
+  journal: 'ok' | 'adopted' | 'lost' | 'displaced';
   /** What was wrong with the journal itself. */
   problem?: string;
   incident?: Incident;
@@ -362,6 +363,8 @@ export function workflowKeyFromCopy(root: string, stateRel: string): string | un
  * completes a phase on a forged state. A lost journal is left to the hook's check.
  */
 export function verifyBeforeWrite(root: string, rel: string, options: CheckOptions): Finding | undefined {
+  const displaced = displacedIsdlc(root);
+  if (displaced) throw new DisplacedIsdlcError(displaced);
   const read = readJournal(root);
   if (read.kind !== 'ok') return undefined;
   const entry = read.index.files[rel];
@@ -376,6 +379,9 @@ export function verifyBeforeWrite(root: string, rel: string, options: CheckOptio
 }
 
 export function checkGuardedFiles(root: string, options: CheckOptions): CheckResult {
+  // Nothing in a displaced folder can be judged or put back (displaced.ts); the install check reports it.
+  const displaced = displacedIsdlc(root);
+  if (displaced) return { ...NOTHING, journal: 'displaced', problem: displaced };
   const read = readJournal(root);
   const now = options.now ?? new Date();
   if (read.kind === 'missing') {

@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ISDLC_DIR } from '../state/locate.js';
+import { displacedIsdlc } from './displaced.js';
 import { hasJournal, readJournal } from './journal.js';
 import { loadTamper } from './load-tamper.js';
 import { anySuspect, suspects } from './suspects.js';
@@ -13,6 +14,9 @@ export type { HookCheckInput, TamperReport };
 
 /** Runs the check for a project that keeps a journal (or one from before it, which it adopts). */
 export function tamperCheckForHook(root: string, input: HookCheckInput): TamperReport {
+  // Judged by nothing (displaced.ts): the install check tells the model and the person, and closes the gate.
+  const displaced = displacedIsdlc(root);
+  if (displaced) return { log: { journal: 'displaced', problem: displaced } };
   if (!hasJournal(root) && !installedByIsdlc(root)) return {};
   // Nothing moved since isdlc's last write: done, without loading the judging. A journal that is missing or
   // unreadable is the judging's to handle.

@@ -48,6 +48,7 @@ export function checkForHook(root: string, input: HookCheckInput): TamperReport 
     loopRows: input.loopRows,
   });
   if (result.journal === 'adopted') return { log: { journal: 'adopted' } };
+  if (result.journal === 'displaced') return { log: { journal: 'displaced', problem: result.problem } };
   if (result.findings.length === 0 && result.journal === 'ok') return {};
   return { note: modelNote(result), userMessage: personMessage(result), log: logEntry(result) };
 }
