@@ -1,7 +1,7 @@
 // status, workflow start, gate check, constitution record, escalation approve, branch acknowledge: the workflow's state,
 // read and changed through validated, locked transactions (the operations the MCP tools share,
 // src/workflow/operations.ts).
-import { protectionOf } from '../hosts/index.js';
+import { agentShellHost, protectionOf } from '../hosts/index.js';
 import type { Command } from 'commander';
 import { userInfo } from 'node:os';
 import { normalizePhaseKey } from '../config/phase-keys.js';
@@ -107,7 +107,7 @@ export function registerWorkflowCommands(program: Command): void {
     .addOption(projectOption())
     .option('--json', 'print the archived entry as JSON')
     .action((options: LocationOptions & { reason: string; json?: boolean }) => {
-      archived(cancelAt(projectLocation(options), options.reason), options.json);
+      archived(cancelAt(projectLocation(options), options.reason, agentShellHost(process.env) === undefined), options.json);
     });
 
   program

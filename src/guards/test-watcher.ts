@@ -47,6 +47,12 @@ function runMessage(
         : coverage.threshold !== undefined && coverage.value < coverage.threshold
           ? ` Coverage is ${coverage.value}%, below the ${coverage.threshold}% this phase requires: add tests for the uncovered code.`
           : ` Coverage ${coverage.value}%.`;
+    if (outcome.escalationWaits) {
+      return (
+        `isdlc test-watcher: the tests passed (${run.basis}), ${at}, but the phase's tests were escalated to a person and a passing run does not end that. ` +
+        `Stop and tell the user: they review the work and run \`isdlc escalation approve --phase ${phase}\` in their own terminal if it may go on.`
+      );
+    }
     const verified = coverage.verifiedAtGate ? " When the phase completes, the gate runs the project's test command itself and judges that run too." : '';
     return `isdlc test-watcher: the tests passed (${run.basis}), ${at}. The test requirement of ${phase} is met.${cov}${verified}`;
   }

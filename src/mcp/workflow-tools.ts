@@ -182,10 +182,11 @@ export function registerWorkflowTools(server: McpServer, root: string, isolation
   server.registerTool(
     'workflow_cancel',
     {
-      description: 'End the workflow unfinished, with the reason. Only when the user asks for it.',
+      description:
+        'End the workflow unfinished, with the reason. Only when the user asks for it; refused while an escalation waits for a person (the user cancels in their own terminal then).',
       inputSchema: { reason: text('the reason'), project: project() },
     },
-    ({ reason, project: id }) => reply('workflow_cancel', () => changed(cancelAt(located(id), reason), archived)),
+    ({ reason, project: id }) => reply('workflow_cancel', () => changed(cancelAt(located(id), reason, false), archived)),
   );
 
   server.registerTool(

@@ -15,7 +15,7 @@ export interface TestRunInput {
 
 export type TestRunOutcome =
   | { kind: 'inconclusive'; iteration: number }
-  | { kind: 'passed'; iteration: number; clearedEscalation: boolean }
+  | { kind: 'passed'; iteration: number; /** An escalation no person approved stays: a passing run does not end it. */ escalationWaits: boolean }
   | { kind: 'failed'; iteration: number; identicalFailures: number; escalated?: 'circuit_breaker' | 'max_iterations'; alreadyEscalated: boolean };
 
 /** A run's record in the history is kept short: state is read and written on every hook call. */
@@ -58,6 +58,11 @@ export function recordTestRun(record: TestIterationState, input: TestRunInput): 
   record.history = history.slice(-HISTORY_LIMIT);
 
   if (run.result === 'passed') {
+    // A person decides an escalation: two empty tests that pass must not be the agent's way past it.
+    if (record.status === 'escalated' && record.escalation_approved !== true) {
+      if (run.coverage !== undefined) record['coverage_percent'] = run.coverage;
+      return { kind: 'passed', iteration, escalationWaits: true };
+    }
     const clearedEscalation = record.status === 'escalated';
     record.completed = true;
     record.status = 'success';
@@ -67,7 +72,7 @@ export function recordTestRun(record: TestIterationState, input: TestRunInput): 
     record['last_error'] = null;
     if (run.coverage !== undefined) record['coverage_percent'] = run.coverage;
     if (clearedEscalation) record['escalation_cleared_at'] = now;
-    return { kind: 'passed', iteration, clearedEscalation };
+    return { kind: 'passed', iteration, escalationWaits: false };
   }
 
   record.failures_count = (record.failures_count ?? 0) + 1;

@@ -86,6 +86,9 @@ export function countFloor(state: IsdlcState, commands: readonly string[], befor
     if (mark.at < since || (before !== undefined && mark.at >= before)) return;
     if (!best || mark.executed > best.executed) best = mark;
   };
+  // What earlier workflows saw, until a person accepts a lower number in this one.
+  const carried = carriedFloorOf(state);
+  if (carried && !accepted && (!best || carried.executed > best.executed)) best = carried;
   for (const run of gateRunsOf(state)) {
     if (run.counts && run.result !== 'inconclusive') consider({ executed: run.counts.executed, at: run.at, what: `the gate's run of \`${run.command}\`` });
   }
@@ -102,6 +105,25 @@ export function countFloor(state: IsdlcState, commands: readonly string[], befor
     }
   }
   return best;
+}
+
+/** The floor the last workflow to end left for the next (carryCountFloor). */
+function carriedFloorOf(state: IsdlcState): CountMark | undefined {
+  const mark = asRecord(state['test_count_floor']);
+  return typeof mark['executed'] === 'number' && typeof mark['at'] === 'string' && typeof mark['what'] === 'string'
+    ? { executed: mark['executed'], at: mark['at'], what: `${mark['what']} in ${asText(mark['from'], 'an earlier workflow')}` }
+    : undefined;
+}
+
+/**
+ * As the active workflow ends: its floor (what it saw run, what it carried in, or a person's acceptance) is
+ * kept in state for the next workflow, so that cancelling and starting again does not reset the count.
+ */
+export function carryCountFloor(draft: IsdlcState, suite: readonly string[], ending: string): void {
+  const floor = countFloor(draft, suite);
+  const carried = carriedFloorOf(draft);
+  if (!floor || (carried && floor.at === carried.at && floor.executed === carried.executed)) return; // carried on as it was
+  draft['test_count_floor'] = { executed: floor.executed, at: floor.at, what: floor.what, from: ending };
 }
 
 export interface VerifiedInput {
@@ -193,8 +215,13 @@ function judge(input: VerifiedInput, run: GateRun, testing: LoadedTesting | unde
 }
 
 /** The floor a run is judged against: the commands that run this project's suite. */
-function suiteCommands(run: GateRun, config: LoadedTesting['config']): string[] {
-  return [run.command, config.command, config.coverage_command].filter((command): command is string => typeof command === 'string');
+function suiteCommands(run: GateRun | undefined, config: LoadedTesting['config']): string[] {
+  return [run?.command, config.command, config.coverage_command].filter((command): command is string => typeof command === 'string');
+}
+
+/** The commands that run the project's suite, as its testing config names them. */
+export function projectSuiteCommands(root: string): string[] {
+  return suiteCommands(undefined, loadTestingConfig(root).config);
 }
 
 export interface CountDrop {

@@ -11,6 +11,21 @@ export interface Approval {
   note?: string;
 }
 
+/** `phase: requirement` for every escalation of the active workflow that no person has approved. */
+export function openEscalations(state: IsdlcState): string[] {
+  const open: string[] = [];
+  for (const [phase, record] of Object.entries(state.phases ?? {})) {
+    const candidates: [string, Record<string, unknown> | undefined][] = [
+      ['test_iteration', record?.iteration_requirements?.test_iteration],
+      ['constitutional_validation', record?.constitutional_validation],
+    ];
+    for (const [name, requirement] of candidates) {
+      if (requirement?.['status'] === 'escalated' && requirement['escalation_approved'] !== true) open.push(`${phase}: ${name}`);
+    }
+  }
+  return open;
+}
+
 /** Approves whatever is escalated in the phase; returns which requirements that was. */
 export function approveEscalation(draft: IsdlcState, approval: Approval): string[] {
   const record = phaseDraft(draft, approval.phase);

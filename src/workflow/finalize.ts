@@ -8,6 +8,8 @@ import { pruneAfterWorkflow } from './prune.js';
 import { reviewBlocking } from './review.js';
 import { collectPhaseSnapshots, workflowMetrics, type PhaseSnapshot, type WorkflowMetrics } from './snapshots.js';
 import { WorkflowError } from './start.js';
+import { openEscalations } from './escalation.js';
+import { carryCountFloor } from '../verify/gate-evidence.js';
 
 export interface ArchivedWorkflow {
   type: string;
@@ -24,7 +26,8 @@ export interface ArchivedWorkflow {
   [key: string]: unknown;
 }
 
-function archive(draft: IsdlcState, status: ArchivedWorkflow['status'], now: Date, reason?: string): ArchivedWorkflow {
+/** `suite`: the commands that run the project's tests (what an observed run must have run to set the count floor). */
+function archive(draft: IsdlcState, status: ArchivedWorkflow['status'], now: Date, suite: readonly string[], reason?: string): ArchivedWorkflow {
   const { workflow, phases } = cursorOf(draft);
   const snapshots = collectPhaseSnapshots(draft, phases);
   const entry: ArchivedWorkflow = {
@@ -41,6 +44,8 @@ function archive(draft: IsdlcState, status: ArchivedWorkflow['status'], now: Dat
     ...(workflow.git_branch ? { git_branch: workflow.git_branch } : {}),
   };
   (draft.workflow_history ??= []).push(entry);
+  // The project's tests do not go away with the workflow: the next one is judged against the same floor.
+  carryCountFloor(draft, suite, `the ${entry.type} workflow ${status} at ${entry.completed_at}`);
   draft.active_workflow = null;
   draft.current_phase = null;
   draft.active_agent = null;
@@ -50,7 +55,7 @@ function archive(draft: IsdlcState, status: ArchivedWorkflow['status'], now: Dat
   return entry;
 }
 
-export function finalizeWorkflow(draft: IsdlcState, input: { now: Date }): ArchivedWorkflow {
+export function finalizeWorkflow(draft: IsdlcState, input: { now: Date; suite: readonly string[] }): ArchivedWorkflow {
   const { workflow, phases } = cursorOf(draft);
   const unfinished = phases.filter((phase) => phaseStatusOf(draft, phase) !== 'completed');
   if (unfinished.length > 0) {
@@ -61,10 +66,18 @@ export function finalizeWorkflow(draft: IsdlcState, input: { now: Date }): Archi
   }
   const waiting = reviewBlocking(workflow);
   if (waiting) throw new WorkflowError(waiting);
-  return archive(draft, 'completed', input.now);
+  return archive(draft, 'completed', input.now, input.suite);
 }
 
-export function cancelWorkflow(draft: IsdlcState, input: { reason: string; now: Date }): ArchivedWorkflow {
+export function cancelWorkflow(draft: IsdlcState, input: { reason: string; now: Date; byPerson: boolean; suite: readonly string[] }): ArchivedWorkflow {
   if (!input.reason.trim()) throw new WorkflowError('say why the workflow is cancelled: --reason "..."');
-  return archive(draft, 'cancelled', input.now, input.reason.trim());
+  // A new workflow starts without them: cancelling would be the agent's way past what only a person may decide.
+  const open = openEscalations(draft);
+  if (open.length > 0 && !input.byPerson) {
+    throw new WorkflowError(
+      `the workflow has escalations waiting for a person (${open.join(', ')}), so cancelling it is a person's decision: ` +
+        'the user runs `isdlc workflow cancel --reason ...` in their own terminal, or approves them (`isdlc escalation approve --phase P`)',
+    );
+  }
+  return archive(draft, 'cancelled', input.now, input.suite, input.reason.trim());
 }

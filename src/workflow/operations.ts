@@ -22,7 +22,7 @@ import { decideReview, type ReviewDecision, type ReviewOutcome } from './review.
 import { startWorkflow, WorkflowError, type StartInput } from './start.js';
 import { coverageThreshold, effectivePhaseRequirements } from '../config/requirements.js';
 import { phaseStatusOf } from '../state/phase-records.js';
-import { recordGateRun, reporterFileOf } from '../verify/gate-evidence.js';
+import { projectSuiteCommands, recordGateRun, reporterFileOf } from '../verify/gate-evidence.js';
 import { verifiesAtGate } from '../verify/verify-at-gate.js';
 import { runGateTests, type GateRun, type RunIsolation } from '../verify/gate-run.js';
 import { loadTestingConfig } from '../config/testing-config.js';
@@ -191,11 +191,12 @@ function archivedMessage(entry: ArchivedWorkflow): string {
 }
 
 export function finalizeAt(location: StateLocation): Outcome<ArchivedWorkflow> {
-  return change(location, (draft, now) => finalizeWorkflow(draft, { now }), archivedMessage);
+  return change(location, (draft, now) => finalizeWorkflow(draft, { now, suite: projectSuiteCommands(location.root) }), archivedMessage);
 }
 
-export function cancelAt(location: StateLocation, reason: string): Outcome<ArchivedWorkflow> {
-  return change(location, (draft, now) => cancelWorkflow(draft, { reason, now }), archivedMessage);
+/** `byPerson`: the call comes from a person's own terminal, not from the agent (its shell or its MCP tools). */
+export function cancelAt(location: StateLocation, reason: string, byPerson: boolean): Outcome<ArchivedWorkflow> {
+  return change(location, (draft, now) => cancelWorkflow(draft, { reason, now, byPerson, suite: projectSuiteCommands(location.root) }), archivedMessage);
 }
 
 /** What a closed gate already has: for a person reading who recorded what (the articles' recorders among it). */

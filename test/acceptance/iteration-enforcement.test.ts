@@ -305,6 +305,28 @@ describe('iteration enforcement, through the registered hook', () => {
     expect(send(dir, advance(dir)).kind).toBe('allow');
   });
 
+  it('only a person ends an escalation: a passing run does not, and the agent cannot cancel the workflow around it', () => {
+    const escalated = testRecord('failed', 3, { status: 'escalated', completed: true, escalation_reason: 'circuit_breaker', escalation_approved: false });
+    const state = delegated(
+      withConstitution(withTests(workflowState('feature', IMPL), IMPL, escalated), IMPL, compliant(IMPL_ARTICLES)),
+      'software-developer',
+      IMPL,
+    );
+    const dir = projectWith(state);
+    const passed = send(dir, bashPassed(dir, 'npm test', runnerOutput('jest', 'passing')));
+    expect(passed.context).toContain('a passing run does not end that');
+    expect(testsOf(dir)).toMatchObject({ status: 'escalated', escalation_approved: false, last_test_result: 'passed' });
+    expect(send(dir, advance(dir)).reason).toContain('isdlc escalation approve --phase 06-implementation');
+    // Cancelling and starting again would leave the escalation behind: not the agent's call, in its shell or by MCP.
+    const byAgent = cli(['workflow', 'cancel', '--reason', 'start over', '--dir', dir], { env: { CLAUDECODE: '1' } });
+    expect(byAgent.status).toBe(1);
+    expect(byAgent.stderr).toContain("escalations waiting for a person (06-implementation: test_iteration), so cancelling it is a person's decision");
+    expect(stateOf(dir)['active_workflow']).not.toBeNull();
+    const byPerson = cli(['workflow', 'cancel', '--reason', 'start over', '--dir', dir]);
+    expect(byPerson.status, byPerson.stderr).toBe(0);
+    expect(stateOf(dir)['active_workflow']).toBeNull();
+  });
+
   it('a completion attempt starts constitutional tracking and lists the articles; recording them completes it', () => {
     const dir = projectWith(workflowState('feature', '04-design'));
     const denied = send(dir, agentCall(dir, { subagent_type: 'sdlc-orchestrator', prompt: 'Design phase complete; mark as complete.' }));

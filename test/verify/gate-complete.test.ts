@@ -123,6 +123,28 @@ describe('the gate runs the tests itself', () => {
     expect(complete(dir).status).toBe(0);
   });
 
+  it('cancelled and started again, the workflow still expects the tests the last one saw', () => {
+    const dir = project({
+      files: { 'test/more.test.js': MORE_TESTS },
+      history: [{ iteration: 1, timestamp: '2026-11-25T10:42:00.000Z', command: 'node --test', result: 'failed', passed: 2, failures: 1 }],
+    });
+    // The agent removes a test, then cancels and starts the workflow again, as its tools allow.
+    rmSync(join(dir, 'test/more.test.js'));
+    const agent = { CLAUDECODE: '1' };
+    expect(cli(['workflow', 'cancel', '--reason', 'start over', '--dir', dir], { env: agent }).status).toBe(0);
+    expect(cli(['workflow', 'start', 'feature', '--description', 'again', '--dir', dir], { env: agent }).status).toBe(0);
+    const carried = stateOf(dir)['test_count_floor'] as State;
+    expect(carried).toMatchObject({ executed: 3, at: '2026-11-25T10:42:00.000Z', from: expect.stringContaining('feature workflow cancelled') });
+    // The new workflow reaches 06 with everything else met (set up as the test's person would), isdlc's carried floor kept.
+    const state = withTests(workflowState('feature', IMPL), IMPL, testRecord('passed', 1));
+    withConstitution(state, IMPL, compliant(IMPL_ARTICLES));
+    writeJson(join(dir, '.isdlc/state.json'), { ...delegated(state, 'software-developer', IMPL), test_count_floor: carried });
+    refusedFor(dir, '2 tests ran; 3 ran at 10:42', 'in the feature workflow cancelled at', 'isdlc tests accept');
+    // A person's acceptance in the new workflow sets the bar again.
+    expect(cli(['tests', 'accept', '--dir', dir]).status).toBe(0);
+    expect(complete(dir).status).toBe(0);
+  });
+
   it('an observed run of another command does not set the bar', () => {
     const dir = project({
       history: [{ iteration: 1, timestamp: '2026-11-25T10:42:00.000Z', command: 'npm run test:all', result: 'passed', passed: 40, failures: 0 }],
