@@ -62,9 +62,29 @@ export function clockTime(iso: string, now = new Date()): string {
 }
 
 export function sinceWhen(recorded: RecordedTestDefinition, now = new Date()): string {
-  return recorded.accepted
-    ? `${recorded.accepted.by} accepted it at ${clockTime(recorded.accepted.at, now)}`
+  if (recorded.accepted) return `${recorded.accepted.by} accepted it at ${clockTime(recorded.accepted.at, now)}`;
+  const from = recorded['carried_from'];
+  return typeof from === 'string'
+    ? `it was recorded at ${clockTime(recorded.recorded_at, now)}, in ${from}`
     : `the workflow started at ${clockTime(recorded.recorded_at, now)}`;
+}
+
+/**
+ * As the active workflow ends with its test definition changed and not accepted: the baseline is kept in
+ * state for the next workflow to start from, so that cancelling and starting again accepts nothing.
+ */
+export function carryUnacceptedDefinition(draft: IsdlcState, root: string, ending: string): void {
+  const comparison = compareTestDefinition(root, draft);
+  if (!comparison || !definitionUnaccepted(comparison)) return;
+  const carried = typeof comparison.recorded['carried_from'] === 'string' ? comparison.recorded : { ...comparison.recorded, carried_from: ending };
+  draft['test_definition_carried'] = carried;
+}
+
+/** The baseline an ended workflow left (carryUnacceptedDefinition), taken out of state for the workflow starting now. */
+export function takeCarriedDefinition(draft: IsdlcState): RecordedTestDefinition | null {
+  const carried = draft['test_definition_carried'] as RecordedTestDefinition | undefined;
+  delete draft['test_definition_carried'];
+  return carried && typeof carried === 'object' && typeof carried.digest === 'string' && carried.files && typeof carried.files === 'object' ? carried : null;
 }
 
 /**

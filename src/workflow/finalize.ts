@@ -10,6 +10,7 @@ import { collectPhaseSnapshots, workflowMetrics, type PhaseSnapshot, type Workfl
 import { WorkflowError } from './start.js';
 import { openEscalations } from './escalation.js';
 import { carryCountFloor } from '../verify/gate-evidence.js';
+import { carryUnacceptedDefinition } from '../verify/test-definition.js';
 
 export interface ArchivedWorkflow {
   type: string;
@@ -26,8 +27,14 @@ export interface ArchivedWorkflow {
   [key: string]: unknown;
 }
 
-/** `suite`: the commands that run the project's tests (what an observed run must have run to set the count floor). */
-function archive(draft: IsdlcState, status: ArchivedWorkflow['status'], now: Date, suite: readonly string[], reason?: string): ArchivedWorkflow {
+/** The project a workflow ends in: what the next workflow must inherit is judged against it. */
+export interface EndingIn {
+  root: string;
+  /** The commands that run the project's tests (what an observed run must have run to set the count floor). */
+  suite: readonly string[];
+}
+
+function archive(draft: IsdlcState, status: ArchivedWorkflow['status'], now: Date, project: EndingIn, reason?: string): ArchivedWorkflow {
   const { workflow, phases } = cursorOf(draft);
   const snapshots = collectPhaseSnapshots(draft, phases);
   const entry: ArchivedWorkflow = {
@@ -45,7 +52,9 @@ function archive(draft: IsdlcState, status: ArchivedWorkflow['status'], now: Dat
   };
   (draft.workflow_history ??= []).push(entry);
   // The project's tests do not go away with the workflow: the next one is judged against the same floor.
-  carryCountFloor(draft, suite, `the ${entry.type} workflow ${status} at ${entry.completed_at}`);
+  const ending = `the ${entry.type} workflow ${status} at ${entry.completed_at}`;
+  carryCountFloor(draft, project.suite, ending);
+  carryUnacceptedDefinition(draft, project.root, ending);
   draft.active_workflow = null;
   draft.current_phase = null;
   draft.active_agent = null;
@@ -55,7 +64,7 @@ function archive(draft: IsdlcState, status: ArchivedWorkflow['status'], now: Dat
   return entry;
 }
 
-export function finalizeWorkflow(draft: IsdlcState, input: { now: Date; suite: readonly string[] }): ArchivedWorkflow {
+export function finalizeWorkflow(draft: IsdlcState, input: { now: Date; project: EndingIn }): ArchivedWorkflow {
   const { workflow, phases } = cursorOf(draft);
   const unfinished = phases.filter((phase) => phaseStatusOf(draft, phase) !== 'completed');
   if (unfinished.length > 0) {
@@ -66,10 +75,10 @@ export function finalizeWorkflow(draft: IsdlcState, input: { now: Date; suite: r
   }
   const waiting = reviewBlocking(workflow);
   if (waiting) throw new WorkflowError(waiting);
-  return archive(draft, 'completed', input.now, input.suite);
+  return archive(draft, 'completed', input.now, input.project);
 }
 
-export function cancelWorkflow(draft: IsdlcState, input: { reason: string; now: Date; byPerson: boolean; suite: readonly string[] }): ArchivedWorkflow {
+export function cancelWorkflow(draft: IsdlcState, input: { reason: string; now: Date; byPerson: boolean; project: EndingIn }): ArchivedWorkflow {
   if (!input.reason.trim()) throw new WorkflowError('say why the workflow is cancelled: --reason "..."');
   // A new workflow starts without them: cancelling would be the agent's way past what only a person may decide.
   const open = openEscalations(draft);
@@ -79,5 +88,5 @@ export function cancelWorkflow(draft: IsdlcState, input: { reason: string; now: 
         'the user runs `isdlc workflow cancel --reason ...` in their own terminal, or approves them (`isdlc escalation approve --phase P`)',
     );
   }
-  return archive(draft, 'cancelled', input.now, input.suite, input.reason.trim());
+  return archive(draft, 'cancelled', input.now, input.project, input.reason.trim());
 }

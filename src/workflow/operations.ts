@@ -17,7 +17,7 @@ import { activatePhase, type ActivateResult } from './activate.js';
 import { completePhase, refuseWhilePhaseAgentRuns, type CompleteResult } from './complete.js';
 import { recordArticleCheck, type ArticleCheckOutcome, type CheckSource } from './constitution.js';
 import { addHistory } from './cursor.js';
-import { cancelWorkflow, finalizeWorkflow, type ArchivedWorkflow } from './finalize.js';
+import { cancelWorkflow, finalizeWorkflow, type ArchivedWorkflow, type EndingIn } from './finalize.js';
 import { decideReview, type ReviewDecision, type ReviewOutcome } from './review.js';
 import { startWorkflow, WorkflowError, type StartInput } from './start.js';
 import { coverageThreshold, effectivePhaseRequirements } from '../config/requirements.js';
@@ -190,13 +190,15 @@ function archivedMessage(entry: ArchivedWorkflow): string {
   );
 }
 
+const endingIn = (location: StateLocation): EndingIn => ({ root: location.root, suite: projectSuiteCommands(location.root) });
+
 export function finalizeAt(location: StateLocation): Outcome<ArchivedWorkflow> {
-  return change(location, (draft, now) => finalizeWorkflow(draft, { now, suite: projectSuiteCommands(location.root) }), archivedMessage);
+  return change(location, (draft, now) => finalizeWorkflow(draft, { now, project: endingIn(location) }), archivedMessage);
 }
 
 /** `byPerson`: the call comes from a person's own terminal, not from the agent (its shell or its MCP tools). */
 export function cancelAt(location: StateLocation, reason: string, byPerson: boolean): Outcome<ArchivedWorkflow> {
-  return change(location, (draft, now) => cancelWorkflow(draft, { reason, now, byPerson, suite: projectSuiteCommands(location.root) }), archivedMessage);
+  return change(location, (draft, now) => cancelWorkflow(draft, { reason, now, byPerson, project: endingIn(location) }), archivedMessage);
 }
 
 /** What a closed gate already has: for a person reading who recorded what (the articles' recorders among it). */

@@ -8,7 +8,7 @@ import type { Workflow } from '../config/schemas.js';
 import { phaseAgent } from '../config/agents.js';
 import { activeWorkflowOf } from '../state/current-phase.js';
 import type { ActiveWorkflow, IsdlcState } from '../state/schema.js';
-import { recordTestDefinition, type TestCommandSource } from '../verify/test-definition.js';
+import { recordTestDefinition, takeCarriedDefinition, type TestCommandSource } from '../verify/test-definition.js';
 
 export class WorkflowError extends Error {}
 
@@ -95,7 +95,8 @@ export function startWorkflow(draft: IsdlcState, config: ProjectConfig, input: S
     git_branch: input.branch ? { name: input.branch, status: 'active', created_at: now } : null,
   };
   // What defines the test command now: the gate holds any later change until a person accepts it.
-  const tests = recordTestDefinition(config.root, input.now, input.testCommandOf);
+  // A definition the last workflow ended with unaccepted stays unaccepted: its baseline, not today's.
+  const tests = takeCarriedDefinition(draft) ?? recordTestDefinition(config.root, input.now, input.testCommandOf);
   if (tests) workflow['test_definition'] = tests;
   draft.active_workflow = workflow;
   draft.phases = Object.fromEntries(

@@ -163,3 +163,38 @@ describe('the test definition at the gate the agent asks to pass', () => {
     expect(cli(['tests', '--dir', dir]).stdout).toContain('No test definition was recorded for this workflow');
   });
 });
+
+describe('a changed test definition survives a restart', () => {
+  it('cancelled and started again by the agent, the workflow still holds the change until a person accepts it', () => {
+    const dir = initedProject('isdlc-testdef-restart-');
+    writeFileSync(join(dir, 'package.json'), packageJson({ test: 'vitest run' }));
+    expect(cli(['workflow', 'start', 'feature', '--description', 'Export', '--dir', dir]).status).toBe(0);
+    const recordedAt = state(dir)['active_workflow'].test_definition.recorded_at as string;
+    writeFileSync(join(dir, 'package.json'), packageJson({ test: 'exit 0' }));
+    const agent = { CLAUDECODE: '1' };
+    expect(cli(['workflow', 'cancel', '--reason', 'start over', '--dir', dir], { env: agent }).status).toBe(0);
+    expect(cli(['workflow', 'start', 'feature', '--description', 'Export again', '--dir', dir], { env: agent }).status).toBe(0);
+    const recorded = state(dir)['active_workflow'].test_definition;
+    expect(recorded).toMatchObject({ recorded_at: recordedAt, carried_from: expect.stringContaining('feature workflow cancelled') });
+    expect(state(dir)['test_definition_carried']).toBeUndefined();
+    const run = cli(['gate', 'check', '--phase', '06-implementation', '--dir', dir]);
+    expect(run.stdout).toContain(
+      `test_definition: what defines the test command changed since it was recorded at ${clock(recordedAt)}, in the feature workflow cancelled at`,
+    );
+    expect(run.stdout).toContain('package.json scripts.test changed');
+    // A person's acceptance in the new workflow settles it.
+    expect(cli(['tests', 'accept', '--dir', dir]).status).toBe(0);
+    expect(check(dir, 'test_definition')).toMatchObject({ met: true });
+  });
+
+  it('a workflow that ends with nothing pending leaves nothing behind: the next one records the project as it is', () => {
+    const dir = initedProject('isdlc-testdef-restart-');
+    writeFileSync(join(dir, 'package.json'), packageJson({ test: 'vitest run' }));
+    expect(cli(['workflow', 'start', 'feature', '--description', 'Export', '--dir', dir]).status).toBe(0);
+    expect(cli(['workflow', 'cancel', '--reason', 'not now', '--dir', dir]).status).toBe(0);
+    writeFileSync(join(dir, 'package.json'), packageJson({ test: 'vitest run --coverage' }));
+    expect(cli(['workflow', 'start', 'feature', '--description', 'Export', '--dir', dir]).status).toBe(0);
+    expect(state(dir)['active_workflow'].test_definition['carried_from']).toBeUndefined();
+    expect(check(dir, 'test_definition')).toMatchObject({ met: true });
+  });
+});
