@@ -5,7 +5,7 @@ import { buildGateRequirementsBlock as gateRequirementsBlock } from '../gates/re
 import { CONFIG_DIRS } from '../hosts/hook-hosts.js';
 import { Command, CommanderError } from 'commander';
 import { InstallError } from '../install/host-setup.js';
-import { StateConflictError } from '../state/store.js';
+import { StateConflictError, StateUnsettledError } from '../state/store.js';
 import { DisplacedIsdlcError } from '../integrity/displaced.js';
 import { describeLockTakeover, LockTimeoutError, reportLockTakeovers } from '../state/lock.js';
 import { quietWhenPipesClose } from '../util/closed-pipes.js';
@@ -59,6 +59,7 @@ function exitStatusOf(error: unknown, argv: string[]): number {
     error instanceof LoopCommandError ||
     error instanceof WorkflowError ||
     error instanceof StateConflictError ||
+    error instanceof StateUnsettledError ||
     error instanceof LockTimeoutError ||
     error instanceof DisplacedIsdlcError
   ) {

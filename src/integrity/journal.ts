@@ -10,7 +10,7 @@
 //
 // Every write to the journal happens under its lock (`index.json.lock`); a writer that holds the state
 // lock takes it second, never the other way round.
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { withLock, type LockOptions } from '../state/lock.js';
@@ -231,18 +231,43 @@ export function hasJournal(root: string): boolean {
  * copy is kept first, as `.next`, so that a crash between the write and the journal's update leaves a file
  * the check still knows as isdlc's. Without a journal in this project the write just happens.
  */
-export function journaledWrite(root: string, rel: string, content: Buffer | null, write: () => void): void {
+export function journaledWrite(root: string, rel: string, content: Buffer | null, write: () => void, checkWritten = false): void {
   if (!hasJournal(root)) {
     write();
     return;
   }
   updateJournal(root, (index) => {
-    recordContent(root, index, rel, content, write);
+    recordContent(root, index, rel, content, write, checkWritten);
   });
 }
 
-/** The same, inside an updateJournal the caller holds. */
-export function recordContent(root: string, index: JournalIndex, rel: string, content: Buffer | null, write: () => void): void {
+/** A stamp no file has: the next check reads the file and compares it with the copy. */
+const UNVOUCHED: Stamp = [-1];
+
+/**
+ * The stamp of the file at `rel` when it holds `content` (read through the same open file as its stats):
+ * a file swapped in between isdlc's rename and this look is not stamped as isdlc's.
+ */
+export function stampIfHolds(root: string, rel: string, content: Buffer): Stamp {
+  let fd: number;
+  try {
+    fd = openSync(join(root, rel), 'r');
+  } catch {
+    return UNVOUCHED;
+  }
+  try {
+    const stats = fstatSync(fd);
+    return stats.isFile() && stats.size === content.length && readFileSync(fd).equals(content) ? stampOf(stats)! : UNVOUCHED;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The same, inside an updateJournal the caller holds. `checkWritten`: the file is read back before it is
+ * stamped as isdlc's (a state file, which a writer racing isdlc could replace right after the rename).
+ */
+export function recordContent(root: string, index: JournalIndex, rel: string, content: Buffer | null, write: () => void, checkWritten = false): void {
   const next = copyPath(root, rel, true);
   // Written in place, not through a temporary file: until `write` has run the file is still the last copy,
   // so a `.next` cut short by a crash is never the one compared with.
@@ -250,7 +275,8 @@ export function recordContent(root: string, index: JournalIndex, rel: string, co
   write();
   if (content !== null) renameSync(next, copyPath(root, rel));
   else rmSync(copyPath(root, rel), { force: true });
-  index.files[rel] = { stamp: fileStamp(root, rel), ...(content !== null ? { copy: true } : {}) };
+  const stamp = checkWritten && content !== null ? stampIfHolds(root, rel, content) : fileStamp(root, rel);
+  index.files[rel] = { stamp, ...(content !== null ? { copy: true } : {}) };
   noteFolders(root, index, rel);
 }
 

@@ -7,7 +7,7 @@ import { ISDLC_DIR } from '../state/locate.js';
 import type { LockOptions } from '../state/lock.js';
 import { StateStore, type StateJournal } from '../state/store.js';
 import { GuardedSet } from './guarded-set.js';
-import { fileStamp, hasJournal, journaledWrite, readJournal, sameStamp } from './journal.js';
+import { fileStamp, hasJournal, journaledWrite, readJournal, sameStamp, stampOf, type Stamp } from './journal.js';
 import { displacedIsdlc, DisplacedIsdlcError } from './displaced.js';
 import { loadTamper } from './load-tamper.js';
 
@@ -23,21 +23,35 @@ function journalOf(file: string): { root: string; rel: string } | undefined {
   return hasJournal(root) ? { root, rel: normal.slice(at + 1) } : undefined;
 }
 
+/** verify's answer for a file no journal holds: anything read is fine. */
+const NOT_JOURNALED = Symbol('not journaled');
+
 const STATE_JOURNAL: StateJournal = {
   verify(file) {
     const journal = journalOf(file);
-    if (!journal) return;
+    if (!journal) return NOT_JOURNALED;
     const displaced = displacedIsdlc(journal.root);
     if (displaced) throw new DisplacedIsdlcError(displaced);
     // The file as isdlc left it (its stat has not moved): nothing to judge, and the judging is not loaded.
     const read = readJournal(journal.root);
     const entry = read.kind === 'ok' ? read.index.files[journal.rel] : undefined;
-    if (!entry || sameStamp(fileStamp(journal.root, journal.rel), entry.stamp)) return;
+    if (!entry) return NOT_JOURNALED;
+    if (sameStamp(fileStamp(journal.root, journal.rel), entry.stamp)) return entry.stamp;
     loadTamper().verifyStateBeforeWrite(journal.root, journal.rel, { guarded: ISDLC_FILES, foundBy: 'a state write' });
+    return undefined; // put back: the index has moved on, confirm reads it again
+  },
+  confirm(file, stats, expected) {
+    if (expected === NOT_JOURNALED) return true;
+    if (expected !== undefined) return sameStamp(stampOf(stats), expected as Stamp | null);
+    const journal = journalOf(file);
+    if (!journal) return true;
+    const read = readJournal(journal.root);
+    const entry = read.kind === 'ok' ? read.index.files[journal.rel] : undefined;
+    return !entry || sameStamp(stampOf(stats), entry.stamp);
   },
   record(file, bytes, write) {
     const journal = journalOf(file);
-    if (journal) journaledWrite(journal.root, journal.rel, bytes, write);
+    if (journal) journaledWrite(journal.root, journal.rel, bytes, write, true);
     else write();
   },
 };

@@ -19,6 +19,7 @@ import {
   readJournal,
   recordAsIs,
   sameStamp,
+  stampIfHolds,
   updateJournal,
   type Incident,
   type IncidentChange,
@@ -153,8 +154,10 @@ function assessFile(judge: Judge, rel: string): Assessment | undefined {
     outcome,
     ...(keptAs ? { keptAs } : {}),
   });
-  const record = (copy: boolean): void => {
-    index.files[rel] = { stamp: fileStamp(root, rel), ...(copy ? { copy: true } : {}) };
+  // `holds`: the bytes the file was just found or made to hold; the stamp is taken only if it still holds
+  // them, so that a file swapped in right after is never stamped as isdlc's.
+  const record = (copy: boolean, holds?: Buffer): void => {
+    index.files[rel] = { stamp: holds ? stampIfHolds(root, rel, holds) : fileStamp(root, rel), ...(copy ? { copy: true } : {}) };
   };
 
   if (typeof view === 'object') {
@@ -170,7 +173,7 @@ function assessFile(judge: Judge, rel: string): Assessment | undefined {
       undo: () => {
         const keptAs = keepAside(judge, rel, good !== undefined);
         putBack(judge, rel, good);
-        record(good !== undefined);
+        record(good !== undefined, good);
         return finding('reverted', keptAs);
       },
     };
@@ -196,7 +199,7 @@ function assessFile(judge: Judge, rel: string): Assessment | undefined {
     };
   }
 
-  if (current !== undefined && good !== undefined && current.equals(good)) return { same: true, accept: () => record(true) };
+  if (current !== undefined && good !== undefined && current.equals(good)) return { same: true, accept: () => record(true, current) };
   const next = readCopy(root, rel, true);
   if (current !== undefined && next !== undefined && current.equals(next)) {
     // isdlc was replacing this file when it stopped (a crash): the new content is its own.
@@ -204,7 +207,7 @@ function assessFile(judge: Judge, rel: string): Assessment | undefined {
       same: true,
       accept: () => {
         renameSync(copyPath(root, rel, true), copyPath(root, rel));
-        record(true);
+        record(true, next);
       },
     };
   }
@@ -220,7 +223,7 @@ function assessFile(judge: Judge, rel: string): Assessment | undefined {
       }
       const keptAs = keepAside(judge, rel, good !== undefined);
       putBack(judge, rel, good);
-      record(good !== undefined);
+      record(good !== undefined, good);
       return finding('reverted', keptAs);
     },
   };

@@ -15,7 +15,13 @@ export interface StateJournal {
    * Under the state lock, before the state a write builds on is read: a state file someone else wrote is
    * put back first, so that no write builds on a forged state.
    */
-  verify(file: string): void;
+  verify(file: string): unknown;
+  /**
+   * Whether the file as it was read (the stats of the open file; undefined when there was none) is the one
+   * isdlc last wrote: false when someone replaced it between the check and the read. `expected`: what
+   * verify returned (what the journal expects of the file, so that it is not read twice).
+   */
+  confirm(file: string, stats: Stats | undefined, expected: unknown): boolean;
   /** Writes `bytes` to `file` with `write`, recorded as isdlc's own. */
   record(file: string, bytes: Buffer, write: () => void): void;
 }
@@ -76,7 +82,7 @@ export function versionOf(state: IsdlcState | null): number {
   return typeof version === 'number' && Number.isFinite(version) && version >= 0 ? version : 0;
 }
 
-type RawRead = { kind: 'missing' } | { kind: 'ok'; state: IsdlcState; stamp: string } | { kind: 'corrupt'; problem: string };
+type RawRead = { kind: 'missing' } | { kind: 'ok'; state: IsdlcState; stamp: string; stats: Stats } | { kind: 'corrupt'; problem: string };
 
 function stampOf(stats: Stats): string {
   return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
@@ -84,7 +90,7 @@ function stampOf(stats: Stats): string {
 
 function readRaw(file: string): RawRead {
   let text: string;
-  let stamp: string;
+  let stats: Stats;
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -93,7 +99,7 @@ function readRaw(file: string): RawRead {
     throw error;
   }
   try {
-    stamp = stampOf(fstatSync(fd));
+    stats = fstatSync(fd);
     text = readFileSync(fd, 'utf8');
   } finally {
     closeSync(fd);
@@ -107,7 +113,18 @@ function readRaw(file: string): RawRead {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return { kind: 'corrupt', problem: `holds ${Array.isArray(parsed) ? 'an array' : String(parsed)}, not an object` };
   }
-  return { kind: 'ok', state: parsed as IsdlcState, stamp };
+  return { kind: 'ok', state: parsed as IsdlcState, stamp: stampOf(stats), stats };
+}
+
+/** How often a write looks again for a state file that is replaced while it reads, before it gives up. */
+const READ_ATTEMPTS = 5;
+
+/** The state file was replaced every time a write read it: someone outside isdlc is writing it. */
+export class StateUnsettledError extends Error {
+  constructor(file: string) {
+    super(`${file} was replaced ${READ_ATTEMPTS} times while isdlc read it under its lock: something outside isdlc keeps writing it; nothing was written`);
+    this.name = 'StateUnsettledError';
+  }
 }
 
 function timestampForFileName(): string {
@@ -148,9 +165,7 @@ export class StateStore {
     return withLock(
       this.file,
       () => {
-        // A state someone else wrote is put back before anything is built on it (src/integrity/tamper-check.ts).
-        this.journal?.verify(this.file);
-        const current = this.unchangedSince(options.basedOn) ?? this.readLocked();
+        const current = this.verifiedRead(options.basedOn);
         if (options.expectedVersion !== undefined && options.expectedVersion !== current.version) {
           throw new StateConflictError(options.expectedVersion, current.version);
         }
@@ -172,11 +187,28 @@ export class StateStore {
     );
   }
 
+  /**
+   * Under the lock: the state to build on. A state someone else wrote is put back first (src/integrity/
+   * tamper-check.ts); then what was read must be the file the journal vouches for, or a writer that swapped
+   * the file between that check and the read would have its content built on and recorded as isdlc's.
+   */
+  private verifiedRead(basedOn: StateSnapshot | undefined): StateSnapshot {
+    let reuse = basedOn;
+    for (let attempt = 0; attempt < READ_ATTEMPTS; attempt += 1) {
+      const expected = this.journal?.verify(this.file);
+      const read = this.unchangedSince(reuse) ?? this.readLockedWithStats();
+      if (!this.journal || this.journal.confirm(this.file, read.stats, expected)) return read.snapshot;
+      reuse = undefined;
+    }
+    throw new StateUnsettledError(this.file);
+  }
+
   /** The snapshot, when (under the lock) the file is still the one it was read from. */
-  private unchangedSince(snapshot: StateSnapshot | undefined): StateSnapshot | undefined {
+  private unchangedSince(snapshot: StateSnapshot | undefined): { snapshot: StateSnapshot; stats: Stats } | undefined {
     if (!snapshot?.stamp || !snapshot.state) return undefined;
     try {
-      return stampOf(statSync(this.file)) === snapshot.stamp ? snapshot : undefined;
+      const stats = statSync(this.file);
+      return stampOf(stats) === snapshot.stamp ? { snapshot, stats } : undefined;
     } catch {
       return undefined;
     }
@@ -184,11 +216,16 @@ export class StateStore {
 
   /** Must run under the lock: setting a corrupt file aside must not race a writer replacing it. */
   private readLocked(): StateSnapshot {
+    return this.readLockedWithStats().snapshot;
+  }
+
+  /** readLocked, with the stats of the file it read (none when it found none or set a corrupt one aside). */
+  private readLockedWithStats(): { snapshot: StateSnapshot; stats?: Stats } {
     const raw = readRaw(this.file);
-    if (raw.kind === 'missing') return { state: null, version: 0 };
-    if (raw.kind === 'ok') return { state: raw.state, version: versionOf(raw.state), stamp: raw.stamp };
+    if (raw.kind === 'missing') return { snapshot: { state: null, version: 0 } };
+    if (raw.kind === 'ok') return { snapshot: { state: raw.state, version: versionOf(raw.state), stamp: raw.stamp }, stats: raw.stats };
     const keptAs = join(dirname(this.file), `${basename(this.file, '.json')}.corrupt-${timestampForFileName()}.json`);
     renameSync(this.file, keptAs);
-    return { state: null, version: 0, corrupt: { file: this.file, keptAs, problem: raw.problem } };
+    return { snapshot: { state: null, version: 0, corrupt: { file: this.file, keptAs, problem: raw.problem } } };
   }
 }
