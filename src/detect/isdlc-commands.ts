@@ -70,11 +70,52 @@ const INERT = new Set([
 /** git subcommands that only store or show text (a commit message, a tag, a search). */
 const INERT_GIT = new Set(['commit', 'log', 'tag', 'notes', 'show', 'grep', 'diff', 'stash', 'status', 'add']);
 
+/** git's options before the subcommand that only say where or how to show: `-C sub`, `--no-pager`. Never `-c`. */
+const GIT_PLACE_OPTIONS = new Set(['-C', '--git-dir', '--work-tree', '--namespace']);
+const GIT_FLAG_OPTIONS = new Set(['--no-pager', '-P', '--no-replace-objects', '--bare', '--literal-pathspecs', '--no-optional-locks']);
+
+/** The git subcommand after options that only say where (`git -C sub commit`), or undefined past any other option. */
+function gitSubcommand(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i += 1) {
+    const word = args[i]!;
+    if (GIT_PLACE_OPTIONS.has(word)) i += 1;
+    else if (GIT_FLAG_OPTIONS.has(word) || /^--(?:git-dir|work-tree|namespace)=/.test(word)) continue;
+    // `git -c alias.x='!…' x` runs what its options say, and so may any option not known here.
+    else return word.startsWith('-') ? undefined : word;
+  }
+  return undefined;
+}
+
+/** Interpreters and the option that takes a program as text. */
+const INLINE_CODE: Readonly<Record<string, readonly string[]>> = {
+  python: ['-c'],
+  python3: ['-c'],
+  python2: ['-c'],
+  node: ['-e', '-p', '--eval', '--print'],
+  nodejs: ['-e', '-p', '--eval', '--print'],
+  perl: ['-e', '-E'],
+  ruby: ['-e'],
+};
+/**
+ * A program that only prints text: print calls of plain string literals. A literal with `{ } $ @ #`, a
+ * backquote or a backslash other than `\n` and `\t` is not plain (f-strings, template literals and Perl's and Ruby's interpolation run code).
+ */
+const ONLY_PRINTS = /^(?:\s*(?:print|console\.(?:log|error)|puts|say)\s*\(?\s*(?:S(?:\s*,\s*S)*)?\s*\)?\s*;?\s*)+$/;
+const PLAIN_LITERAL = /'(?:[^'{}$@#\\`\n]|\\[nt])*'|"(?:[^"{}$@#\\`\n]|\\[nt])*"/g;
+
+/** `python3 -c "print('isdlc phase skip')"`: the text is printed, never run. */
+function onlyPrints(command: SimpleCommand): boolean {
+  const flags = INLINE_CODE[command.name];
+  if (!flags || command.args.length !== 2 || !flags.includes(command.args[0]!)) return false;
+  const code = command.args[1]!;
+  if (/\bS\b/.test(code)) return false; // the placeholder below must stand for literals only
+  return ONLY_PRINTS.test(code.replace(PLAIN_LITERAL, 'S'));
+}
+
 function isInert(command: SimpleCommand): boolean {
-  if (INERT.has(command.name)) return true;
+  if (INERT.has(command.name) || onlyPrints(command)) return true;
   if (command.name !== 'git') return false;
-  // `git -c alias.x='!…' x` runs what its options say; only a plain `git <subcommand>` is inert.
-  return !command.args[0]?.startsWith('-') && INERT_GIT.has(command.args[0] ?? '');
+  return INERT_GIT.has(gitSubcommand(command.args) ?? '');
 }
 
 /** Where a word holds `isdlc …` (or `….cjs …`) inside its text: the words from there, as a run would read. */

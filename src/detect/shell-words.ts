@@ -61,7 +61,18 @@ function simpleCommand(segment: ParseEntry[], cd: string[] | null): SimpleComman
     if (typeof entry === 'string') words.push(entry);
     // A word with a glob (`isdlc.cj?`) comes as its pattern: kept as written, for rules that must not miss it.
     else if (entry && typeof entry === 'object' && 'op' in entry && entry.op === 'glob' && 'pattern' in entry) words.push(String(entry.pattern));
-    else if (entry && typeof entry === 'object' && 'op' in entry && REDIRECTS.has(entry.op)) {
+    else if (entry && typeof entry === 'object' && 'op' in entry && (entry.op === '>&' || entry.op === '<&')) {
+      // `2>&1`: one descriptor made a copy of another; no file is named, and neither number is an argument.
+      // `>& file` (bash: both outputs into the file) names one.
+      const before = segment[i - 1];
+      if (typeof before === 'string' && /^\d$/.test(before) && words[words.length - 1] === before) words.pop();
+      const target = segment[i + 1];
+      if (typeof target === 'string' && !/^(?:\d|-)$/.test(target) && entry.op === '>&') redirects.push({ op: entry.op, target });
+      if (typeof target === 'string') i += 1;
+    } else if (entry && typeof entry === 'object' && 'op' in entry && REDIRECTS.has(entry.op)) {
+      // `2>/dev/null` comes as the word `2` and then the operator: a descriptor, not an argument.
+      const before = segment[i - 1];
+      if (typeof before === 'string' && /^\d$/.test(before) && words[words.length - 1] === before) words.pop();
       const target = segment[i + 1];
       if (typeof target === 'string') redirects.push({ op: entry.op, target });
       i += 1;

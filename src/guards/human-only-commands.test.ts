@@ -52,6 +52,22 @@ guardTable('human-only-commands', {
       expect: 'allow',
     },
     { name: 'a grep for escalation approve', payload: bashCall(P, 'grep -rn "isdlc escalation approve" docs src | head -20'), expect: 'allow' },
+    // Programs that only print the text: a mention, whatever the interpreter.
+    { name: 'python that prints the command', payload: bashCall(P, `python3 -c "print('isdlc phase skip')"`), expect: 'allow' },
+    {
+      name: 'python that prints escalation approve',
+      payload: bashCall(P, `python3 -c "print('then a person runs isdlc escalation approve --phase 06')"`),
+      expect: 'allow',
+    },
+    { name: 'node that logs the command', payload: bashCall(P, `node -e "console.log('isdlc loop cancel is for people')"`), expect: 'allow' },
+    { name: 'perl that prints it with a newline', payload: bashCall(P, String.raw`perl -e 'print "isdlc phase skip\n"'`), expect: 'allow' },
+    // git's options that only say where: still a commit message.
+    {
+      name: 'a commit in another folder whose message mentions phase skip',
+      payload: bashCall(P, "git -C sub commit -qm 'isdlc phase skip notes'"),
+      expect: 'allow',
+    },
+    { name: 'a log search with git -C and --no-pager', payload: bashCall(P, "git --no-pager -C sub log --grep 'isdlc phase skip'"), expect: 'allow' },
     {
       name: 'rg and printf with the command in a quoted argument',
       payload: bashCall(P, "rg -n 'isdlc (phase skip|escalation approve)' . ; printf '%s\\n' 'isdlc loop cancel is for people' >> NOTES.md"),
@@ -138,6 +154,23 @@ guardTable('human-only-commands', {
     },
     { name: 'find -exec sh -c', payload: bashCall(P, "find . -maxdepth 0 -exec sh -c 'isdlc loop cancel' \\;"), expect: 'deny' },
     { name: 'python os.system', payload: bashCall(P, `python3 -c "import os; os.system('node .isdlc/bin/isdlc.cjs phase skip --reason z')"`), expect: 'deny' },
+    // A print that runs something: not only printing.
+    { name: 'python print of a system call', payload: bashCall(P, `python3 -c "print(__import__('os').system('isdlc phase skip'))"`), expect: 'deny' },
+    {
+      name: 'python f-string that runs the command',
+      payload: bashCall(P, String.raw`python3 -c 'print(f"{__import__(chr(111)+chr(115)).system(\"isdlc phase skip\")}")'`),
+      expect: 'deny',
+    },
+    {
+      name: 'node log of execSync',
+      payload: bashCall(P, `node -e "console.log(require('child_process').execSync('isdlc phase skip').toString())"`),
+      expect: 'deny',
+    },
+    { name: 'node -p of execSync', payload: bashCall(P, `node -p "require('child_process').execSync('isdlc escalation approve')"`), expect: 'deny' },
+    { name: "ruby's interpolation runs it", payload: bashCall(P, `ruby -e 'puts "#{system(%q(isdlc phase skip))}"'`), expect: 'deny' },
+    { name: "perl's interpolation runs it", payload: bashCall(P, `perl -e 'print "@{[ qx(isdlc phase skip) ]}"'`), expect: 'deny' },
+    { name: 'a python print beside a run', payload: bashCall(P, `python3 -c "print('x'); import os; os.system('isdlc phase skip')"`), expect: 'deny' },
+    { name: 'git -C then -c alias', payload: bashCall(P, "git -C sub -c alias.x='!isdlc phase skip' x"), expect: 'deny' },
     { name: 'the program through a variable', payload: bashCall(P, 'I=.isdlc/bin/isdlc.cjs; node $I phase skip'), expect: 'deny' },
     { name: 'the program through a glob', payload: bashCall(P, 'node .isdlc/bin/isdlc.cj? phase skip'), expect: 'deny' },
     {

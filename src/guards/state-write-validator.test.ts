@@ -128,6 +128,18 @@ guardTable('state-write-validator', {
       expect: 'allow',
     },
     {
+      name: 'a sqlite3 query whose errors go to /dev/null (`2>/dev/null`: the 2 is a descriptor, not a statement)',
+      state: onDisk(),
+      payload: bashCall(P, "sqlite3 .isdlc/loop.db '.tables' 2>/dev/null; true"),
+      expect: 'allow',
+    },
+    {
+      name: 'a sqlite3 query with its errors joined to its output (`2>&1`)',
+      state: onDisk(),
+      payload: bashCall(P, "sqlite3 .isdlc/loop.db 'select id from loops' 2>&1 | head -5"),
+      expect: 'allow',
+    },
+    {
       name: 'sqlite3 with a CTE that only reads, and a pragma that sets nothing',
       state: onDisk(),
       payload: bashCall(P, 'sqlite3 -json .isdlc/loop.db "WITH recent AS (SELECT * FROM loops) SELECT id FROM recent; PRAGMA table_info(loops)"'),
@@ -358,6 +370,18 @@ guardTable('state-write-validator', {
     },
   ],
   invalid: [
+    {
+      name: 'a sqlite3 write whose errors go to /dev/null',
+      state: onDisk(),
+      payload: bashCall(P, `sqlite3 .isdlc/loop.db "UPDATE loops SET status='cancelled'" 2>/dev/null`),
+      expect: 'deny',
+    },
+    {
+      name: 'both outputs redirected into the state file (`>&`)',
+      state: onDisk(),
+      payload: bashCall(P, 'echo "{}" >& .isdlc/state.json'),
+      expect: 'deny',
+    },
     // The same routes must still find this project's own state.
     {
       name: 'shell: cd .isdlc && echo > state.json',
