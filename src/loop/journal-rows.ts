@@ -1,7 +1,8 @@
 // The loop store in isdlc's journal (src/integrity/journal.ts). What decides whether an agent may stop is the
-// loops table (status, iteration, limits, who set the rules): after each write transaction isdlc records
-// those rows, and a check that finds them changed by someone else puts them back. The other tables
-// (iterations, checkpoints, activity) are history: a change there is not undone (docs/tamper-evidence.md).
+// loops table (status, iteration, limits, who set the rules) and the tasks its loops work on: after each
+// write transaction isdlc records those rows, and a check that finds them changed by someone else puts them
+// back (into a new store, when the store itself was removed or emptied). The other tables (iterations,
+// checkpoints, activity) are history: a change there is not undone (docs/tamper-evidence.md).
 import { basename, dirname } from 'node:path';
 import { fileStamp, hasJournal, updateJournal, writeCopy } from '../integrity/journal.js';
 import { ISDLC_DIR } from '../state/locate.js';
@@ -24,6 +25,8 @@ interface SchemaObject {
  */
 interface LoopSnapshot {
   rows: Row[];
+  /** The tasks the loops work on (a Stop reads its loop's task); absent in copies written before them. */
+  tasks?: Row[];
   schema: SchemaObject[];
   version: number;
 }
@@ -36,12 +39,17 @@ function schemaOf(db: Db): SchemaObject[] {
 }
 
 export function loopRowsOf(db: Db): string {
-  const snapshot: LoopSnapshot = { rows: db.prepare('SELECT * FROM loops ORDER BY id').all() as Row[], schema: schemaOf(db), version: schemaVersion(db) };
+  const snapshot: LoopSnapshot = {
+    rows: db.prepare('SELECT * FROM loops ORDER BY id').all() as Row[],
+    tasks: db.prepare('SELECT * FROM tasks WHERE id IN (SELECT task_id FROM loops) ORDER BY id').all() as Row[],
+    schema: schemaOf(db),
+    version: schemaVersion(db),
+  };
   return JSON.stringify(snapshot);
 }
 
 /** A copy from before the schema was kept is the loop rows alone (an array). */
-function parseSnapshot(text: string): LoopSnapshot | { rows: Row[]; schema?: undefined; version?: undefined } {
+function parseSnapshot(text: string): LoopSnapshot | { rows: Row[]; tasks?: undefined; schema?: undefined; version?: undefined } {
   const parsed = JSON.parse(text) as LoopSnapshot | Row[];
   return Array.isArray(parsed) ? { rows: parsed } : parsed;
 }
@@ -53,6 +61,7 @@ export function sameLoopSnapshot(now: string, good: string): boolean {
     const a = parseSnapshot(now);
     const b = parseSnapshot(good);
     if (JSON.stringify(a.rows) !== JSON.stringify(b.rows)) return false;
+    if (b.tasks !== undefined && JSON.stringify(a.tasks) !== JSON.stringify(b.tasks)) return false;
     if (b.schema === undefined) return true; // an older copy judged the rows only
     // isdlc's own migration moved the schema on since the copy was written.
     if (a.version === MIGRATIONS.length && b.version !== undefined && b.version < a.version) return true;
@@ -123,6 +132,16 @@ function restoreSchema(db: Db, good: SchemaObject[]): void {
   for (const object of missing) db.exec(object.sql);
 }
 
+/** Each row as recorded: updated where its id is, inserted where it is not (other rows are left). */
+function putRows(db: Db, table: 'loops' | 'tasks', rows: Row[]): void {
+  const columns = (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((column) => column.name);
+  const quoted = columns.map((name) => `"${name}"`);
+  const insert = db.prepare(`INSERT INTO ${table} (${quoted.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
+  const update = db.prepare(`UPDATE ${table} SET ${quoted.map((name) => `${name} = ?`).join(', ')} WHERE id = ?`);
+  const values = (row: Row): unknown[] => columns.map((name) => row[name] ?? null);
+  for (const row of rows) if (update.run(...values(row), row['id']).changes === 0) insert.run(...values(row));
+}
+
 function restoreRows(db: Db, snapshot: ReturnType<typeof parseSnapshot>): void {
   const good = snapshot.rows;
   // Rows the agent added may have history hanging off them; the history stays, the loop row goes.
@@ -132,15 +151,12 @@ function restoreRows(db: Db, snapshot: ReturnType<typeof parseSnapshot>): void {
       // First the schema: a planted trigger must not fire on the rows being put back, and a dropped table
       // must be there again before its rows are.
       if (snapshot.schema) restoreSchema(db, snapshot.schema);
-      const columns = (db.prepare('PRAGMA table_info(loops)').all() as { name: string }[]).map((column) => column.name);
-      const quoted = columns.map((name) => `"${name}"`);
-      const insert = db.prepare(`INSERT INTO loops (${quoted.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
-      const update = db.prepare(`UPDATE loops SET ${quoted.map((name) => `${name} = ?`).join(', ')} WHERE id = ?`);
-      const values = (row: Row): unknown[] => columns.map((name) => row[name] ?? null);
+      // The tasks first: a loop row names its task.
+      if (snapshot.tasks) putRows(db, 'tasks', snapshot.tasks);
       const keep = new Set(good.map((row) => String(row['id'])));
       for (const { id } of db.prepare('SELECT id FROM loops').all() as { id: string }[])
         if (!keep.has(id)) db.prepare('DELETE FROM loops WHERE id = ?').run(id);
-      for (const row of good) if (update.run(...values(row), row['id']).changes === 0) insert.run(...values(row));
+      putRows(db, 'loops', good);
     });
     if (snapshot.version !== undefined && schemaVersion(db) !== snapshot.version) db.exec(`PRAGMA user_version = ${snapshot.version}`);
   } finally {
