@@ -802,6 +802,13 @@ guardTable('state-write-validator', {
       reasonIncludes: ['branch_violations', 'isdlc branch acknowledge'],
     },
     {
+      name: 'dropping the count floor an ended workflow left (only a person accepts fewer tests)',
+      state: { ...onDisk(), test_count_floor: { executed: 12, at: '2026-11-25T10:42:00.000Z', what: 'the gate', from: 'the feature workflow cancelled' } },
+      payload: writeCall(P, STATE, JSON.stringify(onDisk())),
+      expect: 'deny',
+      reasonIncludes: ['test_count_floor', 'isdlc tests accept'],
+    },
+    {
       name: 'moving the recorded test definition to the edited one (only a person accepts it)',
       state: (() => {
         const state = onDisk();

@@ -56,6 +56,9 @@ const PROTECTED_TOP: { field: string; instead: string }[] = [
   { field: 'pending_delegation', instead: 'delegate to the orchestrator the command asked for; isdlc clears the marker then' },
   { field: 'pending_escalations', instead: `${toolRef('escalations_clear')}, when the user chose to retry` },
   { field: 'branch_violations', instead: 'tell the user; a person acknowledges commits to a closed branch with `isdlc branch acknowledge`' },
+  // What an ended workflow leaves the next (the count floor, an unaccepted test definition): a person's `isdlc tests accept` moves them.
+  { field: 'test_count_floor', instead: 'tell the user; a person accepts fewer tests with `isdlc tests accept`' },
+  { field: 'test_definition_carried', instead: 'tell the user; a person accepts a changed test definition with `isdlc tests accept`' },
 ];
 
 const PHASE_TRACKERS = ['status', 'started', 'completed', 'gate_passed', 'timing'];
