@@ -1,5 +1,6 @@
 // The gate's view of tamper evidence: a lost journal, or a third unreviewed change to isdlc's files within
-// the workflow, keeps the phase gate closed until a person reviews (`isdlc changes accept|reject`).
+// the workflow, keeps the phase gate closed until a person reviews (`isdlc changes accept|reject`); so do a
+// displaced .isdlc (until a person moves it back) and a change no hook call has put back yet.
 import type { IsdlcState } from '../state/schema.js';
 import { DISPLACED_REPAIR, displacedIsdlc } from './displaced.js';
 import { GuardedSet } from './guarded-set.js';
