@@ -41,7 +41,7 @@ guardTable('test-watcher', {
             iteration: 1,
             timestamp: expect.any(String),
             command: 'npm test',
-            result: 'failed',
+            result: 'FAILED',
             failures: 2,
             error: expect.stringContaining('divides two numbers'),
           }),
@@ -131,7 +131,7 @@ guardTable('test-watcher', {
       contextIncludes: ['could not tell whether `npm test` passed', 'not counted'],
       then: ({ state }) => {
         expect(tests(state)).toMatchObject({ current_iteration: 2, last_test_result: 'failed' });
-        expect(tests(state).history.at(-1)).toMatchObject({ result: 'inconclusive' });
+        expect(tests(state).history.at(-1)).toMatchObject({ result: 'INCONCLUSIVE' });
       },
     },
     ...(
@@ -150,7 +150,7 @@ guardTable('test-watcher', {
       contextIncludes: [why],
       then: ({ state }: { state: Record<string, any> }) => {
         expect(tests(state)).toMatchObject({ current_iteration: 2, last_test_result: 'failed', completed: false });
-        expect(tests(state).history.at(-1)).toMatchObject({ result: 'inconclusive' });
+        expect(tests(state).history.at(-1)).toMatchObject({ result: 'INCONCLUSIVE' });
       },
     })),
     {
@@ -165,7 +165,7 @@ guardTable('test-watcher', {
       contextIncludes: ['all 2 were skipped'],
       then: ({ state }) => {
         expect(tests(state)).toMatchObject({ current_iteration: 2, last_test_result: 'failed', completed: false });
-        expect(tests(state).history.at(-1)).toMatchObject({ result: 'inconclusive' });
+        expect(tests(state).history.at(-1)).toMatchObject({ result: 'INCONCLUSIVE' });
       },
     },
     {

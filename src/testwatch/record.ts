@@ -22,6 +22,17 @@ export type TestRunOutcome =
 const HISTORY_LIMIT = 50;
 const HISTORY_ERROR_CHARS = 240;
 
+/**
+ * A record the original framework wrote has no failure signature: it counted a failure as the same when its
+ * error line came back. Its count goes on when the failure before (its last history entry) named an error
+ * that this run's output shows again.
+ */
+function continuesOriginalCount(record: TestIterationState, before: Record<string, unknown> | undefined, output: string): boolean {
+  if ('last_failure_signature' in record || Number(record['identical_failure_count'] ?? 0) < 1) return false;
+  const error = typeof before?.['error'] === 'string' ? before['error'].trim() : '';
+  return error !== '' && output.includes(error);
+}
+
 export function recordTestRun(record: TestIterationState, input: TestRunInput): TestRunOutcome {
   const { classification: run, now } = input;
   record.required = true;
@@ -29,7 +40,8 @@ export function recordTestRun(record: TestIterationState, input: TestRunInput): 
   record.circuit_breaker_threshold = input.circuitBreakerThreshold;
   record['started_at'] ??= now;
   const history = (record.history ??= []) as Record<string, unknown>[];
-  const entry: Record<string, unknown> = { timestamp: now, command: input.command, result: run.result, basis: run.basis };
+  // In capitals, as the original framework wrote its history (`FAILED`, `PASSED`); readers take either case.
+  const entry: Record<string, unknown> = { timestamp: now, command: input.command, result: run.result.toUpperCase(), basis: run.basis };
   if (run.summary)
     Object.assign(entry, {
       runner: run.summary.runner,
@@ -76,7 +88,9 @@ export function recordTestRun(record: TestIterationState, input: TestRunInput): 
   }
 
   record.failures_count = (record.failures_count ?? 0) + 1;
-  const same = run.signature !== undefined && run.signature === record['last_failure_signature'];
+  const same =
+    (run.signature !== undefined && run.signature === record['last_failure_signature']) ||
+    continuesOriginalCount(record, history.at(-2), `${run.excerpt ?? ''}\n${run.basis}`);
   const identicalFailures = same ? Number(record['identical_failure_count'] ?? 0) + 1 : 1;
   record['identical_failure_count'] = identicalFailures;
   record['last_failure_signature'] = run.signature ?? null;

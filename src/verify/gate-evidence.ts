@@ -95,7 +95,7 @@ export function countFloor(state: IsdlcState, commands: readonly string[], befor
   for (const phase of workflow.phases ?? []) {
     const history = testIterationOf(state, phase)?.history;
     for (const entry of Array.isArray(history) ? history.filter(isRecord) : []) {
-      if (entry['result'] === 'inconclusive' || typeof entry['passed'] !== 'number' || typeof entry['timestamp'] !== 'string') continue;
+      if (asText(entry['result']).toLowerCase() === 'inconclusive' || typeof entry['passed'] !== 'number' || typeof entry['timestamp'] !== 'string') continue;
       if (!same.has(asText(entry['command']).trim())) continue;
       consider({
         executed: Number(entry['passed']) + Number(entry['failures'] ?? 0),

@@ -69,8 +69,8 @@ describe('iteration enforcement, through the registered hook', () => {
       status: 'success',
     });
     expect(testsOf(dir).history.map((entry: State) => [entry['iteration'], entry['result'], entry['command']])).toEqual([
-      [1, 'failed', 'npm test'],
-      [2, 'passed', 'npm test'],
+      [1, 'FAILED', 'npm test'],
+      [2, 'PASSED', 'npm test'],
     ]);
   });
 
@@ -422,6 +422,6 @@ describe('the circuit breaker', () => {
     send(dir, failing);
     send(dir, unjudgeable);
     expect(testsOf(dir)).toMatchObject({ status: 'in_progress', current_iteration: 2, identical_failure_count: 2 });
-    expect(testsOf(dir).history.filter((entry: State) => entry['result'] === 'inconclusive')).toHaveLength(3);
+    expect(testsOf(dir).history.filter((entry: State) => entry['result'] === 'INCONCLUSIVE')).toHaveLength(3);
   });
 });

@@ -231,3 +231,44 @@ describe('state.iteration_config sets the test loop limits, before iteration-req
     expect(existsSync(stateFile(dir)) && stateOf(dir)['iteration_config']).toBeUndefined();
   });
 });
+
+describe('a test loop the original framework started goes on as it counted', () => {
+  // What the original wrote: a count of identical failures, each failure's error line in the history, and
+  // no failure signature (isdlc's own way of telling failures apart).
+  const originalRecord = (identical: number, error: string): State =>
+    withTests(workflowState('feature', IMPL), IMPL, {
+      required: true,
+      completed: false,
+      current_iteration: identical,
+      max_iterations: 10,
+      failures_count: identical,
+      identical_failure_count: identical,
+      last_test_result: 'failed',
+      last_test_command: 'npm test',
+      history: [{ iteration: identical, result: 'FAILED', error }],
+      started_at: '2026-01-01T00:00:00.000Z',
+    });
+  const failing = (error: string) => `FAIL src/app.test.js\n  ● adds\n\n    ${error}\n\nTests:       1 failed, 4 passed, 5 total\n`;
+
+  it('the same error line again continues the count, and the breaker trips where the original would', () => {
+    const dir = projectWith({
+      ...originalRecord(2, 'TypeError: x is not a function'),
+      iteration_config: { testing_max: 10, circuit_breaker_threshold: 3, configured_at: '2026-01-01T00:00:00Z' },
+    });
+    send(dir, bashFailed(dir, 'npm test', 1, failing('TypeError: x is not a function')));
+    expect(testsOf(dir)).toMatchObject({ identical_failure_count: 3, status: 'escalated', escalation_reason: 'circuit_breaker' });
+  });
+
+  it('another error starts the count again', () => {
+    const dir = projectWith(originalRecord(2, 'TypeError: x is not a function'));
+    send(dir, bashFailed(dir, 'npm test', 1, failing('RangeError: offset out of range')));
+    expect(testsOf(dir)).toMatchObject({ identical_failure_count: 1, status: 'in_progress' });
+  });
+
+  it('history results are written as the original wrote them: FAILED, PASSED', () => {
+    const dir = projectWith(withTests(workflowState('feature', IMPL), IMPL, testRecord('failed', 1)));
+    send(dir, bashFailed(dir, 'npm test', 1, runnerOutput('jest', 'failing')));
+    send(dir, bashPassed(dir, 'npm test', runnerOutput('jest', 'passing')));
+    expect(testsOf(dir)!['history'].map((entry: State) => entry['result'])).toEqual(['FAILED', 'PASSED']);
+  });
+});
