@@ -114,7 +114,7 @@ describe('a determined agent and a gate that gathers its own evidence', () => {
     let state = readState(made) as State;
     expect(state['active_workflow']['phase_status'][IMPL]).toBe('in_progress');
     const observed = state['phases'][IMPL].iteration_requirements.test_iteration.history as State[];
-    expect(observed.map((entry) => entry['result'])).toEqual(['inconclusive', 'inconclusive', expect.any(String), 'failed', 'inconclusive', 'passed']);
+    expect(observed.map((entry) => entry['result'])).toEqual(['INCONCLUSIVE', 'INCONCLUSIVE', expect.any(String), 'FAILED', 'INCONCLUSIVE', 'PASSED']);
     expect(state['active_workflow']['gate_runs']).toEqual([
       expect.objectContaining({ command: COVERAGE, result: 'passed', counts: expect.objectContaining({ executed: 1 }) }),
     ]);
