@@ -3,6 +3,10 @@ import { GUARDED_KIND_LABELS } from './guarded-set.js';
 import { INSTEAD } from './instead.js';
 import type { CheckResult, Finding } from './tamper-check.js';
 
+/** What holds without a sandbox, in one sentence a person reads in `doctor` and `status`. */
+export const WITHOUT_SANDBOX =
+  "What holds then is tamper evidence: accidental and casual changes to isdlc's files are found and undone, but an agent set on getting past it runs with your rights and can.";
+
 /** The third unreviewed change within one workflow closes its gate until a person has looked. */
 export const TAMPER_ESCALATION = 3;
 

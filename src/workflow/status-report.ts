@@ -11,6 +11,7 @@ import type { ActiveWorkflow, IsdlcState } from '../state/schema.js';
 import { supervisedReviewOf } from './review.js';
 import type { StateSnapshot } from '../state/store.js';
 import { finiteNumber as num } from '../util/json.js';
+import { WITHOUT_SANDBOX } from '../integrity/tamper-messages.js';
 
 /** What keeps the agent's shell from isdlc's files, as the agent host's settings say; the face asks the host. */
 export interface Protection {
@@ -130,7 +131,7 @@ function reviewOf(workflow: ActiveWorkflow): { phase: string; status: string } |
 
 /** `Protection: sandboxed` or `Protection: not sandboxed: why`, for `status`. */
 function protectionLine(state: Protection): string {
-  if (!state.sandboxed) return `Protection: not sandboxed: ${state.why ?? 'unknown'}`;
+  if (!state.sandboxed) return `Protection: not sandboxed: ${state.why ?? 'unknown'}. ${WITHOUT_SANDBOX}`;
   if (state.gap) return `Protection: sandboxed, with a gap: ${state.gap.split(', so ')[0]} (\`isdlc doctor\` says more)`;
   return "Protection: sandboxed (the agent's shell cannot write isdlc's files)";
 }

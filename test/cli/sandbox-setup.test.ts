@@ -106,7 +106,12 @@ describe('isdlc init and the sandbox', () => {
     expect(settings.permissions?.deny).toContain('Edit(/.isdlc/**)');
     expect(excludeOf(dir)).not.toContain('isdlc');
     expect(cli(['status', '--dir', dir]).stdout).toContain('Protection: not sandboxed: the sandbox is off');
+    // Both say in one sentence what holds without it, and what does not.
+    const holds = 'What holds then is tamper evidence: accidental and casual changes';
+    expect(cli(['status', '--dir', dir]).stdout).toContain(holds);
     const doctor = cli(['doctor', dir], { env: trustedHome(dir) });
+    expect(doctor.stdout).toContain(holds);
+    expect(doctor.stdout).toContain('an agent set on getting past it runs with your rights and can');
     expect(doctor.stdout).toMatch(/! protection: not sandboxed: .*\n\s+fix: it was left off on purpose \(`isdlc init --no-sandbox`\)/);
     // And on again.
     expect(cli(['init', dir]).stdout).toMatch(/^sandboxed:/m);

@@ -9,6 +9,7 @@ import { capabilitiesOf, CLAUDE_CODE, UPGRADE_COMMANDS } from './versions.js';
 import type { SandboxSupport } from './sandbox-support.js';
 import { editDenyRules } from './sandbox-settings.js';
 import { sandboxState, settingsByPrecedence, type SandboxState } from './sandbox-status.js';
+import { WITHOUT_SANDBOX } from '../../integrity/tamper-messages.js';
 
 export function projectSandboxState(root: string): SandboxState {
   return sandboxState(settingsByPrecedence(root), root);
@@ -64,7 +65,7 @@ export function protectionFindings(root: string, guarded: GuardedSet, support: S
   } else {
     findings.push({
       severity: 'warn',
-      what: `protection: not sandboxed: ${state.why ?? 'unknown'}; the agent's shell can write isdlc's files`,
+      what: `protection: not sandboxed: ${state.why ?? 'unknown'}; the agent's shell can write isdlc's files. ${WITHOUT_SANDBOX}`,
       fix: turnOnFix(root, support, claudeVersion),
     });
   }
