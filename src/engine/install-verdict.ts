@@ -22,6 +22,8 @@ export interface InstallCheckInput {
   missingBundles?: readonly string[];
   /** Why the check of isdlc's files could not be made on this call. */
   tamperCheckFailed?: string;
+  /** What displacedIsdlc found, when the caller has looked already (undefined: nothing is displaced). */
+  displaced?: string | undefined;
 }
 
 function currentPhase(location: StateLocation, monorepoBroken: boolean): string | null {
@@ -42,6 +44,7 @@ export function checkInstall(input: InstallCheckInput): InstallProblem[] {
     ...(input.monorepoProblem ? { monorepoProblem: input.monorepoProblem } : { stateFile: location.stateFile }),
     ...(input.missingBundles ? { missingBundles: input.missingBundles } : {}),
     ...(input.tamperCheckFailed ? { tamperCheckFailed: input.tamperCheckFailed } : {}),
+    ...('displaced' in input ? { displaced: input.displaced } : {}),
   });
   if (problems.length === 0) return problems;
   const what = problems.map((problem) => problem.what).join('; ');

@@ -147,9 +147,13 @@ export function runHook(input: HookRunInput): HookRunOutput {
   let tamper: TamperReport & { failed?: string } = {};
   // Which project's state applies is unknown: no guard runs, and checkInstall says why below.
   let monorepoProblem: string | undefined;
+  // isdlc's folder or journal swapped for a link (displaced.ts): looked at once, it decides three things below.
+  let displaced: string | undefined;
   if (root && existsSync(join(root, ISDLC_DIR))) {
+    displaced = displacedIsdlc(root);
+    if (displaced) entry['tamper'] = { journal: 'displaced', problem: displaced };
     // Before anything reads isdlc's files (monorepo.json first): what changed them since the last call is undone.
-    if (!dryRun) {
+    else if (!dryRun) {
       const eventName = input.eventName ?? (raw && typeof raw === 'object' ? asText((raw as Record<string, unknown>)['hook_event_name']) : '');
       const stateFile = (): string => {
         try {
@@ -190,7 +194,7 @@ export function runHook(input: HookRunInput): HookRunOutput {
 
   const config = new ProjectConfig(location.root, location.configDirs, location.projectId);
   // A displaced .isdlc (displaced.ts) holds nothing isdlc can vouch for: no guard runs, checkInstall says why.
-  const runnable = monorepoProblem || displacedIsdlc(location.root) ? [] : guards.filter((guard) => !broken.includes(guard));
+  const runnable = monorepoProblem || displaced ? [] : guards.filter((guard) => !broken.includes(guard));
   const result = dispatch({
     event,
     guards: runnable,
@@ -211,6 +215,7 @@ export function runHook(input: HookRunInput): HookRunOutput {
     ...(monorepoProblem ? { monorepoProblem } : {}),
     ...(input.missingBundles ? { missingBundles: input.missingBundles } : {}),
     ...(tamper.failed ? { tamperCheckFailed: tamper.failed } : {}),
+    displaced,
   });
   if (installProblems.length > 0) entry['install_problems'] = installProblems.map((problem) => problem.what);
   // As the wire says it: a held Stop is a block, not a deny.

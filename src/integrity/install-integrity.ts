@@ -25,6 +25,8 @@ export interface IntegrityInput {
   missingBundles?: readonly string[];
   /** Why this call's check of isdlc's files failed: a change it could not undo may stand. */
   tamperCheckFailed?: string;
+  /** displacedIsdlc's answer when the caller has it already; looked up when the key is absent. */
+  displaced?: string | undefined;
 }
 
 const exists = (path: string): boolean => statSync(path, { throwIfNoEntry: false }) !== undefined;
@@ -34,7 +36,7 @@ const INSTALL_RECORD_NAME = 'install.json';
 
 export function installProblems(input: IntegrityInput): InstallProblem[] {
   const problems: InstallProblem[] = [];
-  const displaced = displacedIsdlc(input.root);
+  const displaced = 'displaced' in input ? input.displaced : displacedIsdlc(input.root);
   if (displaced) {
     problems.push({
       what: `${displaced}: isdlc keeps its state and the journal of its own writes there, and checks nothing through a link`,
