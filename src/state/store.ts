@@ -82,7 +82,8 @@ export function versionOf(state: IsdlcState | null): number {
   return typeof version === 'number' && Number.isFinite(version) && version >= 0 ? version : 0;
 }
 
-type RawRead = { kind: 'missing' } | { kind: 'ok'; state: IsdlcState; stamp: string; stats: Stats } | { kind: 'corrupt'; problem: string };
+/** `stats`: of the file as read; undefined when it changed while it was read (a write in place). */
+type RawRead = { kind: 'missing' } | { kind: 'ok'; state: IsdlcState; stamp: string; stats: Stats | undefined } | { kind: 'corrupt'; problem: string };
 
 function stampOf(stats: Stats): string {
   return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
@@ -91,6 +92,7 @@ function stampOf(stats: Stats): string {
 function readRaw(file: string): RawRead {
   let text: string;
   let stats: Stats;
+  let settled = true;
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -101,6 +103,8 @@ function readRaw(file: string): RawRead {
   try {
     stats = fstatSync(fd);
     text = readFileSync(fd, 'utf8');
+    const after = fstatSync(fd);
+    if (after.ctimeMs !== stats.ctimeMs || after.size !== stats.size || after.mtimeMs !== stats.mtimeMs) settled = false;
   } finally {
     closeSync(fd);
   }
@@ -113,7 +117,7 @@ function readRaw(file: string): RawRead {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return { kind: 'corrupt', problem: `holds ${Array.isArray(parsed) ? 'an array' : String(parsed)}, not an object` };
   }
-  return { kind: 'ok', state: parsed as IsdlcState, stamp: stampOf(stats), stats };
+  return { kind: 'ok', state: parsed as IsdlcState, stamp: stampOf(stats), stats: settled ? stats : undefined };
 }
 
 /** How often a write looks again for a state file that is replaced while it reads, before it gives up. */

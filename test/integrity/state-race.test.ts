@@ -11,7 +11,13 @@ import { cli, hook, initedProject, withoutSandbox } from '../helpers/project.js'
 
 const TRIES = 50;
 
-describe('a writer racing isdlc over the state file', () => {
+/** How the forger puts its content in: a new file renamed over the old one, or the same file written over. */
+const WRITES: [string, string][] = [
+  ['renaming a new file over it', `const t = process.argv[1] + '.forge' + (i++ % 2); fs.writeFileSync(t, forged); fs.renameSync(t, process.argv[1]);`],
+  ['writing over it in place', `i++; fs.writeFileSync(process.argv[1], forged);`],
+];
+
+describe.each(WRITES)('a writer racing isdlc over the state file, %s', (_how, write) => {
   it(`never gets its content recorded as isdlc's, in ${TRIES} tries`, async () => {
     const dir = withoutSandbox(initedProject('isdlc-race-'));
     const state = join(dir, '.isdlc/state.json');
@@ -22,7 +28,7 @@ describe('a writer racing isdlc over the state file', () => {
         '-e',
         `const fs = require('fs'); const s = JSON.parse(fs.readFileSync(process.argv[1], 'utf8'));
          const forged = JSON.stringify({ ...s, forged: 'by the agent', state_version: 999 });
-         let i = 0; for (;;) { const t = process.argv[1] + '.forge' + (i++ % 2); fs.writeFileSync(t, forged); fs.renameSync(t, process.argv[1]); }`,
+         let i = 0; for (;;) { ${write} }`,
         state,
       ],
       { stdio: 'ignore' },
