@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bubblewrapArgs, findBubblewrap, installHint, mountsFor, type Mount } from './bubblewrap.js';
 import type { ProtectionPlan } from './protection-plan.js';
+import { SANDBOX_VARIABLES } from './read-only-world.js';
 
 const plan = (fields: Partial<ProtectionPlan>): ProtectionPlan => ({
   root: '/p',
@@ -88,7 +89,7 @@ describe('bubblewrapArgs', () => {
     { path: '/p/.isdlc', mode: 'ro' },
   ];
 
-  it('as a user: its own user namespace, no nested one, no capabilities, the mounts, then the command', () => {
+  it('as a user: its own user namespace, no nested one, no capabilities, the machine read-only, private temp folders, the mounts, then the command', () => {
     expect(bubblewrapArgs(mounts, command, false)).toEqual([
       '--die-with-parent',
       '--unshare-pid',
@@ -96,7 +97,7 @@ describe('bubblewrapArgs', () => {
       '--disable-userns',
       '--cap-drop',
       'ALL',
-      '--bind',
+      '--ro-bind',
       '/',
       '/',
       '--dev',
@@ -106,12 +107,17 @@ describe('bubblewrapArgs', () => {
       '--ro-bind',
       '/sys',
       '/sys',
+      '--tmpfs',
+      '/tmp',
+      '--tmpfs',
+      '/var/tmp',
       '--bind',
       '/p',
       '/p',
       '--ro-bind',
       '/p/.isdlc',
       '/p/.isdlc',
+      ...Object.entries(SANDBOX_VARIABLES).flatMap(([name, value]) => ['--setenv', name, value]),
       '--chdir',
       '/p/pkg',
       '--',

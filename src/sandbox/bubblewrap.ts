@@ -1,5 +1,6 @@
-// Linux: a command inside bubblewrap with the project's guarded set read-only and everything else as it was
-// (the project, /tmp, the network), so test suites and builds keep working.
+// Linux: a command inside bubblewrap with the machine read-only, private temp folders, the project writable
+// and its guarded set read-only again (read-only-world.ts); the network as it was, so test suites and builds
+// keep working.
 //   - `--unshare-pid` with `--die-with-parent`: when the command ends, or whoever started it dies, the
 //     sandbox's own init goes and the kernel kills every process left in it, even one that left the process
 //     group (setsid); and nothing outside is visible, so `/proc/<pid>/root` cannot lead back to the host's
@@ -12,6 +13,7 @@ import { accessSync, constants, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, isAbsolute, join, sep } from 'node:path';
 import type { Invocation } from '../util/process-group.js';
 import type { ProtectionPlan } from './protection-plan.js';
+import { PRIVATE_TEMP, SANDBOX_VARIABLES } from './read-only-world.js';
 
 export type { Invocation };
 
@@ -57,7 +59,10 @@ export function mountsFor(plan: ProtectionPlan, entriesOf: (folder: string) => s
     .sort((a, b) => depth(a.path) - depth(b.path));
 }
 
-/** Options every bubblewrap run here shares, the probe's included. */
+/**
+ * Options every bubblewrap run here shares, the probe's included: the machine read-only (read-only-world.ts)
+ * with fresh temp folders of its own.
+ */
 export function baseArgs(asRoot: boolean): string[] {
   return [
     '--die-with-parent',
@@ -65,7 +70,7 @@ export function baseArgs(asRoot: boolean): string[] {
     ...(asRoot ? [] : ['--unshare-user', '--disable-userns']),
     '--cap-drop',
     'ALL',
-    '--bind',
+    '--ro-bind',
     '/',
     '/',
     '--dev',
@@ -75,6 +80,7 @@ export function baseArgs(asRoot: boolean): string[] {
     '--ro-bind',
     '/sys',
     '/sys',
+    ...PRIVATE_TEMP.flatMap((folder) => ['--tmpfs', folder]),
   ];
 }
 
@@ -82,6 +88,7 @@ export function bubblewrapArgs(mounts: readonly Mount[], command: Invocation, as
   return [
     ...baseArgs(asRoot),
     ...mounts.flatMap((mount) => [mount.mode === 'ro' ? '--ro-bind' : '--bind', mount.path, mount.path]),
+    ...Object.entries(SANDBOX_VARIABLES).flatMap(([name, value]) => ['--setenv', name, value]),
     '--chdir',
     command.cwd,
     '--',

@@ -1,13 +1,15 @@
 // The OS sandbox for commands isdlc runs on the agent's behalf (a loop's `command` rules): the Stop hook
 // and the MCP server run outside the agent host's sandbox, so without one of their own a rule the agent wrote
-// could rewrite isdlc's state, its loop store or the hook itself. Inside it the protected paths (the guarded
-// set, src/integrity/guarded-set.ts) are read-only and everything else is as it was.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+// could rewrite isdlc's state, its loop store or the hook itself, or leave configuration outside the project
+// for isdlc's own unsandboxed processes to read. Inside it only the project is writable, less its protected
+// paths (the guarded set, src/integrity/guarded-set.ts), and the temp folders are the command's own.
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { ISDLC_DIR } from '../state/locate.js';
 import { bubblewrapArgs, mountsFor, probeBubblewrap, type BubblewrapProbe, type Invocation } from './bubblewrap.js';
 import { holdPlaceholders } from './placeholders.js';
 import { planProtection, type ProtectedPaths } from './protection-plan.js';
+import { keptVisible, worldMounts } from './read-only-world.js';
 import { SANDBOX_EXEC, seatbeltInvocation, seatbeltProfile } from './seatbelt.js';
 
 export type { Invocation } from './bubblewrap.js';
@@ -71,7 +73,9 @@ export function sandboxInvocation(kind: OsSandboxKind, command: Invocation, root
   if (!bubblewrap?.ok) throw new Error('bubblewrap was not found by probeOsSandbox');
   const held = holdPlaceholders(join(plan.root, ISDLC_DIR), plan.root, plan.placeholders);
   try {
-    const args = bubblewrapArgs(mountsFor(plan), command, process.getuid?.() === 0);
+    const mounts = worldMounts(mountsFor(plan), plan.root, keptVisible(process.env, dirname(process.execPath)));
+    // The way in may be a link in a temp folder, which is the command's own in there.
+    const args = bubblewrapArgs(mounts, { ...command, cwd: realpathSync(command.cwd) }, process.getuid?.() === 0);
     return { invocation: { file: bubblewrap.bwrap, args, cwd: command.cwd }, release: () => held.release() };
   } catch (error) {
     held.release();
