@@ -13,14 +13,11 @@ import { accessSync, constants, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, isAbsolute, join, sep } from 'node:path';
 import type { Invocation } from '../util/process-group.js';
 import type { ProtectionPlan } from './protection-plan.js';
-import { PRIVATE_TEMP, SANDBOX_VARIABLES } from './read-only-world.js';
+import { PRIVATE_TEMP, SANDBOX_VARIABLES, type Mount } from './read-only-world.js';
 
 export type { Invocation };
 
-export interface Mount {
-  path: string;
-  mode: 'ro' | 'rw';
-}
+export type { Mount };
 
 /** The sandbox makes these itself (fresh or read-only); binding them from the host would undo that. */
 const OWN_MOUNTS = new Set(['/dev', '/proc', '/sys']);

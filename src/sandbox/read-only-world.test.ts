@@ -1,8 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Mount } from './bubblewrap.js';
-import { keptVisible, worldMounts } from './read-only-world.js';
+import { keptVisible, worldMounts, type Mount } from './read-only-world.js';
 
 describe('worldMounts', () => {
   it.each<[string, string, Mount[], string[], Mount[]]>([

@@ -8,7 +8,12 @@
 // be listed. Toolchains keep working because their caches are sent into the private temp folder.
 import { existsSync } from 'node:fs';
 import { isAbsolute, sep } from 'node:path';
-import type { Mount } from './bubblewrap.js';
+
+/** A path bound into the sandbox onto itself. */
+export interface Mount {
+  path: string;
+  mode: 'ro' | 'rw';
+}
 
 /** Folders the command gets as its own, empty and writable, in place of the machine's. */
 export const PRIVATE_TEMP: readonly string[] = ['/tmp', '/var/tmp'];
@@ -28,8 +33,7 @@ export const SANDBOX_VARIABLES: Readonly<Record<string, string>> = {
   PIP_CACHE_DIR: `${CACHE}/pip`,
 };
 
-const within = (path: string, folder: string): boolean =>
-  path === folder || path.startsWith(folder.endsWith(sep) ? folder : `${folder}${sep}`);
+const within = (path: string, folder: string): boolean => path === folder || path.startsWith(folder.endsWith(sep) ? folder : `${folder}${sep}`);
 
 /**
  * Folders under a private temp folder that the command must still see (read-only): the home folder, the

@@ -56,7 +56,7 @@ describe('seatbeltProfile', () => {
 });
 
 describe('seatbeltInvocation', () => {
-  it('runs the command under /usr/bin/sandbox-exec with the profile inline, the toolchains\' caches in the temp folder', () => {
+  it("runs the command under /usr/bin/sandbox-exec with the profile inline, the toolchains' caches in the temp folder", () => {
     const run = seatbeltInvocation('(version 1)', { file: '/bin/sh', args: ['-c', 'npm test'], cwd: '/p' });
     expect(run).toMatchObject({ file: '/usr/bin/sandbox-exec', cwd: '/p' });
     expect(run.args.slice(0, 3)).toEqual(['-p', '(version 1)', '/usr/bin/env']);

@@ -23,7 +23,15 @@ const WRITABLE_OUTSIDE = ['(subpath "/private/tmp")', '(subpath "/private/var/fo
 export function seatbeltProfile(plan: Pick<ProtectionPlan, 'root' | 'targets' | 'readOnly' | 'pinned'>): string {
   const guarded = [...new Set([...plan.targets, ...plan.readOnly])];
   const pinned = [...new Set(plan.pinned)].filter((path) => !guarded.includes(path));
-  const lines = ['(version 1)', '(allow default)', '(deny file-write*)', '(allow file-write*', `  (subpath ${quoted(plan.root)})`, ...WRITABLE_OUTSIDE.map((rule) => `  ${rule}`), ')'];
+  const lines = [
+    '(version 1)',
+    '(allow default)',
+    '(deny file-write*)',
+    '(allow file-write*',
+    `  (subpath ${quoted(plan.root)})`,
+    ...WRITABLE_OUTSIDE.map((rule) => `  ${rule}`),
+    ')',
+  ];
   if (guarded.length > 0) lines.push('(deny file-write*', ...guarded.map((path) => `  (subpath ${quoted(path)})`), ')');
   for (const operation of ['file-write-unlink', 'file-write-create']) {
     if (pinned.length > 0) lines.push(`(deny ${operation}`, ...pinned.map((path) => `  (literal ${quoted(path)})`), ')');

@@ -105,7 +105,10 @@ describe.skipIf(!here.ok || process.platform !== 'linux')('a rule in the OS sand
   });
 
   it.each([
-    ['the toolchains keep their caches in the private temp folder', 'npm cache ls >/dev/null 2>&1; mkdir -p "$XDG_CACHE_HOME/tool" && echo 1 > "$XDG_CACHE_HOME/tool/x" && test "$TMPDIR" = /tmp'],
+    [
+      'the toolchains keep their caches in the private temp folder',
+      'npm cache ls >/dev/null 2>&1; mkdir -p "$XDG_CACHE_HOME/tool" && echo 1 > "$XDG_CACHE_HOME/tool/x" && test "$TMPDIR" = /tmp',
+    ],
     ['the home folder and git config are read', 'test -f "$HOME/.gitconfig" && test "$(git config --global user.name)" = Person'],
     ['a program from a PATH folder in a temp folder runs', 'command -v node && node -e 0'],
     ['temp files come and go', 'd=$(mktemp -d) && echo x > "$d/f" && cat "$d/f" && rm -r "$d"'],

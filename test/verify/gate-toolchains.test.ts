@@ -31,7 +31,9 @@ const TOOLCHAINS: Toolchain[] = [
       'package.json': JSON.stringify({ name: 'sum', version: '1.0.0', private: true, scripts: { test: 'node --test' } }),
       'test/sum.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\ntest('adds', () => assert.strictEqual(1 + 2, 3));\n",
     },
-    failing: { 'test/sum.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\ntest('adds', () => assert.strictEqual(1 + 2, 4));\n" },
+    failing: {
+      'test/sum.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\ntest('adds', () => assert.strictEqual(1 + 2, 4));\n",
+    },
   },
   {
     name: 'pytest',
@@ -42,7 +44,11 @@ const TOOLCHAINS: Toolchain[] = [
   {
     name: 'go test',
     present: has('go', 'version'),
-    files: { 'go.mod': 'module example.com/sum\n\ngo 1.19\n', 'sum.go': 'package sum\n\nfunc Add(a, b int) int { return a + b }\n', 'sum_test.go': 'package sum\n\nimport "testing"\n\nfunc TestAdds(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("wrong")\n\t}\n}\n' },
+    files: {
+      'go.mod': 'module example.com/sum\n\ngo 1.19\n',
+      'sum.go': 'package sum\n\nfunc Add(a, b int) int { return a + b }\n',
+      'sum_test.go': 'package sum\n\nimport "testing"\n\nfunc TestAdds(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("wrong")\n\t}\n}\n',
+    },
     failing: { 'sum_test.go': 'package sum\n\nimport "testing"\n\nfunc TestAdds(t *testing.T) {\n\tif Add(1, 2) != 4 {\n\t\tt.Fatal("wrong")\n\t}\n}\n' },
   },
   {
@@ -50,9 +56,13 @@ const TOOLCHAINS: Toolchain[] = [
     present: has('cargo', '--version'),
     files: {
       'Cargo.toml': '[package]\nname = "sum"\nversion = "0.1.0"\nedition = "2021"\n',
-      'src/lib.rs': 'pub fn add(a: i32, b: i32) -> i32 { a + b }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() { assert_eq!(super::add(1, 2), 3); }\n}\n',
+      'src/lib.rs':
+        'pub fn add(a: i32, b: i32) -> i32 { a + b }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() { assert_eq!(super::add(1, 2), 3); }\n}\n',
     },
-    failing: { 'src/lib.rs': 'pub fn add(a: i32, b: i32) -> i32 { a + b }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() { assert_eq!(super::add(1, 2), 4); }\n}\n' },
+    failing: {
+      'src/lib.rs':
+        'pub fn add(a: i32, b: i32) -> i32 { a + b }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() { assert_eq!(super::add(1, 2), 4); }\n}\n',
+    },
   },
 ];
 
