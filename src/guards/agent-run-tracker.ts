@@ -1,6 +1,6 @@
-// A tool call made inside a subagent carries the subagent's id: the first one of a run is the evidence
-// that the run did something (a phase's delegation counts only for a run that made a tool call,
-// src/state/agent-runs.ts). Only the first is recorded, so a subagent's every later call costs no write.
+// A tool call made inside a subagent carries the subagent's id: the first one of a run opens its entry, or
+// marks the launched one as working (what the run did, the evidence a phase's delegation counts, comes from
+// the calls' results: agent-work-tracker). Only the first is recorded, so a later call costs no write.
 // A run whose launch is not logged yet (a synchronous run logs at its end; a background one can be
 // faster than its launch's hook) gets its entry here, `running`, which its launch then fills in.
 import { homePhaseOf, normalizeAgentName } from '../config/agents.js';

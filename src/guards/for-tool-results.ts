@@ -1,6 +1,7 @@
 // The guards that react to PostToolUse and PostToolUseFailure, in the registry's order (index.ts; a test
 // keeps them equal). Built into their own hook bundle.
 import type { Guard } from '../engine/guard.js';
+import { agentWorkTracker } from './agent-work-tracker.js';
 import { branchEvidence } from './branch-evidence.js';
 import { discoverMenuGuard } from './discover-menu-guard.js';
 import { logSkillUsage } from './log-skill-usage.js';
@@ -27,4 +28,5 @@ export const TOOL_RESULT_GUARDS: readonly Guard[] = Object.freeze([
   loopBinder,
   toolCaller,
   logSkillUsage,
+  agentWorkTracker,
 ]);

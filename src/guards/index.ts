@@ -3,6 +3,7 @@
 // hosts' own guards take their place among these where host-guards.ts says.
 import type { Guard } from '../engine/guard.js';
 import { agentRunTracker } from './agent-run-tracker.js';
+import { agentWorkTracker } from './agent-work-tracker.js';
 import { branchEvidence } from './branch-evidence.js';
 import { branchGuard } from './branch-guard.js';
 import { constitutionValidator } from './constitution-validator.js';
@@ -69,5 +70,7 @@ export const GUARDS: readonly Guard[] = Object.freeze([
   // After the Stop guards: a SubagentStop that iteration-loop holds ends the run before this guard, so a
   // subagent its loop keeps working is not marked completed.
   logSkillUsage,
+  // what a subagent's tool call did, once its result is in: the evidence its run did the phase's work
+  agentWorkTracker,
   sessionContext,
 ]);

@@ -83,6 +83,11 @@ export interface SkillUsageEntry {
   first_tool_at?: string;
   /** isdlc's addition: how many tool calls the host itself counted for the run, when it says (at its end). */
   tool_calls?: number;
+  /**
+   * isdlc's addition: what the run did, by the phase the workflow was in when it did it: `change` (a file
+   * written or edited with the host's tools, seen in the tool's result) and `test` (a test run).
+   */
+  work_in?: Record<string, string[]>;
   /** isdlc's addition: the run was seen working before its launch was logged; the launch fills in the rest. */
   launch_pending?: boolean;
   [key: string]: unknown;

@@ -6,7 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { refused, satisfyGate, send, stateOf } from '../helpers/handshake.js';
-import { agentResult, bashCall, recorded332In, taskNotification } from '../helpers/payloads.js';
+import { agentResult, bashCall, bashPassed, isdlcToolResult, recorded332In, taskNotification, writeCall, writeDone } from '../helpers/payloads.js';
 import { cleanEnv, cli, initedProject, tempDir, writeJson, writePlan } from '../helpers/project.js';
 import { workflowState } from '../helpers/states.js';
 import { givePassingSuite } from '../helpers/test-suite.js';
@@ -36,6 +36,12 @@ function launch(dir: string): { payload: State; agentId: string } {
 
 /** A tool call the subagent makes: Claude Code adds its id and type to the payload. */
 const subagentCall = (dir: string, agentId: string) => ({ ...bashCall(dir, 'npm test'), agent_id: agentId, agent_type: 'software-developer' });
+/** The run's Write came back: the change that is an implementation phase's work. */
+const subagentWrote = (dir: string, agentId: string) => ({
+  ...writeDone(dir, join(dir, 'src/sum.js'), 'module.exports = (a, b) => a + b;\n'),
+  agent_id: agentId,
+  agent_type: 'software-developer',
+});
 const subagentEnd = (dir: string) => recorded332In('subagent-stop-background.json', dir);
 
 function delegationCheck(dir: string): { met: boolean; detail: string; action?: string } {
@@ -47,7 +53,7 @@ function delegationCheck(dir: string): { met: boolean; detail: string; action?: 
 }
 
 describe('a phase agent run, from its launch to its end', () => {
-  it('a background run counts once it made a tool call and ended; until then the gate says it runs and phase complete is refused', () => {
+  it('a background run counts once it changed a file and ended; until then the gate says it runs and phase complete is refused', () => {
     const dir = implementationProject();
     const { payload, agentId } = launch(dir);
     expect(send(dir, payload).kind).toBe('allow');
@@ -66,11 +72,57 @@ describe('a phase agent run, from its launch to its end', () => {
     expect(send(dir, subagentCall(dir, agentId)).kind).toBe('allow');
     expect(stateOf(dir)['state_version']).toBe(afterFirst['state_version']);
     expect(delegationCheck(dir).detail).toMatch(/still running/);
+    expect(send(dir, subagentWrote(dir, agentId)).kind).toBe('allow');
+    expect(stateOf(dir)['skill_usage_log'][0]['work_in']).toEqual({ [IMPL]: ['change'] });
 
     expect(send(dir, subagentEnd(dir)).kind).toBe('allow');
-    expect(delegationCheck(dir)).toEqual({ requirement: 'agent_delegation', met: true, detail: 'software-developer ran in this phase and made tool calls' });
+    expect(delegationCheck(dir)).toEqual({
+      requirement: 'agent_delegation',
+      met: true,
+      detail: 'software-developer ran in this phase and did its work (a file changed with Write or Edit in this phase)',
+    });
     const done = JSON.parse(cli(['phase', 'complete', '--summary', 'done', '--json'], { cwd: dir }).stdout) as State;
     expect(done['phase']).toBe(IMPL);
+  });
+
+  it("a run that only gestured does not count: `true`, a test run, isdlc's own tools, a call the hooks denied", () => {
+    const dir = implementationProject();
+    const { payload, agentId } = launch(dir);
+    send(dir, payload);
+    const inside = (event: State) => ({ ...event, agent_id: agentId, agent_type: 'software-developer' });
+    send(dir, inside(bashCall(dir, 'true')));
+    send(dir, inside(bashPassed(dir, 'true', '')));
+    send(dir, inside(bashPassed(dir, 'npm test', '# pass 1\n# fail 0\n')));
+    send(dir, inside(isdlcToolResult(dir, 'status', { ok: true }, 'subagent')));
+    // A write isdlc denies has no result: the host sends none.
+    expect(send(dir, inside(writeCall(dir, join(dir, '.isdlc/state.json'), '{}'))).kind).toBe('deny');
+    send(dir, subagentEnd(dir));
+    expect(delegationCheck(dir)).toMatchObject({
+      met: false,
+      detail: "software-developer ran but did none of this phase's work (a file changed with Write or Edit in this phase)",
+    });
+  });
+
+  it('work done while another phase was active does not count for the agent’s own phase', () => {
+    const dir = implementationProject();
+    const { payload, agentId } = launch(dir);
+    send(dir, payload);
+    const state = stateOf(dir);
+    // The same run, its write seen while the workflow was still in requirements.
+    writeJson(join(dir, '.isdlc/state.json'), {
+      ...state,
+      current_phase: '01-requirements',
+      active_workflow: { ...state['active_workflow'], current_phase: '01-requirements' },
+    });
+    send(dir, subagentWrote(dir, agentId));
+    expect(stateOf(dir)['skill_usage_log'][0]['work_in']).toEqual({ '01-requirements': ['change'] });
+    writeJson(join(dir, '.isdlc/state.json'), {
+      ...stateOf(dir),
+      current_phase: IMPL,
+      active_workflow: { ...stateOf(dir)['active_workflow'], current_phase: IMPL },
+    });
+    send(dir, subagentEnd(dir));
+    expect(delegationCheck(dir)).toMatchObject({ met: false, detail: expect.stringMatching(/did none of this phase's work/) });
   });
 
   it('a run that made no tool call does not count, even after the host reports its end', () => {
@@ -79,13 +131,16 @@ describe('a phase agent run, from its launch to its end', () => {
     send(dir, payload);
     send(dir, subagentEnd(dir));
     const check = delegationCheck(dir);
-    expect(check).toMatchObject({ met: false, detail: 'software-developer ran but made no tool call' });
+    expect(check).toMatchObject({
+      met: false,
+      detail: "software-developer ran but did none of this phase's work (a file changed with Write or Edit in this phase)",
+    });
     expect(check.action).toMatch(/delegate the phase's work to software-developer again/);
     send(dir, taskNotification(dir, 'OK'));
     expect(stateOf(dir)['skill_usage_log'][0]).toMatchObject({ outcome: 'completed', tool_calls: 0 });
     expect(delegationCheck(dir).met).toBe(false);
     satisfyGateButDelegation(dir);
-    expect(refused(dir, ['phase', 'complete'])).toContain('software-developer ran but made no tool call');
+    expect(refused(dir, ['phase', 'complete'])).toContain("software-developer ran but did none of this phase's work");
   });
 
   it('a synchronous run: its tool calls come before its result, which completes the same entry', () => {
@@ -95,6 +150,7 @@ describe('a phase agent run, from its launch to its end', () => {
     const agentId = String((result['tool_response'] as State)['agentId']);
     send(dir, subagentCall(dir, agentId));
     expect(stateOf(dir)['skill_usage_log']).toEqual([expect.objectContaining({ agent_id: agentId, outcome: 'running', agent_phase: IMPL })]);
+    send(dir, subagentWrote(dir, agentId));
     // Running, seen only through its tool call: phase complete waits for it too.
     satisfyGateButDelegation(dir);
     expect(refused(dir, ['phase', 'complete'])).toContain('software-developer (running since');

@@ -6,7 +6,7 @@ import { utimesSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agentCall, agentResult, bashCall, bashFailed, bashPassed, runnerOutput, skillCall, stop, userPrompt } from '../helpers/payloads.js';
+import { agentCall, agentResult, bashCall, bashFailed, bashPassed, runnerOutput, skillCall, stop, subagentWrite, userPrompt } from '../helpers/payloads.js';
 import { cli, decisionOf, initedProject, lastActivity, readJson, withoutSandbox, writeFile, writeJson, writePlan, type Decision } from '../helpers/project.js';
 import { answerAsRegistered } from '../helpers/registered-hook.js';
 import { givePassingSuite } from '../helpers/test-suite.js';
@@ -248,7 +248,9 @@ describe('iteration enforcement, through the registered hook', () => {
     const state = withConstitution(withTests(workflowState('feature', IMPL), IMPL, testRecord('passed', 1)), IMPL, compliant(IMPL_ARTICLES));
     const dir = projectWith(state);
     expect(send(dir, advance(dir)).reason).toContain('no delegation to software-developer recorded');
-    send(dir, agentResult(dir, { subagent_type: 'software-developer' }, 'Implemented.'));
+    const implemented = agentResult(dir, { subagent_type: 'software-developer' }, 'Implemented.');
+    for (const call of subagentWrite(dir, implemented)) send(dir, call);
+    send(dir, implemented);
     expect(stateOf(dir)['skill_usage_log']).toEqual([
       expect.objectContaining({ agent: 'software-developer', agent_phase: IMPL, status: 'executed', reason: 'authorized-phase-match' }),
     ]);
@@ -375,7 +377,9 @@ describe('failing tests hold the gate until they pass', () => {
     expect(denied.kind).toBe('deny');
     expect(denied.reason).toContain('Fix the failing tests of phase 06-implementation');
     expect(send(dir, bashCall(dir, 'npm test')).kind).toBe('allow');
-    expect(send(dir, agentResult(dir, { subagent_type: 'software-developer', prompt: 'Fix the rounding bug' }, 'Fixed rounding.')).kind).toBe('allow');
+    const fixed = agentResult(dir, { subagent_type: 'software-developer', prompt: 'Fix the rounding bug' }, 'Fixed rounding.');
+    for (const call of subagentWrite(dir, fixed)) send(dir, call);
+    expect(send(dir, fixed).kind).toBe('allow');
 
     // A passing run through PostToolUse completes the requirement.
     const passed = send(dir, bashPassed(dir, 'npm test', runnerOutput('jest', 'passing')));

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isdlc, noRequirements, send, stateOf, useNoRequirements, useWorkflows, type State } from '../helpers/handshake.js';
-import { agentResult, stop } from '../helpers/payloads.js';
+import { agentResult, stop, subagentWrite } from '../helpers/payloads.js';
 import { cli, initedProject, writeFile, writeJson } from '../helpers/project.js';
 import { workflowState } from '../helpers/states.js';
 
@@ -182,7 +182,9 @@ describe("skill_usage_log entries as the framework's log-skill-usage wrote them"
 
   it('the phase agent in its own phase is executed in every mode, and its run still counts for the gate', () => {
     const dir = implementationProject('warn');
-    send(dir, agentResult(dir, { subagent_type: 'software-developer', description: 'Implement the export' }, 'Done.'));
+    const done = agentResult(dir, { subagent_type: 'software-developer', description: 'Implement the export' }, 'Done.');
+    for (const call of subagentWrite(dir, done)) send(dir, call);
+    send(dir, done);
     expect(lastEntry(dir)).toMatchObject({ status: 'executed', reason: 'authorized-phase-match', enforcement_mode: 'warn' });
     expect(gateCheck(dir, '06-implementation').checks.find((check) => check.requirement === 'agent_delegation')).toMatchObject({ met: true });
   });

@@ -91,15 +91,19 @@ describe('a feature workflow in 06-implementation', () => {
     ).toEqual(['typed', 'task']);
   });
 
-  test('a delegation whose agent only replies "OK" leaves the agent-delegation requirement unmet, and `isdlc gate check` says why', async () => {
+  test.each([
+    ['only replies "OK"', [say('OK')]],
+    ['makes one call that does nothing (`true`)', [call(bash('true')), say('Done.')]],
+    ["only calls isdlc's own tools", [load('status'), call(tool('status')), say('Done.')]],
+  ])('a delegation whose agent %s leaves the agent-delegation requirement unmet, and `isdlc gate check` says why', async (_name, turns) => {
     const project = implementationProject();
     const run = await runClaude(project, {
       prompt: 'Implement the feature.',
       scripts: [
-        { name: 'developer', match: startsWith('REPLY'), turns: [say('OK')] },
+        { name: 'developer', match: startsWith('GESTURE'), turns },
         {
           name: 'main',
-          turns: [call(agent('software-developer', 'REPLY OK and do nothing.')), say('Delegated; waiting for it.')],
+          turns: [call(agent('software-developer', 'GESTURE and do no real work.')), say('Delegated; waiting for it.')],
           after: say('The developer finished.'),
         },
       ],
@@ -108,14 +112,12 @@ describe('a feature workflow in 06-implementation', () => {
     expect(run.api.conversation('developer')[0], 'the subagent ran').toBeDefined();
     const entry = (readState(project)['skill_usage_log'] as State[]).find((logged) => logged['agent'] === 'software-developer');
     expect(entry).toMatchObject({ agent_phase: '06-implementation', outcome: 'completed' });
-    expect(entry?.['first_tool_at']).toBeUndefined();
+    expect(entry?.['work_in']).toBeUndefined();
     const gate = JSON.parse(cli(['gate', 'check', '--json'], { cwd: project.dir }).stdout) as State;
-    expect(gate['checks'].find((check: State) => check['requirement'] === 'agent_delegation')).toMatchObject({
-      met: false,
-      detail: 'software-developer ran but made no tool call',
-    });
+    const detail = "software-developer ran but did none of this phase's work (a file changed with Write or Edit in this phase)";
+    expect(gate['checks'].find((check: State) => check['requirement'] === 'agent_delegation')).toMatchObject({ met: false, detail });
     const shown = cli(['gate', 'check'], { cwd: project.dir }).stdout + cli(['gate', 'check'], { cwd: project.dir }).stderr;
-    expect(shown).toContain('software-developer ran but made no tool call');
+    expect(shown).toContain(detail);
   });
 
   test("phase_complete while the phase's agent still runs in the background is refused, naming it; its finished run then counts", async () => {
@@ -129,6 +131,7 @@ describe('a feature workflow in 06-implementation', () => {
           // Works until the main agent has tried to complete the phase (its hook logged the call), however slow the machine.
           turns: [
             call(bash('for i in $(seq 1 300); do grep -q mcp__isdlc__phase_complete .isdlc/hook-activity.log && break; sleep 0.1; done; sleep 2')),
+            call(write('src/export.js', 'module.exports = (rows) => rows.join("\\n");\n')),
             say('Implemented.'),
           ],
         },
@@ -152,16 +155,17 @@ describe('a feature workflow in 06-implementation', () => {
       /06-implementation cannot be completed while its agent is still running: software-developer \(running since \d\d:\d\d UTC, \d+ min\)/,
     );
     expect((readState(project) as State)['phases']['06-implementation'].status).toBe('in_progress');
-    // It ran its command and ended: that run is the phase's delegation.
+    // It wrote the code and ended: that run is the phase's delegation.
     const entry = (readState(project)['skill_usage_log'] as State[]).find((logged) => logged['agent'] === 'software-developer');
     expect(entry, JSON.stringify(activity(project).map((logged) => [logged.event, logged.tool, logged['agent_id'], logged.decision]))).toMatchObject({
       outcome: 'completed',
       first_tool_at: expect.any(String),
+      work_in: { '06-implementation': ['change'] },
     });
     const gate = JSON.parse(cli(['gate', 'check', '--json'], { cwd: project.dir }).stdout) as State;
     expect(gate['checks'].find((check: State) => check['requirement'] === 'agent_delegation')).toMatchObject({
       met: true,
-      detail: 'software-developer ran in this phase and made tool calls',
+      detail: 'software-developer ran in this phase and did its work (a file changed with Write or Edit in this phase)',
     });
   });
 

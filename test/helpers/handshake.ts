@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import bundledRequirements from '../../src/config/defaults/iteration-requirements.json';
 import bundledWorkflows from '../../src/config/defaults/workflows.json';
 import { effectivePhaseRequirements } from '../../src/config/requirements.js';
-import { agentCall, agentResult, bashPassed, runnerOutput, stop, userPrompt } from './payloads.js';
+import { agentCall, agentResult, bashPassed, runnerOutput, stop, subagentWrite, userPrompt } from './payloads.js';
 import { cli, decisionOf, readJson, writeFile, writeJson, type Decision, type Run } from './project.js';
 import { answerAsRegistered } from './registered-hook.js';
 
@@ -157,7 +157,11 @@ export function satisfyGate(dir: string, phase: string, options: { type: string;
       if (check.requirement === 'agent_delegation') {
         const call = { subagent_type: PHASE_AGENT_MAP[phase], prompt: `Carry out ${phase}.` };
         expect(send(dir, agentCall(dir, call)).kind, `delegation to ${PHASE_AGENT_MAP[phase]}`).toBe('allow');
-        send(dir, agentResult(dir, call, `${phase} work is done.`));
+        const recorded = agentResult(dir, call, `${phase} work is done.`);
+        // Each run has an id of its own; the recorded one would name an earlier phase's ended run.
+        const result = { ...recorded, tool_response: { ...(recorded['tool_response'] as object), agentId: `a${phase.replace(/\W/g, '')}${round}` } };
+        for (const call of subagentWrite(dir, result)) expect(send(dir, call).kind, `${phase}: the subagent's write`).toBe('allow');
+        send(dir, result);
       } else if (check.requirement === 'test_iteration') {
         send(dir, bashPassed(dir, 'npm test', runnerOutput('jest', 'passing')));
       } else if (check.requirement === 'constitutional_validation') {

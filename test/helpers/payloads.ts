@@ -159,3 +159,16 @@ export function isdlcToolResult(project: string, tool: string, answer: Record<st
   const payload = recorded332In(from === 'main' ? 'post-mcp-phase-complete.json' : 'post-mcp-constitution-record-subagent.json', project);
   return { ...payload, tool_name: `mcp__isdlc__${tool}`, tool_input: {}, tool_response: [{ type: 'text', text: JSON.stringify(answer) }] };
 }
+
+/**
+ * A file the subagent of `result` (an agentResult) wrote with Write during its run, as the host sends it
+ * from inside that run: the call, then its result. The work a phase's delegation counts.
+ */
+export function subagentWrite(project: string, result: Payload, file = 'notes/work.md'): Payload[] {
+  const response = result['tool_response'] as Payload;
+  const inside = { agent_id: String(response['agentId']), agent_type: String(response['agentType']) };
+  return [
+    { ...writeCall(project, join(project, file), 'work\n'), ...inside },
+    { ...writeDone(project, join(project, file), 'work\n'), ...inside },
+  ];
+}

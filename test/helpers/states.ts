@@ -91,7 +91,7 @@ export function compliant(articles: string[]): State {
   };
 }
 
-/** A run of `agent` in `phase` as the hooks log it: launched, its first tool call seen, then ended. */
+/** A run of `agent` in `phase` as the hooks log it: launched, its first tool call seen, a file it changed, then ended. */
 export function delegated(state: State, agent: string, phase: string): State {
   state['skill_usage_log'].push({
     timestamp: '2026-11-25T10:05:00.000Z',
@@ -103,6 +103,7 @@ export function delegated(state: State, agent: string, phase: string): State {
     outcome: 'completed',
     agent_id: `a${phase.replace(/\W/g, '')}${agent.length}`,
     first_tool_at: '2026-11-25T10:05:03.000Z',
+    work_in: { [phase]: ['change'] },
     completed_at: '2026-11-25T10:09:00.000Z',
   });
   return state;

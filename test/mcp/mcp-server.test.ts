@@ -6,7 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentResult, recorded332In } from '../helpers/payloads.js';
+import { agentResult, recorded332In, subagentWrite } from '../helpers/payloads.js';
 import { cleanEnv, decisionOf, fixture, initedProject, readJson, REPO, tempDir, writeFile } from '../helpers/project.js';
 import { runRegisteredHook } from '../helpers/registered-hook.js';
 
@@ -321,7 +321,9 @@ describe('the workflow tools', () => {
     expect((await ok('constitution_record', { article: 'IX', result: 'compliant' }))['completed']).toBe(true);
 
     // The phase agent ran: what Claude Code reports after the delegation, through the registered hook.
-    const delegated = runRegisteredHook(project, agentResult(project, { subagent_type: 'environment-builder', prompt: delegation['prompt'] }, 'Checked.'));
+    const checked = agentResult(project, { subagent_type: 'environment-builder', prompt: delegation['prompt'] }, 'Checked.');
+    for (const call of subagentWrite(project, checked)) expect(runRegisteredHook(project, call).status).toBe(0);
+    const delegated = runRegisteredHook(project, checked);
     expect(delegated.status, delegated.stderr).toBe(0);
     const open = await ok('gate_check');
     // Nothing ran the hook after the two constitution_record calls, so nobody is named as their recorder.
@@ -329,7 +331,7 @@ describe('the workflow tools', () => {
       open: true,
       message:
         'The gate of 11-local-testing is open (2 requirements met): - constitutional_validation: all 2 articles compliant; recorded by an unknown caller: VIII, IX ' +
-        '- agent_delegation: environment-builder ran in this phase and made tool calls',
+        '- agent_delegation: environment-builder ran in this phase and did its work (a file changed with Write or Edit, or a test run, in this phase)',
     });
 
     const result = await client.callTool({ name: 'phase_complete', arguments: { summary: 'Local test environment checked' } });
