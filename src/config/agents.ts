@@ -71,6 +71,13 @@ export function normalizeAgentName(name: string | null | undefined): string {
   return AGENT_ALIASES[dashed] ?? dashed;
 }
 
+/**
+ * The agent whose checks count as a phase's independent review unless the project names others
+ * (constitutional_validation.reviewers): it belongs to no phase, so it may be delegated in any, and the
+ * definition init installs for it reads and records, and cannot write.
+ */
+export const DEFAULT_REVIEWER = 'constitution-reviewer';
+
 /** Markers in the manifest for agents that belong to no phase of a workflow. */
 export const PHASELESS_MARKERS: ReadonlySet<string> = new Set(['all', 'setup']);
 

@@ -73,6 +73,8 @@ function buildConfigSchemas() {
     articles: v.optional(texts()),
     /** Count only checks recorded by an agent other than the phase's worker (gates/article-recorders.ts). */
     independent_review: flag,
+    /** The agents whose checks count as that review; unset: every agent the manifest names but the worker. */
+    reviewers: v.optional(texts()),
   });
 
   const ElicitationConfigSchema = object({

@@ -3,15 +3,39 @@
 // review it: a check counts only when a caller the host named (a subagent's PostToolUse of the MCP tool)
 // is not the phase's worker, or when a person recorded it where the agent's shell could not have.
 // The main session does not count either: it runs the phase, may write code itself (nothing ties an
-// edit to the worker), and is the one that wants the gate open.
-import { normalizeAgentName } from '../config/agents.js';
-import type { IsdlcState } from '../state/schema.js';
+// edit to the worker), and is the one that wants the gate open. Nor does a subagent that only stamps: the
+// reviewer must be of a kind the project names for it (isdlc's constitution-reviewer, whose definition init
+// installs, or one of `reviewers`), must not have changed files in the phase itself, and its run must have
+// read every file the phase changed since that file's last change (src/state/review-evidence.ts).
+import { DEFAULT_REVIEWER, normalizeAgentName } from '../config/agents.js';
+import { workIn } from '../state/agent-runs.js';
+import { changedFiles, unreadChanges } from '../state/review-evidence.js';
+import type { IsdlcState, SkillUsageEntry } from '../state/schema.js';
 import { asRecord, isRecord, type JsonRecord } from '../util/json.js';
 
 /** The phase's worker: the agent the manifest gives it, and the ids of its runs in this phase. */
 export interface Worker {
   agent?: string;
   runs: ReadonlySet<string>;
+  /** What a review by another agent must show; without it any other subagent's check counts. */
+  review?: ReviewEvidence;
+}
+
+/** What the hooks saw of the phase, against which a reviewer's run is judged. */
+export interface ReviewEvidence {
+  phase: string;
+  /** The agents whose checks may count as a review. */
+  reviewers: ReadonlySet<string>;
+  /** The files changed in the phase, with when each last changed. */
+  changed: Record<string, string>;
+  /** Every logged run, by its id. */
+  runs: ReadonlyMap<string, SkillUsageEntry>;
+}
+
+/** The agents that may review: `configured`, or isdlc's own reviewer; never the worker. */
+export function reviewerKinds(worker: string | undefined, configured?: readonly string[]): Set<string> {
+  const named = configured && configured.length > 0 ? configured : [DEFAULT_REVIEWER];
+  return new Set(named.map((name) => normalizeAgentName(name)).filter((name) => name !== worker));
 }
 
 export interface RecorderJudgement {
@@ -24,12 +48,32 @@ export interface RecorderJudgement {
 }
 
 /** The worker's runs in `phase`: skill_usage_log entries of its delegations that carry the subagent's id. */
-export function workerOf(state: IsdlcState, phase: string, agent: string | undefined): Worker {
+export function workerOf(state: IsdlcState, phase: string, agent: string | undefined, reviewers?: ReadonlySet<string>): Worker {
   const runs = new Set<string>();
+  const byId = new Map<string, SkillUsageEntry>();
   for (const entry of state.skill_usage_log ?? []) {
+    if (typeof entry.agent_id === 'string') byId.set(entry.agent_id, entry);
     if (agent && entry.agent === agent && entry.agent_phase === phase && typeof entry.agent_id === 'string') runs.add(entry.agent_id);
   }
-  return { ...(agent ? { agent } : {}), runs };
+  const review = reviewers ? { phase, reviewers, changed: changedFiles(state.phases?.[phase]), runs: byId } : undefined;
+  return { ...(agent ? { agent } : {}), runs, ...(review ? { review } : {}) };
+}
+
+/** Why a subagent that is not the worker still does not review, or undefined when its check counts. */
+function notAReview(type: string | undefined, id: string, review: ReviewEvidence): string | undefined {
+  const kind = normalizeAgentName(type);
+  if (!review.reviewers.has(kind)) {
+    const named = [...review.reviewers].join(', ') || 'no agent';
+    return `${type ?? 'an unnamed subagent'} is not a reviewer here: the review counts from ${named} (constitutional_validation.reviewers names them)`;
+  }
+  const run = review.runs.get(id);
+  if (run && (workIn(run, review.phase) ?? []).includes('change')) return 'its run changed files in this phase itself: a review of its own work';
+  const unread = unreadChanges(review.changed, run, review.phase);
+  if (unread.length > 0) {
+    const shown = unread.slice(0, 5).join(', ') + (unread.length > 5 ? ` and ${unread.length - 5} more` : '');
+    return `its run did not read what the phase changed (since the last change): ${shown}`;
+  }
+  return undefined;
 }
 
 const another = (worker: Worker): string => (worker.agent ? `an agent other than ${worker.agent}` : 'a subagent');
@@ -57,6 +101,8 @@ function judgeCaller(by: JsonRecord, worker: Worker): RecorderJudgement {
       why: `an isdlc command's check is tied to its caller only by time, which another call running at once shares: record it ${useTool}`,
     };
   }
+  const stamp = worker.review ? notAReview(type, id, worker.review) : undefined;
+  if (stamp) return { who, independent: false, why: stamp };
   return { who, independent: true };
 }
 

@@ -22,7 +22,7 @@ import { verifiedRunCheck } from '../verify/gate-evidence.js';
 import { verifiesAtGate } from '../verify/verify-at-gate.js';
 import { iterationLimits } from '../testwatch/limits.js';
 import { ACCEPT_TESTS_COMMAND, compareTestDefinition, definitionUnaccepted } from '../verify/test-definition.js';
-import { reviewArticles, workerOf } from './article-recorders.js';
+import { reviewArticles, reviewerKinds, workerOf } from './article-recorders.js';
 import { ACKNOWLEDGE_COMMAND, acknowledgedViolations, describeViolation, openViolations } from '../verify/branch-violations.js';
 
 export type { GateCheck, GateRequirement } from './gate-check.js';
@@ -144,7 +144,10 @@ function constitutionalCheck(input: GateInput, requirements: PhaseRequirements):
         };
   }
   // Who recorded each article's latest check; with independent_review, which of them the gate cannot count.
-  const worker = workerOf(input.state, phase, phaseAgent(config.manifest, phase));
+  const workerAgent = phaseAgent(config.manifest, phase);
+  const independent = requirements.constitutional_validation?.independent_review === true;
+  const reviewers = independent ? reviewerKinds(workerAgent, requirements.constitutional_validation?.reviewers) : undefined;
+  const worker = workerOf(input.state, phase, workerAgent, reviewers);
   const review = reviewArticles(
     record['article_results'],
     record.articles_required ?? wanted,
@@ -160,8 +163,8 @@ function constitutionalCheck(input: GateInput, requirements: PhaseRequirements):
       met: false,
       detail: `this phase needs an independent review of its articles: ${review.notIndependent.join('; ')}${recorded}`,
       action:
-        `delegate the check of the phase's work against ${review.notIndependent.length === 1 ? 'that article' : 'those articles'} to ${worker.agent ? `an agent other than ${worker.agent}` : 'a subagent'} ` +
-        '(a reviewer); it records each with the isdlc MCP tool constitution_record',
+        `delegate the check of the phase's work against ${review.notIndependent.length === 1 ? 'that article' : 'those articles'} to ${reviewerWords(worker.agent, reviewers)} ` +
+        `(a reviewer), which reads what the phase changed and records each with the isdlc MCP tool constitution_record${toRead(worker.review?.changed ?? {})}`,
     };
   }
   const checked = new Set(record.articles_checked ?? []);
@@ -172,6 +175,20 @@ function constitutionalCheck(input: GateInput, requirements: PhaseRequirements):
     detail: `${record.status ?? 'pending'} (iteration ${record.iterations_used ?? 0}/${record.max_iterations ?? '?'}); not yet compliant: ${remaining.length > 0 ? remaining.map((id) => describeArticle(config.constitution, id)).join('; ') : 'articles with recorded violations'}${recorded}`,
     action: `resolve violations and record each article with ${recordCommand}`,
   };
+}
+
+/** Who may review, for the refusal: the reviewer agents, or any agent but the worker. */
+function reviewerWords(worker: string | undefined, reviewers: ReadonlySet<string> | undefined): string {
+  const named = [...(reviewers ?? [])];
+  if (named.length === 0) return worker ? `an agent other than ${worker}` : 'a subagent';
+  return named.join(' or ');
+}
+
+/** The files a reviewer has to read, for the refusal. */
+function toRead(changed: Record<string, string>): string {
+  const files = Object.keys(changed);
+  if (files.length === 0) return '';
+  return `; the phase changed ${files.slice(0, 8).join(', ')}${files.length > 8 ? ` and ${files.length - 8} more` : ''}`;
 }
 
 function elicitationCheck(input: GateInput, requirements: PhaseRequirements): GateCheck {

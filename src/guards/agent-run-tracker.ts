@@ -3,11 +3,9 @@
 // the calls' results: agent-work-tracker). Only the first is recorded, so a later call costs no write.
 // A run whose launch is not logged yet (a synchronous run logs at its end; a background one can be
 // faster than its launch's hook) gets its entry here, `running`, which its launch then fills in.
-import { homePhaseOf, normalizeAgentName } from '../config/agents.js';
 import { defineGuard } from '../engine/guard.js';
-import { runIsOpen, SKILL_USAGE_LOG_LIMIT } from '../state/agent-runs.js';
+import { runIsOpen, seenRunEntry, SKILL_USAGE_LOG_LIMIT } from '../state/agent-runs.js';
 import { currentPhaseOf } from '../state/current-phase.js';
-import type { SkillUsageEntry } from '../state/schema.js';
 
 export const agentRunTracker = defineGuard({
   id: 'agent-run-tracker',
@@ -22,19 +20,7 @@ export const agentRunTracker = defineGuard({
     // An ended run stays as it ended: work after it (a resumed agent) is not this run's.
     if (known.length > 0 && !known.some((entry) => runIsOpen(entry) && entry.first_tool_at === undefined)) return;
     const at = now.toISOString();
-    const agent = normalizeAgentName(event.agentType) || 'general-purpose';
-    const agentPhase = homePhaseOf(config.manifest, agent);
-    const current = currentPhaseOf(state);
-    const entry: SkillUsageEntry = {
-      timestamp: at,
-      agent,
-      agent_id: agentId,
-      ...(agentPhase !== null ? { agent_phase: agentPhase } : {}),
-      ...(current !== null ? { current_phase: current } : {}),
-      outcome: 'running',
-      first_tool_at: at,
-      launch_pending: true,
-    };
+    const entry = seenRunEntry(agentId, event.agentType, config.manifest, currentPhaseOf(state), at);
     update((draft) => {
       const logged = Array.isArray(draft.skill_usage_log) ? draft.skill_usage_log : [];
       // Applied to the newest state: the launch's hook, running beside this one, may have logged the run since.

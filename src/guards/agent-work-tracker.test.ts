@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { guardTable } from '../../test/helpers/guard-table.js';
-import { bashFailed, bashPassed, isdlcToolResult, recorded332, writeCall, writeDone } from '../../test/helpers/payloads.js';
+import { bashFailed, bashPassed, isdlcToolResult, readDone, recorded332, writeCall, writeDone } from '../../test/helpers/payloads.js';
 import { workflowState } from '../../test/helpers/states.js';
 
 const AGENT_ID = String(recorded332('subagent-stop-background.json')['agent_id']);
@@ -14,7 +14,10 @@ const run = (extra: Record<string, unknown> = {}) => ({
   agent_id: AGENT_ID,
   ...extra,
 });
-const withLog = (entries: Record<string, unknown>[], phase = '06-implementation') => ({ ...workflowState('feature', phase), skill_usage_log: entries });
+const withLog = (entries: Record<string, unknown>[], phase = '06-implementation'): Record<string, any> => ({
+  ...workflowState('feature', phase),
+  skill_usage_log: entries,
+});
 const logOf = (state: Record<string, any>) => state['skill_usage_log'];
 
 guardTable('agent-work-tracker', {
@@ -54,7 +57,6 @@ guardTable('agent-work-tracker', {
         ["a call of isdlc's own tools", inside(isdlcToolResult('/project', 'status', { ok: true }, 'subagent'))],
         ['a write that has not run yet (PreToolUse)', inside(writeCall('/project', '/project/src/sum.js', 'x'))],
         ["the main session's own write", writeDone('/project', '/project/src/sum.js', 'x')],
-        ["another run's write", inside(writeDone('/project', '/project/src/sum.js', 'x'), 'a0000000000000009')],
       ] as const
     ).map(([name, payload]) => ({
       name: `no work: ${name}`,
@@ -63,6 +65,53 @@ guardTable('agent-work-tracker', {
       expect: 'allow' as const,
       then: ({ state }: { state: Record<string, any> }) => expect(logOf(state)).toEqual([run()]),
     })),
+    {
+      name: "another run's write is that run's: it gets the entry agent-run-tracker would have made",
+      state: withLog([run()]),
+      payload: inside(writeDone('/project', '/project/src/sum.js', 'x'), 'a0000000000000009'),
+      expect: 'allow',
+      then: ({ state }) =>
+        expect(logOf(state)).toEqual([
+          run(),
+          expect.objectContaining({ agent_id: 'a0000000000000009', outcome: 'running', launch_pending: true, work_in: { '06-implementation': ['change'] } }),
+        ]),
+    },
+    {
+      name: 'any write that ran, the main session’s too, is a file the phase changed, with when',
+      state: withLog([run()]),
+      payload: writeDone('/project', 'src/sum.js', 'x'),
+      expect: 'allow',
+      then: ({ state }) => expect(state['phases']['06-implementation'].changed_files).toEqual({ 'src/sum.js': expect.stringMatching(/^\d{4}-/) }),
+    },
+    {
+      name: "a write to isdlc's own files is no change of the phase's work",
+      state: withLog([run()]),
+      payload: writeDone('/project', '.isdlc/state.json', '{}'),
+      expect: 'allow',
+      then: ({ state }) => expect(state['phases']['06-implementation'].changed_files).toBeUndefined(),
+    },
+    {
+      name: 'a run reading a file the phase changed is recorded with when; a file it did not change is not',
+      state: (() => {
+        const state = withLog([run({ agent: 'constitution-reviewer', agent_phase: '' })]);
+        state['phases']['06-implementation'].changed_files = { 'src/sum.js': '2026-11-25T10:00:00.000Z' };
+        return state;
+      })(),
+      payload: inside(readDone('/project', 'src/sum.js', 'x')),
+      expect: 'allow',
+      then: ({ state }) => expect(logOf(state)[0].read_in).toEqual({ '06-implementation': { 'src/sum.js': expect.stringMatching(/^\d{4}-/) } }),
+    },
+    {
+      name: 'reading a file the phase did not change records nothing',
+      state: (() => {
+        const state = withLog([run()]);
+        state['phases']['06-implementation'].changed_files = { 'src/sum.js': '2026-11-25T10:00:00.000Z' };
+        return state;
+      })(),
+      payload: inside(readDone('/project', 'README.md', 'x')),
+      expect: 'allow',
+      then: ({ state }) => expect(logOf(state)[0].read_in).toBeUndefined(),
+    },
     {
       name: 'an ended run stays as it ended',
       state: withLog([run({ outcome: 'completed', completed_at: '2026-11-25T10:06:00.000Z' })]),

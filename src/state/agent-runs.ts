@@ -5,6 +5,8 @@
 // that phase's kind of work in that phase (`work_in`, recorded from tool results by agent-work-tracker): a
 // file changed with the host's edit tools, or a test run; in the implementation phase only a file change.
 // "Reply OK", a call isdlc denied, a `true` in the shell or a call of isdlc's own tools is no phase's work.
+import { homePhaseOf, normalizeAgentName } from '../config/agents.js';
+import type { SkillsManifest } from '../config/schemas.js';
 import type { SkillUsageEntry } from './schema.js';
 
 /**
@@ -50,6 +52,25 @@ export type RunJudgement =
   | { kind: 'idle' }
   | { kind: 'running'; since: string; minutes: number }
   | { kind: 'lost'; since: string };
+
+/**
+ * The entry of a run first seen from inside (a tool call that carries its id) before its launch was logged:
+ * `running`, under its own agent and that agent's phase; its launch fills in the rest.
+ */
+export function seenRunEntry(agentId: string, agentType: string | undefined, manifest: SkillsManifest, current: string | null, at: string): SkillUsageEntry {
+  const agent = normalizeAgentName(agentType) || 'general-purpose';
+  const agentPhase = homePhaseOf(manifest, agent);
+  return {
+    timestamp: at,
+    agent,
+    agent_id: agentId,
+    ...(agentPhase !== null ? { agent_phase: agentPhase } : {}),
+    ...(current !== null ? { current_phase: current } : {}),
+    outcome: 'running',
+    first_tool_at: at,
+    launch_pending: true,
+  };
+}
 
 /** Launched, or seen working before its launch was logged, and not ended yet. */
 export function runIsOpen(entry: SkillUsageEntry): boolean {

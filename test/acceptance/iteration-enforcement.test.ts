@@ -6,11 +6,23 @@ import { utimesSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agentCall, agentResult, bashCall, bashFailed, bashPassed, runnerOutput, skillCall, stop, subagentWrite, userPrompt } from '../helpers/payloads.js';
+import {
+  agentCall,
+  agentResult,
+  bashCall,
+  bashFailed,
+  bashPassed,
+  runnerOutput,
+  reviewerReads,
+  skillCall,
+  stop,
+  subagentWrite,
+  userPrompt,
+} from '../helpers/payloads.js';
 import { cli, decisionOf, initedProject, lastActivity, readJson, withoutSandbox, writeFile, writeJson, writePlan, type Decision } from '../helpers/project.js';
 import { answerAsRegistered } from '../helpers/registered-hook.js';
 import { givePassingSuite } from '../helpers/test-suite.js';
-import { compliant, delegated, testRecord, withConstitution, withTests, workflowState } from '../helpers/states.js';
+import { compliant, delegated, REVIEWER_CALL, testRecord, withConstitution, withTests, workflowState } from '../helpers/states.js';
 
 type State = Record<string, any>;
 
@@ -254,6 +266,9 @@ describe('iteration enforcement, through the registered hook', () => {
     expect(stateOf(dir)['skill_usage_log']).toEqual([
       expect.objectContaining({ agent: 'software-developer', agent_phase: IMPL, status: 'executed', reason: 'authorized-phase-match' }),
     ]);
+    // The review recorded before the change no longer covers it until its reviewer has read what changed.
+    expect(send(dir, advance(dir)).reason).toContain('did not read what the phase changed (since the last change): notes/work.md');
+    for (const call of reviewerReads(dir, REVIEWER_CALL, ['notes/work.md'])) send(dir, call);
     expect(send(dir, advance(dir)).kind).toBe('allow');
   });
 

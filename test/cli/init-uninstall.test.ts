@@ -346,14 +346,26 @@ describe('the orchestration files', () => {
     expect(loop).toContain('Never write `.isdlc/` yourself');
     const agents = readdirSync(join(dir, '.claude/agents')).sort();
     expect(agents).toEqual(
-      expect.arrayContaining(['sdlc-orchestrator.md', 'requirements-analyst.md', 'software-developer.md', 'quality-loop-engineer.md', 'qa-engineer.md']),
+      expect.arrayContaining([
+        'sdlc-orchestrator.md',
+        'requirements-analyst.md',
+        'software-developer.md',
+        'quality-loop-engineer.md',
+        'qa-engineer.md',
+        'constitution-reviewer.md',
+      ]),
     );
     const developer = readFileSync(join(dir, '.claude/agents/software-developer.md'), 'utf8');
     expect(developer).toMatch(/^---\nname: software-developer\ndescription: .*\n---\n/);
     expect(developer).toContain('<promise>COMPLETE</promise>');
     expect(developer).toContain('`mcp__isdlc__loop_start` with agent "software-developer"');
-    expect(developer).toContain('`mcp__isdlc__constitution_record`');
+    // Its phase is reviewed independently: the articles are the reviewer's to record, which reads and records only.
+    expect(developer).toContain('checked by a reviewer (constitution-reviewer), not by you');
     expect(developer).not.toContain('isdlc.cjs');
+    const reviewer = readFileSync(join(dir, '.claude/agents/constitution-reviewer.md'), 'utf8');
+    expect(reviewer).toMatch(/^---\nname: constitution-reviewer\n[\s\S]*\ndisallowedTools: Write, Edit, MultiEdit, NotebookEdit, Bash, PowerShell\n---\n/);
+    expect(reviewer).toContain('`mcp__isdlc__constitution_record`');
+    expect(loop).toContain('delegate that to **constitution-reviewer**');
     // Claude Code warns about frontmatter keys it does not know (an `iteration:` key, say).
     const documented = new Set(['name', 'description', 'tools', 'disallowedTools', 'model', 'permissionMode', 'skills', 'hooks', 'color']);
     for (const file of agents) {

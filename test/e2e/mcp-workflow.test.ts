@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { FIXTURES } from '../helpers/project.js';
 import type { TurnContext } from './harness/mock-api.js';
-import { agent, call, say, startsWith, isdlcTool as tool, loadIsdlcTools as load } from './harness/script.js';
+import { agent, call, say, startsWith, write, isdlcTool as tool, loadIsdlcTools as load } from './harness/script.js';
 import { activity, e2eProject, readState, runClaude } from './harness/session.js';
 import { usesClaudeCode } from './harness/pinned.js';
 
@@ -34,6 +34,8 @@ describe('a phase driven through the MCP tools', () => {
           name: 'environment-builder',
           match: startsWith('Artifact folder:'),
           turns: [
+            // The phase's work: what a delegation counts.
+            call(write('docs/local-testing.md', '# Local testing\n\nnpm test runs the suite.\n')),
             load('constitution_record', 'gate_check'),
             call(tool('constitution_record', { article: 'VIII', result: 'compliant', note: 'documentation matches the code' })),
             call(tool('constitution_record', { article: 'IX', result: 'compliant', note: 'the gate is checked before completion' })),

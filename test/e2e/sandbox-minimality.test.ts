@@ -33,6 +33,14 @@ function changedPaths(project: E2eProject, before: ReturnType<typeof snapshot>):
   return changes(before, snapshot(project)).map((line) => line.split(': ')[0]!);
 }
 
+/**
+ * changedPaths, less the state file: isdlc keeps in it the files the workflow's phase changed, so a Write
+ * that got through changes it too (and a forged one the next hook would have undone).
+ */
+function changedByRoutes(project: E2eProject, before: ReturnType<typeof snapshot>): string[] {
+  return changedPaths(project, before).filter((path) => path !== 'project:.isdlc/state.json');
+}
+
 /** A write no command parser can see: the path is put together by the script. */
 const NODE_WRITE = (file: string): string => `node -e "const p=['${file.split('/').join("','")}'].join('/');require('fs').appendFileSync(p,'FORGED')"`;
 
@@ -123,7 +131,7 @@ describe('what each part of the protection is for', () => {
     expect(outside!.isError).toBe(false);
     expect(add!.text).toMatch(/can only add regular files/);
     expect(definition!.isError).toBe(false);
-    expect(changedPaths(project, before)).toEqual(['home:.claude/settings.json', 'project:.isdlc/config/README.md']);
+    expect(changedByRoutes(project, before)).toEqual(['home:.claude/settings.json', 'project:.isdlc/config/README.md']);
     // The next session delegates to that agent: Claude Code runs its hook outside the sandbox.
     const second = await delegateToHelper(project);
     expect(second.exitCode, second.stderr).toBe(0);
@@ -171,7 +179,7 @@ describe('what each part of the protection is for', () => {
     expect(shell!.text).toMatch(/EROFS|read-only file system/i);
     // The journal undid what it watches (a new folder is set aside whole, its workflows.json in it) until
     // the last write replaced isdlc's own program: from then on nothing of isdlc checked anything.
-    expect(changedPaths(project, before)).toEqual([
+    expect(changedByRoutes(project, before)).toEqual([
       'project:.claude/hooks/config',
       'project:.git/config',
       'project:.git/hooks/pre-commit',

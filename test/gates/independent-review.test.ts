@@ -23,7 +23,7 @@ const terminal = (claim: State, by?: State): State => ({
   ...(by ? { by } : {}),
 });
 const SESSION = 's-1';
-const REVIEWER = { session: SESSION, agent_id: 'a7qa0001', agent_type: 'qa-engineer' };
+const REVIEWER = { session: SESSION, agent_id: 'a7rv0001', agent_type: 'constitution-reviewer' };
 const WORKER = { session: SESSION, agent_id: WORKER_RUN, agent_type: 'software-developer' };
 
 /** A feature workflow in 06-implementation whose articles are all compliant, each checked as `entry` says. */
@@ -70,14 +70,94 @@ function featureOverride(review: boolean): State {
   return copy;
 }
 
+/** `state` with `files` changed in the phase at CHANGED, and the reviewer's run logged having read `read` (path: when). */
+const CHANGED = '2026-11-25T10:10:00.000Z';
+function withEvidence(state: State, files: string[], reviewerRun?: State): State {
+  state['phases'][PHASE].changed_files = Object.fromEntries(files.map((file) => [file, CHANGED]));
+  if (reviewerRun) {
+    state['skill_usage_log'].push({
+      timestamp: AT,
+      agent: 'constitution-reviewer',
+      agent_phase: '',
+      current_phase: PHASE,
+      agent_id: REVIEWER.agent_id,
+      outcome: 'completed',
+      ...reviewerRun,
+    });
+  }
+  return state;
+}
+
 const CASES: Case[] = [
+  {
+    name: 'a general-purpose subagent told to record the articles compliant: not a reviewer kind the project names',
+    state: checkedBy(() => mcp({ session: SESSION, agent_id: 'a9gp', agent_type: 'general-purpose' })),
+    met: false,
+    says: [
+      'recorded by general-purpose (agent a9gp): general-purpose is not a reviewer here: the review counts from',
+      'constitutional_validation.reviewers names them',
+    ],
+  },
+  {
+    name: 'a reviewer whose run changed files in this phase itself reviewed its own work',
+    state: withEvidence(
+      checkedBy(() => mcp(REVIEWER)),
+      ['src/sum.js'],
+      { work_in: { [PHASE]: ['change'] }, read_in: { [PHASE]: { 'src/sum.js': AT } } },
+    ),
+    met: false,
+    says: ['its run changed files in this phase itself: a review of its own work'],
+  },
+  {
+    name: 'a reviewer whose run never read what the phase changed: a stamp, naming the files',
+    state: withEvidence(
+      checkedBy(() => mcp(REVIEWER)),
+      ['src/sum.js', 'src/csv.js'],
+      { read_in: { [PHASE]: { 'src/sum.js': AT } } },
+    ),
+    met: false,
+    says: ['its run did not read what the phase changed (since the last change): src/csv.js'],
+  },
+  {
+    name: 'a reviewer that read a file before its last change has not read the change',
+    state: withEvidence(
+      checkedBy(() => mcp(REVIEWER)),
+      ['src/sum.js'],
+      { read_in: { [PHASE]: { 'src/sum.js': '2026-11-25T10:05:00.000Z' } } },
+    ),
+    met: false,
+    says: ['did not read what the phase changed (since the last change): src/sum.js'],
+  },
+  {
+    name: 'a reviewer that read every changed file after its change: an independent review',
+    state: withEvidence(
+      checkedBy(() => mcp(REVIEWER)),
+      ['src/sum.js', 'src/csv.js'],
+      {
+        read_in: { [PHASE]: { 'src/sum.js': AT, 'src/csv.js': AT } },
+      },
+    ),
+    met: true,
+    says: ['all 9 articles compliant; recorded by constitution-reviewer (agent a7rv0001)'],
+  },
+  {
+    name: 'the project names its reviewers: another manifest agent does not count',
+    state: checkedBy(() => mcp(REVIEWER)),
+    config: (() => {
+      const copy = JSON.parse(JSON.stringify(bundled)) as State;
+      copy['phase_requirements'][PHASE]['constitutional_validation']['reviewers'] = ['security-auditor'];
+      return copy;
+    })(),
+    met: false,
+    says: ['constitution-reviewer is not a reviewer here: the review counts from security-auditor'],
+  },
   {
     name: 'the worker recorded every article itself (its type, through the MCP tool): not accepted, and the gate says by whom',
     state: checkedBy(() => mcp(WORKER)),
     met: false,
     says: [
       "Article VII: compliant, recorded by software-developer (agent a5dev0001) (the phase's worker): needs a review by an agent other than software-developer",
-      "delegate the check of the phase's work against those articles to an agent other than software-developer",
+      "delegate the check of the phase's work against those articles to constitution-reviewer (a reviewer), which reads what the phase changed",
     ],
   },
   {
@@ -90,14 +170,14 @@ const CASES: Case[] = [
     name: 'another agent recorded them: accepted, and named',
     state: checkedBy(() => mcp(REVIEWER)),
     met: true,
-    says: ['all 9 articles compliant; recorded by qa-engineer (agent a7qa0001): I, II, III, V, VI, VII, VIII, IX, X'],
+    says: ['all 9 articles compliant; recorded by constitution-reviewer (agent a7rv0001): I, II, III, V, VI, VII, VIII, IX, X'],
   },
   {
     name: 'the reviewer checked all, then the worker recorded Article VII again: its latest check is the one that counts',
     state: checkedBy((id) => mcp(id === 'VII' ? WORKER : REVIEWER)),
     met: false,
     says: [
-      "recorded by qa-engineer (agent a7qa0001): I, II, III, V, VI, VIII, IX, X; software-developer (agent a5dev0001) (the phase's worker): VII",
+      "recorded by constitution-reviewer (agent a7rv0001): I, II, III, V, VI, VIII, IX, X; software-developer (agent a5dev0001) (the phase's worker): VII",
       'Article VII: compliant',
     ],
   },
@@ -111,7 +191,7 @@ const CASES: Case[] = [
     name: "a reviewer's check found only by the time of its shell call: shown, not counted",
     state: checkedBy(() => terminal({ user: 'root', agent_shell: true, sandboxed: false }, { ...REVIEWER, via: 'shell' })),
     met: false,
-    says: ["recorded by qa-engineer (agent a7qa0001), by the time of its shell call: an isdlc command's check is tied to its caller only by time"],
+    says: ["recorded by constitution-reviewer (agent a7rv0001), by the time of its shell call: an isdlc command's check is tied to its caller only by time"],
   },
   {
     name: "a person's terminal in a sandboxed project: the agent's shell could not have written it, so it counts",
@@ -173,7 +253,7 @@ describe('independent review of the constitution: who recorded each article (isd
   it('workflow_overrides turn it on where the bundled default leaves it off', () => {
     const config = JSON.parse(JSON.stringify(bundled)) as State;
     config['workflow_overrides']['feature']['08-code-review'] = { constitutional_validation: { independent_review: true } };
-    const state = checkedBy(() => mcp(WORKER), 'feature', '08-code-review', ['VI', 'IX']);
+    const state = checkedBy(() => mcp(REVIEWER), 'feature', '08-code-review', ['VI', 'IX']);
     state['skill_usage_log'].push({
       timestamp: AT,
       agent: 'qa-engineer',
@@ -182,8 +262,15 @@ describe('independent review of the constitution: who recorded each article (isd
       agent_id: 'a8qa',
       outcome: 'completed',
     });
-    // software-developer is not 08-code-review's worker: its checks are another agent's review there.
+    // The reviewer's checks count there now; software-developer's would not (not a reviewer).
     expect(constitutional(state, config, '08-code-review').met).toBe(true);
+    expect(
+      constitutional(
+        checkedBy(() => mcp(WORKER), 'feature', '08-code-review', ['VI', 'IX']),
+        config,
+        '08-code-review',
+      ).met,
+    ).toBe(false);
     const own = checkedBy(() => mcp({ session: SESSION, agent_id: 'a8qa', agent_type: 'general-purpose' }), 'feature', '08-code-review', ['VI', 'IX']);
     own['skill_usage_log'].push({
       timestamp: AT,

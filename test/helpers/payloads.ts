@@ -172,3 +172,22 @@ export function subagentWrite(project: string, result: Payload, file = 'notes/wo
     { ...writeDone(project, join(project, file), 'work\n'), ...inside },
   ];
 }
+
+/** A Read that has happened: the tool's result as the host sends it. */
+export function readDone(project: string, filePath: string, content = ''): Payload {
+  const payload = recorded('post-write.json');
+  return {
+    ...payload,
+    cwd: project,
+    tool_name: 'Read',
+    tool_input: { file_path: filePath },
+    tool_response: { type: 'text', file: { filePath, content, numLines: content.split('\n').length, startLine: 1, totalLines: content.split('\n').length } },
+  };
+}
+
+/** A reviewer's run reading `files` (relative to the project): its first call opens the run, then each Read's result. */
+export function reviewerReads(project: string, reviewer: { agent_id: string; agent_type: string }, files: readonly string[]): Payload[] {
+  const inside = { agent_id: reviewer.agent_id, agent_type: reviewer.agent_type };
+  const opening = { ...recorded('pre-bash.json'), cwd: project, tool_input: { command: 'git diff --stat' }, ...inside };
+  return [opening, ...files.map((file) => ({ ...readDone(project, join(project, file)), ...inside }))];
+}

@@ -72,7 +72,7 @@ export function withConstitution(state: State, phase: string, record: State): St
   return state;
 }
 
-/** Who checked the articles in `compliant`: a subagent that is no phase's worker, through the MCP tool (an independent review). */
+/** Who checked the articles in `compliant`: isdlc's reviewer agent, not the phase's worker, through the MCP tool (an independent review, as long as no file changed in the phase that it did not read). */
 export const REVIEWER_CALL = { session: 's-review', agent_id: 'a0reviewer', agent_type: 'constitution-reviewer' };
 
 export function compliant(articles: string[]): State {

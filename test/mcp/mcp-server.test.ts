@@ -430,14 +430,14 @@ describe('the workflow tools', () => {
       expect(closed['message']).toContain(
         "constitutional_validation: this phase needs an independent review of its articles: Article VIII: compliant, recorded by environment-builder (agent a11worker) (the phase's worker): needs a review by an agent other than environment-builder",
       );
-      await recordAs({ agent_id: 'a11review', agent_type: 'qa-engineer' });
+      await recordAs({ agent_id: 'a11review', agent_type: 'constitution-reviewer' });
       const reviewed = ((await ok('gate_check'))['checks'] as { requirement: string; met: boolean; detail: string }[]).find(
         (check) => check.requirement === 'constitutional_validation',
       );
       expect(reviewed).toEqual({
         requirement: 'constitutional_validation',
         met: true,
-        detail: 'all 2 articles compliant; recorded by qa-engineer (agent a11review): VIII, IX',
+        detail: 'all 2 articles compliant; recorded by constitution-reviewer (agent a11review): VIII, IX',
       });
       expect(state()['phases'][PHASE].constitutional_validation.history.map((entry: Record<string, any>) => entry['by'].agent_id)).toEqual([
         'a11worker',

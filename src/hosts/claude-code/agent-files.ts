@@ -5,7 +5,7 @@ import { artifactTemplatesFor } from '../../config/artifacts.js';
 import { knownPhaseKeys } from '../../config/phases.js';
 import type { ProjectConfig } from '../../config/project-config.js';
 import { effectivePhaseRequirements } from '../../config/requirements.js';
-import { phaseAgent } from '../../config/agents.js';
+import { DEFAULT_REVIEWER, phaseAgent } from '../../config/agents.js';
 import { toolRef } from '../../config/agent-operations.js';
 
 /** A tool of isdlc's MCP server, as the model calls it. */
@@ -58,7 +58,9 @@ ${T('status')} shows the phases, the current one, its gate and the next step.
   delegate without it: the guards still check the gate, and isdlc adds the block itself when it can.
 - **3e.** When the agent reports back, ${T('gate_check')}. If the gate is open:
   ${T('phase_complete')} with a one-line summary of what the phase produced. If it is closed, send the
-  agent back with the unmet requirements; after repeated failures isdlc escalates to the user.
+  agent back with the unmet requirements; after repeated failures isdlc escalates to the user. When it asks
+  for an independent review of the articles, delegate that to **${DEFAULT_REVIEWER}** (Agent tool): it
+  reads what the phase changed and records each article; neither you nor the phase's agent can.
 
 ## STEP 4: finish
 ${T('workflow_finalize')} archives the workflow with its phase snapshots and metrics. Tell the
@@ -78,6 +80,26 @@ You start and finish isdlc workflows. You do not do the phases' work.
 - ${NEVER_BY_HAND}
 `;
 
+/**
+ * The independent reviewer: no phase of its own, so it may be delegated in any; only tools that read and
+ * the ones that record (the file tools and the shell are taken from it), so it cannot change what it reviews. Its checks count only once its run has read
+ * every file the phase changed (the gate names them).
+ */
+const REVIEWER = `---
+name: ${DEFAULT_REVIEWER}
+description: Reviews a phase's work against the constitution's articles and records each check; use it when a gate asks for an independent review.
+disallowedTools: Write, Edit, MultiEdit, NotebookEdit, Bash, PowerShell
+---
+You review the work of the current isdlc phase; someone else did it. You change nothing.
+
+- ${T('gate_check')} names the articles this phase needs and the files the phase changed.
+- Read every one of those files (the Read tool) and whatever else you need to judge them. A check recorded
+  without reading what changed does not count.
+- Record each article with ${T('constitution_record')}: compliant, or violation with what is wrong and
+  where. Say violation when it is one; the phase's agent fixes it and you review again.
+- Report back which articles you recorded, and how.
+`;
+
 function list(items: string[]): string {
   return items.map((item) => `- ${item}`).join('\n');
 }
@@ -88,6 +110,9 @@ function phaseAgentFile(config: ProjectConfig, agent: string, phases: string[]):
     .find((tests) => tests?.enabled === true);
   const artifacts = phases.flatMap((phase) => artifactTemplatesFor(config.artifactPaths, phase));
   const constitutional = phases.some((phase) => effectivePhaseRequirements(config.iterationRequirements, phase)?.constitutional_validation?.enabled === true);
+  const independent = phases.every(
+    (phase) => effectivePhaseRequirements(config.iterationRequirements, phase)?.constitutional_validation?.independent_review === true,
+  );
   const work = [
     'Your delegation prompt names the artifact folder and ends with the GATE REQUIREMENTS of your phase: plan your work to meet every one of them the first time.',
     ...(artifacts.length > 0
@@ -99,7 +124,13 @@ function phaseAgentFile(config: ProjectConfig, agent: string, phases: string[]):
           'Run the tests in the foreground with their output visible; isdlc records each run and tells you where you stand.',
         ]
       : []),
-    ...(constitutional ? [`Record each constitutional article you check: ${T('constitution_record')} (article, result compliant or violation, note).`] : []),
+    ...(constitutional
+      ? independent
+        ? [
+            `Your phase's constitutional articles are checked by a reviewer (${DEFAULT_REVIEWER}), not by you: your own records do not count. Say in your report which files you changed.`,
+          ]
+        : [`Record each constitutional article you check: ${T('constitution_record')} (article, result compliant or violation, note).`]
+      : []),
     `Before you report back, call ${T('gate_check')} and say what it shows.`,
     `${NEVER_BY_HAND} Leave commits to the end of the workflow.`,
   ];
@@ -114,7 +145,11 @@ function phaseAgentFile(config: ProjectConfig, agent: string, phases: string[]):
 
 /** Every file to install, by path relative to the project root. */
 export function agentFiles(config: ProjectConfig): Record<string, string> {
-  const files: Record<string, string> = { [COMMAND_FILE]: PHASE_LOOP, [`${AGENT_DIR}/sdlc-orchestrator.md`]: ORCHESTRATOR };
+  const files: Record<string, string> = {
+    [COMMAND_FILE]: PHASE_LOOP,
+    [`${AGENT_DIR}/sdlc-orchestrator.md`]: ORCHESTRATOR,
+    [`${AGENT_DIR}/${DEFAULT_REVIEWER}.md`]: REVIEWER,
+  };
   const phasesOf = new Map<string, string[]>();
   for (const phase of knownPhaseKeys(config)) {
     const agent = phaseAgent(config.manifest, phase);

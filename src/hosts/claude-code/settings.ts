@@ -75,7 +75,8 @@ export const REGISTRATIONS: readonly Registration[] = Object.freeze([
   { event: 'PreToolUse', matcher: 'Bash|PowerShell', timeout: 10 },
   { event: 'PreToolUse', matcher: 'Write|Edit|MultiEdit|NotebookEdit', timeout: 10 },
   { event: 'PreToolUse', matcher: ISDLC_TOOLS, timeout: 10 },
-  { event: 'PostToolUse', matcher: 'Agent|Task|Skill|Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit', timeout: 30 },
+  // Read: a reviewer's run must be seen to read what the phase changed (guards/agent-work-tracker.ts).
+  { event: 'PostToolUse', matcher: 'Agent|Task|Skill|Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit|Read', timeout: 30 },
   { event: 'PostToolUse', matcher: ISDLC_TOOLS, timeout: 30 },
   { event: 'PostToolUseFailure', matcher: 'Agent|Task|Skill|Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit', timeout: 30 },
   // A running loop's rules (a test suite, a build) run inside the Stop hook.

@@ -54,7 +54,7 @@ describe('merge', () => {
       'PreToolUse Bash|PowerShell',
       'PreToolUse Write|Edit|MultiEdit|NotebookEdit',
       'PreToolUse mcp__isdlc__.*',
-      'PostToolUse Agent|Task|Skill|Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit',
+      'PostToolUse Agent|Task|Skill|Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit|Read',
       'PostToolUse mcp__isdlc__.*',
       'PostToolUseFailure Agent|Task|Skill|Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit',
       'Stop',
