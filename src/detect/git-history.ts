@@ -33,3 +33,13 @@ export function commitsGained(repoTop: string, from: string, to: string): Gain |
   const count = Number(git(repoTop, ['rev-list', '--count', range, '--']));
   return { commits, total: Number.isFinite(count) && count > 0 ? count : commits.length };
 }
+
+/**
+ * Whether `sha` is already on a remote-tracking branch: commits fetched from elsewhere (a `git pull` of
+ * main), not made in this working copy.
+ */
+export function onRemoteBranch(repoTop: string, sha: string): boolean {
+  if (!OBJECT_ID.test(sha)) return false;
+  const found = git(repoTop, ['for-each-ref', '--count=1', `--contains=${sha}`, '--format=%(refname)', 'refs/remotes/']);
+  return found !== null && found.trim() !== '';
+}

@@ -48,7 +48,7 @@ export const GUARDS: readonly Guard[] = Object.freeze([
   stateWriteValidator,
   // (the hosts' guards)
   // Last of the shell's PreToolUse guards, so it keeps the heads only for a command that will run; first
-  // after a shell command.
+  // after a shell command and at the other events, where it compares the heads with its last look.
   branchEvidence,
   // a delegation nothing denied gets its gate requirements
   gateRequirementsInjector,

@@ -25,6 +25,8 @@ export interface BranchViolation {
   tool?: string;
   tool_use_id?: string;
   command?: string;
+  /** Seen at a hook call as a move since isdlc's last look, not during a shell command it watched. */
+  between_calls?: true;
   acknowledged?: { by: string; at: string; note?: string };
 }
 

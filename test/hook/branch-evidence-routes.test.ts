@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bashCall, bashFailed, bashPassed, skillCall } from '../helpers/payloads.js';
+import { bashCall, bashFailed, bashPassed, skillCall, userPrompt } from '../helpers/payloads.js';
 import { cli, decisionOf, git, initedProject, readJson, withoutSandbox } from '../helpers/project.js';
 import { runRegisteredHook } from '../helpers/registered-hook.js';
 
@@ -116,5 +116,72 @@ describe('commits to a closed branch, by any route, through the registered hooks
     const evaluation = JSON.parse(gate.stdout) as { checks: { requirement: string; met: boolean }[] };
     expect(evaluation.checks.find((check) => check.requirement === 'branch_integrity')).toMatchObject({ met: true });
     expect(cli(['branch', 'acknowledge', '--dir', dir]).status).toBe(1);
+  });
+});
+
+/** One hook call that is not a shell command's: the agent's next prompt, as Claude Code sends it. */
+function nextCall(dir: string) {
+  const result = runRegisteredHook(dir, userPrompt(dir, 'go on'));
+  expect(result.status, result.stderr).toBe(0);
+  return decisionOf(result);
+}
+
+describe('commits between calls: seen at the next hook call, whatever made them', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = withoutSandbox(initedProject('isdlc-branch-between-'));
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'project with isdlc');
+    git(dir, 'checkout', '-q', '-b', BRANCH);
+    expect(cli(['workflow', 'start', 'feature', '--description', 'Export', '--branch', BRANCH, '--dir', dir]).status).toBe(0);
+    // isdlc's first look.
+    nextCall(dir);
+  });
+
+  it('a commit a background job makes after its shell call has ended', async () => {
+    const before = head(dir, 'main');
+    const count = violations(dir).length;
+    const quiet = shellCall(dir, '(sleep 1; git update-ref refs/heads/main $(git commit-tree "HEAD^{tree}" -p main -m later)) > /dev/null 2>&1 &');
+    expect(quiet.context ?? '').not.toContain('branch-evidence');
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(head(dir, 'main')).not.toBe(before);
+    const decision = nextCall(dir);
+    expect(decision.context).toContain('isdlc branch-evidence: main gained 1 commit');
+    expect(decision.context).toContain("since isdlc's last look, between tool calls");
+    expect(violations(dir)).toHaveLength(count + 1);
+    expect(violations(dir)[count]).toMatchObject({ branch: 'main', from: before, between_calls: true, commit_count: 1 });
+  });
+
+  it('a commit whose call then deletes the heads isdlc kept for it', () => {
+    const before = head(dir, 'main');
+    const count = violations(dir).length;
+    const decision = shellCall(
+      dir,
+      'git update-ref refs/heads/main $(git commit-tree "HEAD^{tree}" -p main -m hidden) && rm -f .isdlc/branch-heads/calls.log*',
+    );
+    expect(decision.context).toContain('isdlc branch-evidence: main gained 1 commit');
+    expect(violations(dir)).toHaveLength(count + 1);
+    expect(violations(dir)[count]).toMatchObject({ branch: 'main', from: before });
+  });
+
+  it('a commit made by a process outside any call (a rule, a script the person runs)', () => {
+    const before = head(dir, 'main');
+    const count = violations(dir).length;
+    expect(sh(dir, 'git update-ref refs/heads/main $(git commit-tree "HEAD^{tree}" -p main -m outside)')).toBe(0);
+    expect(nextCall(dir).context).toContain('isdlc branch-evidence: main gained 1 commit');
+    expect(violations(dir)[count]).toMatchObject({ branch: 'main', from: before, between_calls: true });
+    // Seen once: the call after is quiet.
+    expect(nextCall(dir).context ?? '').not.toContain('branch-evidence');
+    expect(violations(dir)).toHaveLength(count + 1);
+  });
+
+  it('commits fetched from a remote (already on a remote-tracking branch) are not counted', () => {
+    const count = violations(dir).length;
+    expect(
+      sh(dir, 'c=$(git commit-tree "HEAD^{tree}" -p main -m upstream) && git update-ref refs/remotes/origin/main "$c" && git update-ref refs/heads/main "$c"'),
+    ).toBe(0);
+    expect(nextCall(dir).context ?? '').not.toContain('branch-evidence');
+    expect(violations(dir)).toHaveLength(count);
   });
 });
