@@ -5,7 +5,17 @@
 // repository's, so a `git log` of isdlc's would run the agent's program with the person's rights. isdlc's
 // git reads no system or global config, takes none from the environment, and is told to run none of those
 // programs whatever the repository's config says; it also ignores replacement objects, which could show a
-// history that is not there.
+// history that is not there. And the git it runs is the system's, not the first one on PATH (a folder of
+// the project's on PATH could hold a `git` of the agent's).
+import { trustedProgram } from '../util/program-path.js';
+
+let found: { root: string; program: string } | undefined;
+
+/** The git isdlc runs for the project at `root`: from the system's folders, else a PATH folder no agent can fill. */
+export function gitProgram(root: string): string {
+  if (found?.root !== root) found = { root, program: trustedProgram('git', root) ?? 'git' };
+  return found.program;
+}
 
 /** Overrides for every setting that makes the commands isdlc runs start a program of the config's choosing. */
 const NO_PROGRAMS = [

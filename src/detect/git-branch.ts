@@ -2,7 +2,7 @@
 // failure (no git, not a repository, a detached HEAD), so a git problem never blocks a tool call, and no
 // program of the configuration's choosing run (clean-git.ts).
 import type * as ChildProcess from 'node:child_process';
-import { cleanGitArgs, cleanGitEnv } from './clean-git.js';
+import { cleanGitArgs, cleanGitEnv, gitProgram } from './clean-git.js';
 
 const TIMEOUT_MS = 3000;
 
@@ -15,7 +15,7 @@ function childProcess(): typeof ChildProcess {
 export function git(dir: string, args: string[]): string | null {
   try {
     return childProcess()
-      .execFileSync('git', cleanGitArgs(dir, args), {
+      .execFileSync(gitProgram(dir), cleanGitArgs(dir, args), {
         encoding: 'utf8',
         env: cleanGitEnv(process.env),
         timeout: TIMEOUT_MS,

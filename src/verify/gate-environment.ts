@@ -4,33 +4,23 @@
 // gets the environment a person's terminal would give it, and a program the project's own folders put in
 // front of the system's (a `node` in node_modules/.bin, a `pytest.py` at the root) stops it.
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import { agentWritableFolder, tempFolders } from '../util/program-path.js';
 
 /** Variables that change what a runner loads or how it judges, whoever set them. */
 const NOT_INHERITED =
   /^(?:NODE_OPTIONS|NODE_PATH|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_.*|BASH_ENV|ENV|ZDOTDIR|PYTEST_.*|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PYTHONUSERBASE|PYTHONSAFEPATH|GOFLAGS|RUSTFLAGS|RUSTDOCFLAGS|RUSTC_WRAPPER|RUSTC|CARGO_BUILD_.*|CARGO_TARGET_.*|npm_config_.*|NPM_CONFIG_.*|YARN_.*|PNPM_.*|JEST_.*|VITEST.*|MOCHA_.*|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|ISDLC_.*)$/i;
-
-/** A PATH folder the agent could have filled: relative, inside the project, or in a temporary folder. */
-function agentsFolder(folder: string, root: string, temps: readonly string[]): boolean {
-  if (!isAbsolute(folder)) return true;
-  const inside = (base: string) => {
-    const rel = relative(resolve(base), resolve(folder));
-    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-  };
-  return inside(root) || temps.some(inside);
-}
 
 /**
  * `hostMarkers`: the variables the agent hosts set in their agent's shell (Claude Code's CLAUDECODE): a test
  * that reads one could tell the gate's run from a person's, so none reaches it.
  */
 export function gateEnvironment(root: string, hostMarkers: readonly string[], env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const temps = [tmpdir(), env['TMPDIR'], '/tmp', '/var/tmp'].filter((dir): dir is string => typeof dir === 'string' && dir !== '');
+  const temps = tempFolders(env);
   const markers = new Set(hostMarkers.map((name) => name.toUpperCase()));
   const out: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(env)) if (!NOT_INHERITED.test(key) && !markers.has(key.toUpperCase())) out[key] = value;
-  const path = (env['PATH'] ?? '').split(':').filter((folder) => folder !== '' && !agentsFolder(folder, root, temps));
+  const path = (env['PATH'] ?? '').split(':').filter((folder) => folder !== '' && !agentWritableFolder(folder, root, temps));
   out['PATH'] = path.length > 0 ? path.join(':') : '/usr/local/bin:/usr/bin:/bin';
   // Settings a test of an earlier run could have left in the home folder or npm's prefix (writable by the
   // person, so by the agent's code wherever no sandbox holds it): npm's user and global config (node-options,

@@ -1,6 +1,6 @@
 // `isdlc doctor` against the Claude Code installed: the version found again on every run, hooks that
 // version would not run, the UserPromptExpansion key, bashEditDiffEnabled and folder trust.
-import { realpathSync } from 'node:fs';
+import { chmodSync, existsSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { homeWith, trustedHome, withClaude, withoutClaude } from '../helpers/claude-code.js';
@@ -159,6 +159,32 @@ describe('doctor checks against the Claude Code installed', () => {
         what: expect.stringContaining('.claude/settings.local.json sets bashEditDiffEnabled to false, which turns off the true in'),
       }),
     );
+  });
+});
+
+describe('doctor and the node the hooks run', () => {
+  it('fails a `node` first on PATH in a folder of the project, and warns when it is not the one init saw', () => {
+    const dir = projectFor('2.1.332');
+    const recorded = readJson(join(dir, '.isdlc/install.json'))['hook_node'];
+    expect(recorded).toBe(join(dirname(process.execPath), 'node'));
+    const planted = join(dir, 'node_modules/.bin');
+    writeJson(join(planted, 'node'), {});
+    chmodSync(join(planted, 'node'), 0o755);
+    const bad = doctor(dir, { ...withClaude('2.1.332'), PATH: `${planted}:${process.env['PATH'] ?? ''}` });
+    expect(bad.status).toBe(1);
+    expect(bad.findings).toContainEqual(
+      expect.objectContaining({
+        severity: 'fail',
+        what: expect.stringContaining(`the hooks run the first \`node\` on PATH, ${join(planted, 'node')}, which lies in a folder an agent's code can write`),
+      }),
+    );
+    const changed = doctor(dir, { ...withClaude('2.1.332'), PATH: `/usr/bin:${process.env['PATH'] ?? ''}` });
+    const node = changed.findings.find((finding) => finding.what.startsWith('the hooks now run'));
+    if (existsSync('/usr/bin/node') && '/usr/bin/node' !== recorded) {
+      expect(node).toMatchObject({ severity: 'warn', what: expect.stringContaining(`when isdlc was set up it was ${recorded}`) });
+    }
+    const same = doctor(dir, withClaude('2.1.332'));
+    expect(same.findings).toContainEqual({ severity: 'ok', what: `the hooks run ${recorded}` });
   });
 });
 

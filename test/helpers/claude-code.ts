@@ -3,7 +3,7 @@
 // does, a PATH with no `claude` at all, and a HOME whose `.claude.json` trusts a folder.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, symlinkSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { tempDir, writeFile, writeJson } from './project.js';
 
 /** A folder holding a `claude` that prints `stdout` (by default as 2.1.332 prints its version) and exits `status`. */
@@ -28,7 +28,10 @@ export function withClaude(version: string, options: Parameters<typeof fakeClaud
 }
 
 let bare: string | undefined;
-/** The environment for `cli()` with a PATH that holds `node`, `bash` and `sh` and nothing else: no `claude`. */
+/**
+ * The environment for `cli()` with a PATH that holds `node`, `bash` and `sh` and nothing else: no `claude`.
+ * Node's own folder comes first where it holds no `claude` (doctor rightly fails a `node` found in a temp folder).
+ */
 export function withoutClaude(): Record<string, string> {
   // Made again after the folders of the test file before it were removed.
   if (!bare || !existsSync(bare)) {
@@ -39,7 +42,8 @@ export function withoutClaude(): Record<string, string> {
       if (found) symlinkSync(found, join(bare, tool));
     }
   }
-  return { PATH: bare };
+  const nodeFolder = dirname(process.execPath);
+  return { PATH: existsSync(join(nodeFolder, 'claude')) ? bare : `${nodeFolder}:${bare}` };
 }
 
 /**

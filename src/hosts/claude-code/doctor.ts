@@ -6,10 +6,11 @@
 // (docs/claude-code-versions.md).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { GuardedSet } from '../../integrity/guarded-set.js';
 import type { Finding } from '../../install/host-setup.js';
 import { readInstallRecord } from '../../state/install-record.js';
+import { agentWritableFolder, firstOnPath, tempFolders } from '../../util/program-path.js';
 import { SETTINGS_FILE } from './files.js';
 import { sourceText } from './hook-plan.js';
 import {
@@ -222,6 +223,37 @@ export interface ClaudeCodeDoctorReport {
   findings: Finding[];
 }
 
+/**
+ * The `node` the registered hooks start: Claude Code finds it on its PATH, outside every sandbox. One in a
+ * folder an agent's code can write (the project, a temp folder, a relative PATH entry) would run as the
+ * person at every tool call; one that is not the node init saw may have been put in front of it.
+ */
+function checkHookNode(root: string, findings: Finding[]): void {
+  const found = firstOnPath('node', process.env['PATH']);
+  const recorded = claudeCodeFieldsOf(readInstallRecord(root))?.hook_node;
+  if (!found) {
+    findings.push({ severity: 'fail', what: 'no `node` on PATH: the hooks Claude Code starts as `node` cannot run', fix: 'put Node.js 22 or later on PATH' });
+    return;
+  }
+  if (agentWritableFolder(dirname(found), root, tempFolders())) {
+    findings.push({
+      severity: 'fail',
+      what: `the hooks run the first \`node\` on PATH, ${found}, which lies in a folder an agent's code can write (the project, a temp folder, or a relative PATH entry): it would run with your rights at every tool call`,
+      fix: `take ${dirname(found)} off PATH, or put the folder of your Node.js first`,
+    });
+    return;
+  }
+  if (recorded && recorded !== found) {
+    findings.push({
+      severity: 'warn',
+      what: `the hooks now run ${found} (the first \`node\` on PATH); when isdlc was set up it was ${recorded}`,
+      fix: `if you did not change your Node.js, look at ${found}; if you did, run \`isdlc init ${root}\` to take it`,
+    });
+    return;
+  }
+  findings.push({ severity: 'ok', what: `the hooks run ${found}` });
+}
+
 export function claudeCodeDoctor(root: string, guarded: GuardedSet, options: ClaudeCodeDoctorOptions): ClaudeCodeDoctorReport {
   const version: Finding[] = [];
   const claude = claudeVersionToCheck(root, options.claudeVersion, version);
@@ -229,6 +261,7 @@ export function claudeCodeDoctor(root: string, guarded: GuardedSet, options: Cla
   if (tooOld) version.push(tooOld);
   const findings: Finding[] = [];
   checkSettings(root, claude, findings);
+  checkHookNode(root, findings);
   findings.push(...protectionFindings(root, guarded, claudeSandboxSupport(), claude.version));
   checkTrust(root, findings);
   checkMcpServer(root, claude.reinit, findings);

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { cleanGitArgs, cleanGitEnv } from '../../detect/clean-git.js';
+import { cleanGitArgs, cleanGitEnv, gitProgram } from '../../detect/clean-git.js';
 import { writeFileAtomic } from '../../state/atomic-write.js';
 
 /**
@@ -43,7 +43,7 @@ const END = '# isdlc: end';
 
 /** The repository's exclude file for a project root, or undefined when the project is not in a git repository. */
 export function gitExcludeFile(root: string): string | undefined {
-  const run = spawnSync('git', cleanGitArgs(root, ['rev-parse', '--git-path', 'info/exclude']), {
+  const run = spawnSync(gitProgram(root), cleanGitArgs(root, ['rev-parse', '--git-path', 'info/exclude']), {
     cwd: root,
     env: cleanGitEnv(process.env),
     encoding: 'utf8',

@@ -17,6 +17,8 @@ export interface ClaudeCodeInstallFields {
   settings_owned?: OwnedRecord;
   /** Whether init turned Claude Code's sandbox on, and why not. */
   sandbox?: { on: boolean; why?: string };
+  /** The `node` the registered hooks started when init ran (the first on PATH), for doctor to compare. */
+  hook_node?: string;
 }
 
 /** Claude Code's fields of a record, as far as it has them. */

@@ -22,6 +22,7 @@ import { monorepoProjectIds, protectedPaths, sandboxEdits } from './sandbox-sett
 import { claudeSandboxSupport, type SandboxSupport } from './sandbox-support.js';
 import { mergeOurSettings, removeOurSettings, type HookForm, type Settings } from './settings.js';
 import { CLAUDE_CODE, UPGRADE_COMMANDS } from './versions.js';
+import { firstOnPath } from '../../util/program-path.js';
 
 /** Claude Code's options of `isdlc init`, as the command line gives them (src/hosts/claude-code/index.ts). */
 export interface ClaudeCodeInitOptions {
@@ -88,6 +89,7 @@ function prepareInit(context: HostInitContext, options: ClaudeCodeInitOptions): 
     throw new InstallError(`${join(root, MCP_FILE)}: ${(error as Error).message}. Fix it first; isdlc changed nothing.`);
   }
 
+  const hookNode = firstOnPath('node', process.env['PATH']);
   const record: ClaudeCodeInstallFields = {
     settings_created: [...new Set([...(previous?.settings_created ?? []), ...merged.created, ...owned.created])],
     settings_file_created: previous?.settings_file_created ?? !settingsExisted,
@@ -95,6 +97,7 @@ function prepareInit(context: HostInitContext, options: ClaudeCodeInitOptions): 
     claude_code: { version: plan.target.version, from: plan.target.from, hook_form: plan.form },
     settings_owned: owned.record,
     sandbox,
+    ...(hookNode ? { hook_node: hookNode } : {}),
   };
 
   const write = (): ChangeLine[] => {
