@@ -5,8 +5,9 @@
 import { spawnSync } from 'node:child_process';
 import { DISPLACED_REPAIR, displacedIsdlc } from '../integrity/displaced.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { configProblems } from '../config/consistency.js';
+import { git } from '../detect/git-branch.js';
 import { CONFIG_NAMES, ProjectConfig, loadConfig } from '../config/project-config.js';
 import { knownPhaseKeys } from '../config/phases.js';
 import { HOSTS } from '../hosts/index.js';
@@ -126,6 +127,20 @@ function checkConfig(root: string, findings: Finding[]): ProjectConfig {
   return config;
 }
 
+/**
+ * The state file is this machine's: tracked by git, `git stash`, a checkout of another branch or a pull
+ * rewrites it under isdlc (and with the sandbox on they cannot, and stop half way).
+ */
+function checkStateUntracked(root: string, file: string, findings: Finding[]): void {
+  const rel = relative(root, file);
+  if (git(root, ['ls-files', '--error-unmatch', '--', rel]) === null) return;
+  findings.push({
+    severity: 'warn',
+    what: `${rel} is tracked by git: git stash, a checkout of another branch or a pull would rewrite it under isdlc (with the sandbox on they cannot, and stop half way)`,
+    fix: `\`git rm --cached ${rel}\` and commit that (the file stays; .isdlc/.gitignore keeps it out from then on)`,
+  });
+}
+
 function checkStateFile(file: string, config: ProjectConfig, findings: Finding[]): void {
   const dir = join(file, '..');
   let state: IsdlcState;
@@ -135,7 +150,7 @@ function checkStateFile(file: string, config: ProjectConfig, findings: Finding[]
     const code = (error as NodeJS.ErrnoException).code;
     findings.push(
       code === 'ENOENT'
-        ? { severity: 'warn', what: `${file} does not exist`, fix: 'run `isdlc init` to create it' }
+        ? { severity: 'ok', what: `${file}: no workflow state on this machine yet (\`isdlc workflow start\` makes it; it is not kept in git)` }
         : {
             severity: 'fail',
             what: `${file} does not parse: ${(error as Error).message}`,
@@ -197,7 +212,10 @@ export function runDoctor(root: string, options: DoctorOptions = {}): Finding[] 
   const stateFiles = monorepo
     ? Object.keys(monorepo.projects ?? {}).map((id) => join(root, ISDLC_DIR, 'projects', id, 'state.json'))
     : [locateState(root, { env: {}, cwd: root, configDirs: CONFIG_DIRS }).stateFile];
-  for (const file of stateFiles) checkStateFile(file, config, findings);
+  for (const file of stateFiles) {
+    checkStateFile(file, config, findings);
+    checkStateUntracked(root, file, findings);
+  }
   return findings;
 }
 

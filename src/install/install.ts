@@ -29,6 +29,10 @@ export { BIN_FILES, INSTALL_RECORD };
 export const CONSTITUTION_FILE = 'docs/isdlc/constitution.md';
 
 const GITIGNORE = `# isdlc: files that are local to this machine
+# The workflow's state is this machine's record of its agents' work: git stash, a checkout of another
+# branch or a pull would otherwise rewrite it under isdlc.
+state.json
+state.corrupt-*
 hook-activity.log
 hook-activity.log.1
 journal/

@@ -6,6 +6,8 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { BIN_FILES } from './bin-files.js';
 import { DISPLACED_REPAIR, displacedIsdlc } from './displaced.js';
+import { readJournal } from './journal.js';
+import { relativeToRoot } from './guarded-set.js';
 
 export interface InstallProblem {
   /** What is wrong, for the model and the person. */
@@ -30,6 +32,15 @@ export interface IntegrityInput {
 }
 
 const exists = (path: string): boolean => statSync(path, { throwIfNoEntry: false }) !== undefined;
+
+/** Whether the journal follows a file of isdlc's at `file` (read only when that file is missing): one isdlc wrote, or found and adopted. */
+function journalLeftFile(root: string, file: string): boolean {
+  const rel = relativeToRoot(root, file);
+  const read = readJournal(root);
+  // A journal that cannot be read vouches for nothing: the state counts as gone.
+  if (read.kind === 'broken') return true;
+  return read.kind === 'ok' && rel !== undefined && read.index.files[rel] !== undefined;
+}
 
 /** install.json is written by `isdlc init` (INSTALL_RECORD): where it is, the bin files and state belong. */
 const INSTALL_RECORD_NAME = 'install.json';
@@ -74,7 +85,9 @@ export function installProblems(input: IntegrityInput): InstallProblem[] {
       repair: 'a person runs `isdlc init` in the project to reinstall them; `isdlc doctor` checks the install',
     });
   }
-  if (installed && input.stateFile && !exists(input.stateFile)) {
+  // The state is this machine's (not in git): a clone has none, and starts its own workflow. Missing is a
+  // fault where isdlc's journal follows a state file here.
+  if (installed && input.stateFile && !exists(input.stateFile) && journalLeftFile(input.root, input.stateFile)) {
     problems.push({
       what: `${relative(input.root, input.stateFile)} is missing although isdlc is installed here, so the workflow's record is gone`,
       repair: 'a person restores it from a copy, or runs `isdlc init` to start a fresh one; `isdlc doctor` checks the install',

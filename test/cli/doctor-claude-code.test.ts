@@ -165,7 +165,7 @@ describe('doctor checks against the Claude Code installed', () => {
 describe('doctor and the node the hooks run', () => {
   it('fails a `node` first on PATH in a folder of the project, and warns when it is not the one init saw', () => {
     const dir = projectFor('2.1.332');
-    const recorded = readJson(join(dir, '.isdlc/install.json'))['hook_node'];
+    const recorded = String(readJson(join(dir, '.isdlc/install.json'))['hook_node']);
     expect(recorded).toBe(join(dirname(process.execPath), 'node'));
     const planted = join(dir, 'node_modules/.bin');
     writeJson(join(planted, 'node'), {});

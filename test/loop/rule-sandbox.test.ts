@@ -57,6 +57,8 @@ function project(kind: 'git' | 'plain'): string {
     // Not yet there: the agent's rule must not be able to make it.
     rmSync(join(dir, '.mcp.json'));
     git(dir, 'add', '-A');
+    // A project that still tracks its state (older setups did): `git checkout` of it is a route.
+    git(dir, 'add', '-f', '.isdlc/state.json');
     git(dir, 'commit', '-q', '-m', 'start');
     // isdlc wrote the state since the commit: `git checkout` of the file would undo that.
     const state = JSON.parse(readFileSync(join(dir, '.isdlc/state.json'), 'utf8')) as Record<string, unknown>;
