@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { cli } from '../helpers/project.js';
 import { MockApi } from './harness/mock-api.js';
 import { bash, call, edit, say, write } from './harness/script.js';
-import { activity, e2eProject, runClaude, trust, unprotected, userSettings } from './harness/session.js';
+import { activity, asPersonWrote, e2eProject, runClaude, trust, unprotected, userSettings } from './harness/session.js';
 import { usesClaudeCode } from './harness/pinned.js';
 
 usesClaudeCode();
@@ -38,6 +38,10 @@ describe('bashEditDiff', () => {
   test('with it in the user settings, a shell change to state in the default mode is reported, and isdlc tells the model and the person', async () => {
     const project = unprotected(e2eProject({ trusted: true }));
     userSettings(project, { bashEditDiffEnabled: true });
+    // Claude Code's diff leaves out what git ignores: a project that still keeps its state in git.
+    const ignore = join(project.dir, '.isdlc', '.gitignore');
+    writeFileSync(ignore, readFileSync(ignore, 'utf8').replace(/^state\.json\n/m, ''));
+    asPersonWrote(project);
     const doctor = cli(['doctor', project.dir, '--claude-version', project.version], { env: { HOME: project.home } });
     expect(doctor.stdout).toMatch(/✓ bashEditDiffEnabled is on in /);
     const run = await runClaude(project, { prompt: 'Tidy up.', permissions: defaultMode, scripts: [tidyUp] });

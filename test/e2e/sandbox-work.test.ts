@@ -68,8 +68,8 @@ describe('inside the sandbox', () => {
     // in .git/info/exclude, so `git add -A` takes only the work.
     expect(commit!.text).toContain('multiply');
     const committed = git(project, ['show', '--name-only', '--format=', 'feature']).split('\n').filter(Boolean);
-    // The state isdlc's hook wrote when it recorded the test run is committed too: it is a tracked file.
-    expect(committed.sort()).toEqual(['.isdlc/state.json', 'docs/isdlc/tasks.md', 'docs/notes.md', 'src/add.js', 'src/lib/one.js', 'src/mul.js']);
+    // Only the work: the state isdlc's hook wrote when it recorded the test run is this machine's, not git's.
+    expect(committed.sort()).toEqual(['docs/isdlc/tasks.md', 'docs/notes.md', 'src/add.js', 'src/lib/one.js', 'src/mul.js']);
     expect(npm!.text).toContain('cached');
     expect(temp!.text).toContain('scratch');
     expect(git(project, ['show', 'feature:src/add.js'])).toContain('b + a');
@@ -77,14 +77,13 @@ describe('inside the sandbox', () => {
     // isdlc's hooks, outside the sandbox, recorded the test run.
     const state = readState(project) as State;
     expect(state['phases']['06-implementation'].iteration_requirements.test_iteration).toMatchObject({ last_test_result: 'passed' });
-    // Back to main: the branch and the source files switch, the tracked state cannot (git says so, then
-    // exits 0, and Claude Code adds a warning of its own): the workflow's state stays the one in the work
-    // tree, whichever branch is checked out.
-    expect(back!.text).toContain("unable to unlink old '.isdlc/state.json': Read-only file system");
-    expect(back!.text).toMatch(/rc=0\nmain\n M \.isdlc\/state\.json/);
-    expect(back!.text).toMatch(/git may have failed to change some files/);
+    // Back to main: the branch and the source files switch cleanly, and the workflow's state stays as isdlc
+    // wrote it, whichever branch is checked out (it is not in git, so git has nothing to switch there).
+    expect(back!.text).not.toMatch(/unable to unlink|may have failed/);
+    expect(back!.text).toMatch(/rc=0\nmain\n/);
+    expect(back!.text).not.toContain('.isdlc/state.json');
     expect(readFileSync(join(project.dir, 'src', 'add.js'), 'utf8')).toContain('a + b');
-    expect(readFileSync(join(project.dir, '.isdlc', 'state.json'), 'utf8')).toBe(git(project, ['show', 'feature:.isdlc/state.json']));
+    expect((readState(project) as State)['phases']['06-implementation'].iteration_requirements.test_iteration).toMatchObject({ last_test_result: 'passed' });
   }, 120_000);
 
   test("a person's decisions fail in the agent's shell and change nothing; the same commands work from a terminal", async () => {

@@ -1,12 +1,13 @@
 // Without a sandbox, a forged state that isdlc could not put back must not count: not when the hook call's
-// check cannot write (a full disk, played with a file-size limit on the hook's process), and not for a gate
-// asked before any hook call came. The forgery here claims passing tests where isdlc recorded a failure.
+// check cannot write (a full disk, played with a file-size limit on the hook's process; a journal the agent
+// made read-only, played as an ordinary user, whom file modes bind), and not for a gate asked before any
+// hook call came. The forgery here claims passing tests where isdlc recorded a failure.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bashPassed, skillCall } from '../helpers/payloads.js';
-import { cleanEnv, cli, decisionOf, initedProject, withoutSandbox, writeJson, type Run } from '../helpers/project.js';
+import { cleanEnv, cli, decisionOf, initedProject, tempDir, withoutSandbox, writeJson, type Run } from '../helpers/project.js';
 import { testRecord, withTests, workflowState } from '../helpers/states.js';
 
 const PHASE = '06-implementation';
@@ -66,5 +67,45 @@ describe('a forgery isdlc could not put back does not count', () => {
     });
     expect(decisionOf({ status: hook.status, stdout: hook.stdout, stderr: hook.stderr }).context).toContain('isdlc tamper-evidence');
     expect(cli(['gate', 'check', '--phase', PHASE, '--dir', dir]).stdout).not.toContain('not put back yet');
+  });
+});
+
+/** `nobody`, where this runs as root and can become it: file modes bind it, as they bind a person's own account. */
+const asUser = process.getuid?.() === 0 && spawnSync('setpriv', ['--version'], { stdio: 'ignore' }).status === 0;
+
+describe.skipIf(!asUser || process.platform !== 'linux')('a journal made read-only, as an ordinary user', () => {
+  it('closes the gate, says why, and deletes nothing', () => {
+    const dir = project();
+    // This Node, where that user can reach it (the same file, linked into a folder anyone can read).
+    const bin = tempDir('isdlc-node-for-nobody-');
+    linkSync(process.execPath, join(bin, 'node'));
+    spawnSync('chmod', ['755', bin]);
+    spawnSync('chown', ['-R', '65534:65534', dir]);
+    const asNobody = (line: string, input?: string) =>
+      spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'bash', '-c', line], {
+        cwd: dir,
+        env: cleanEnv({ CLAUDE_PROJECT_DIR: dir, PATH: `${bin}:/usr/bin:/bin`, HOME: dir }),
+        encoding: 'utf8',
+        ...(input === undefined ? {} : { input }),
+      });
+    const bins = readdirSync(join(dir, '.isdlc/bin')).sort();
+    // The agent, with the person's rights: the journal read-only, then the state forged.
+    expect(asNobody('chmod -R a-w .isdlc/journal').status).toBe(0);
+    const forged = `${JSON.stringify(withTests(workflowState('feature', PHASE), PHASE, testRecord('passed', 2)), null, 2)}\n`;
+    expect(asNobody(`cat > .isdlc/state.json`, forged).status).toBe(0);
+    const hook = (payload: Record<string, unknown>) => {
+      const run = asNobody(`exec node .isdlc/bin/isdlc.cjs hook`, JSON.stringify(payload));
+      return decisionOf({ status: run.status, stdout: run.stdout, stderr: run.stderr });
+    };
+    const ordinary = hook(bashPassed(dir, 'ls', ''));
+    expect(ordinary.kind).toBe('allow');
+    expect(ordinary.context).toMatch(/could not check its own files on this call \(EACCES/);
+    expect(hook(skillCall(dir, 'isdlc', 'advance')).kind).toBe('deny');
+    const gate = asNobody('node .isdlc/bin/isdlc.cjs gate check --phase 06-implementation');
+    expect(gate.status, gate.stdout + gate.stderr).toBe(1);
+    // Nothing of isdlc's is gone (the code caches of this Node may have joined them).
+    expect(readdirSync(join(dir, '.isdlc/bin'))).toEqual(expect.arrayContaining(bins));
+    expect(existsSync(join(dir, '.isdlc/state.json'))).toBe(true);
+    expect(existsSync(join(dir, '.isdlc/journal'))).toBe(true);
   });
 });

@@ -187,8 +187,8 @@ export const SHELL_ROUTES: readonly Route[] = [
   {
     id: 'S15',
     target: 'state.json',
-    how: 'git stash -u of the untracked state, then pop',
-    call: () => sh(`git stash push -q -u -- .isdlc/state.json; rc=$?; git stash pop -q 2>/dev/null; exit $rc`),
+    how: 'git stash --all of the ignored state, then pop',
+    call: () => sh(`git stash push -q --all -- .isdlc/state.json; rc=$?; git stash pop -q 2>/dev/null; exit $rc`),
   },
   { id: 'S16', target: 'state.json', how: 'mv state.json aside', call: () => sh('mv .isdlc/state.json .isdlc/state.aside') },
   { id: 'S17', target: 'state.json', how: 'rm -rf .isdlc', call: () => sh('rm -rf .isdlc') },
