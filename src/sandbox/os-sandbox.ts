@@ -3,7 +3,7 @@
 // could rewrite isdlc's state, its loop store or the hook itself, or leave configuration outside the project
 // for isdlc's own unsandboxed processes to read. Inside it only the project is writable, less its protected
 // paths (the guarded set, src/integrity/guarded-set.ts), and the temp folders are the command's own.
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ISDLC_DIR } from '../state/locate.js';
 import { bubblewrapArgs, mountsFor, probeBubblewrap, type BubblewrapProbe, type Invocation } from './bubblewrap.js';
@@ -57,6 +57,18 @@ export function ruleSandbox(env: NodeJS.ProcessEnv = process.env): OsSandboxSupp
   return probeOsSandbox();
 }
 
+/**
+ * The nearest folder at or above `root` that holds a repository (a `.git` file, or a `.git` folder with a
+ * HEAD: an empty one is a sandbox's placeholder): the work tree the project is part of.
+ */
+function workTreeAbove(root: string): string | undefined {
+  for (let folder = root; ; folder = dirname(folder)) {
+    const dotGit = join(folder, '.git');
+    if (existsSync(join(dotGit, 'HEAD')) || statSync(dotGit, { throwIfNoEntry: false })?.isFile() === true) return folder;
+    if (dirname(folder) === folder) return undefined;
+  }
+}
+
 export interface SandboxedInvocation {
   invocation: Invocation;
   /** Call once the command and everything it started have ended. */
@@ -71,9 +83,11 @@ export function sandboxInvocation(kind: OsSandboxKind, command: Invocation, root
   const plan = planProtection(root, protect);
   if (kind === 'seatbelt') return { invocation: seatbeltInvocation(seatbeltProfile(plan), command), release() {} };
   if (!bubblewrap?.ok) throw new Error('bubblewrap was not found by probeOsSandbox');
+  // Before the placeholders: an empty `.git` made for the run is no repository.
+  const visible = keptVisible(process.env, dirname(process.execPath), workTreeAbove(plan.root));
   const held = holdPlaceholders(join(plan.root, ISDLC_DIR), plan.root, plan.placeholders);
   try {
-    const mounts = worldMounts(mountsFor(plan), plan.root, keptVisible(process.env, dirname(process.execPath)));
+    const mounts = worldMounts(mountsFor(plan), plan.root, visible);
     // The way in may be a link in a temp folder, which is the command's own in there.
     const args = bubblewrapArgs(mounts, { ...command, cwd: realpathSync(command.cwd) }, process.getuid?.() === 0);
     return { invocation: { file: bubblewrap.bwrap, args, cwd: command.cwd }, release: () => held.release() };

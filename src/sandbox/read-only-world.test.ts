@@ -52,6 +52,23 @@ describe('worldMounts', () => {
         { path: '/tmp/t1/p/docs/c.md', mode: 'ro' },
       ],
     ],
+    [
+      "a monorepo's top in a temp folder, holding the project: seen read-only, the project bound over it",
+      '/tmp/t1/mono/packages/a',
+      [
+        { path: '/tmp', mode: 'rw' },
+        { path: '/tmp/t1', mode: 'rw' },
+        { path: '/tmp/t1/mono', mode: 'rw' },
+        { path: '/tmp/t1/mono/packages/a', mode: 'rw' },
+        { path: '/tmp/t1/mono/.git/hooks', mode: 'ro' },
+      ],
+      ['/tmp/t1/mono'],
+      [
+        { path: '/tmp/t1/mono', mode: 'ro' },
+        { path: '/tmp/t1/mono/packages/a', mode: 'rw' },
+        { path: '/tmp/t1/mono/.git/hooks', mode: 'ro' },
+      ],
+    ],
   ])('%s', (_name, root, planned, visible, expected) => {
     expect(worldMounts(planned, root, visible)).toEqual(expected);
   });

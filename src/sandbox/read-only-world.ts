@@ -37,11 +37,12 @@ const within = (path: string, folder: string): boolean => path === folder || pat
 
 /**
  * Folders under a private temp folder that the command must still see (read-only): the home folder, the
- * PATH folders and Node's own folder, where a test machine keeps them in /tmp. Elsewhere they are part of
- * the read-only machine already.
+ * PATH folders, Node's own folder and the work tree the project is part of (a monorepo's top, whose
+ * node_modules its packages resolve), where a machine keeps them in /tmp. Elsewhere they are part of the
+ * read-only machine already.
  */
-export function keptVisible(env: NodeJS.ProcessEnv, nodeFolder: string): string[] {
-  const candidates = [env['HOME'], ...(env['PATH'] ?? '').split(':'), nodeFolder];
+export function keptVisible(env: NodeJS.ProcessEnv, nodeFolder: string, workTree?: string): string[] {
+  const candidates = [env['HOME'], ...(env['PATH'] ?? '').split(':'), nodeFolder, workTree];
   return [
     ...new Set(
       candidates.filter(
@@ -55,14 +56,16 @@ export function keptVisible(env: NodeJS.ProcessEnv, nodeFolder: string): string[
 /**
  * The plan's mounts (mountsFor) for a read-only machine with a writable `root`. Inside the root they stand
  * as planned. Outside it everything is read-only already, so only what lies in a private temp folder is
- * bound, read-only, to be seen there at all; an ancestor of the root is left out (binding it would cover
- * the root).
+ * bound, read-only, to be seen there at all. Mounts go parents first, so the root's own comes after any
+ * folder that holds it.
  */
 export function worldMounts(planned: readonly Mount[], root: string, visible: readonly string[]): Mount[] {
   const inTemp = (path: string): boolean => PRIVATE_TEMP.some((temp) => path !== temp && within(path, temp));
   const mounts = new Map<string, Mount['mode']>([[root, 'rw']]);
-  const outside = [...visible, ...planned.filter((mount) => !within(mount.path, root)).map((mount) => mount.path)];
-  for (const path of outside) if (inTemp(path) && !within(path, root) && !within(root, path)) mounts.set(path, 'ro');
+  // What must be seen may hold the root (a monorepo's top with its hoisted node_modules): bound first, the
+  // root over it. A planned folder on the way to the root is only a pin, and would cover the root.
+  for (const path of visible) if (inTemp(path) && !within(path, root)) mounts.set(path, 'ro');
+  for (const { path } of planned) if (inTemp(path) && !within(path, root) && !within(root, path)) mounts.set(path, 'ro');
   for (const mount of planned) if (within(mount.path, root)) mounts.set(mount.path, mount.mode);
   const depth = (path: string): number => path.split(sep).filter(Boolean).length;
   return [...mounts].map(([path, mode]) => ({ path, mode })).sort((a, b) => depth(a.path) - depth(b.path));

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GUARDED } from '../helpers/hosts.js';
-import { initedProject, REPO, tempDir, writeFile } from '../helpers/project.js';
+import { cli, git, initedProject, REPO, tempDir, writeFile } from '../helpers/project.js';
 import { probeOsSandbox } from '../../src/sandbox/os-sandbox.js';
 import type { RuleResult, ValidationReport } from '../../src/loop/types.js';
 
@@ -116,6 +116,23 @@ describe.skipIf(!here.ok || process.platform !== 'linux')('a rule in the OS sand
     const s = setting();
     const result = runRule(s.dir, command, s.env);
     expect(result.passed, `${result.message}\n${result.outputTail ?? ''}`).toBe(true);
+  });
+});
+
+describe.skipIf(!here.ok || process.platform !== 'linux')('a rule in a package of a monorepo kept in a temp folder', () => {
+  it("sees the repository's top (hoisted dependencies) read-only, and writes only in its own package", () => {
+    const top = tempDir('isdlc-rule-mono-');
+    git(top, 'init', '-q', '-b', 'main');
+    writeFile(join(top, 'node_modules/shared/index.js'), 'module.exports = 42;\n');
+    const dir = join(top, 'packages/a');
+    mkdirSync(dir, { recursive: true });
+    expect(cli(['init', dir, '--claude-version', '2.1.332']).status).toBe(0);
+    const env = { ...process.env };
+    const seen = runRule(dir, `node -e "process.exit(require('${join(top, 'node_modules/shared')}') === 42 ? 0 : 1)" && echo ok > out.txt`, env);
+    expect(seen.passed, `${seen.message}\n${seen.outputTail ?? ''}`).toBe(true);
+    expect(readFileSync(join(dir, 'out.txt'), 'utf8')).toBe('ok\n');
+    runRule(dir, 'echo planted > ../../planted.txt', env);
+    expect(existsSync(join(top, 'planted.txt'))).toBe(false);
   });
 });
 
