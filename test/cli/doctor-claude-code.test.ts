@@ -188,6 +188,23 @@ describe('doctor and the node the hooks run', () => {
   });
 });
 
+describe('doctor and toolchains inside the sandbox', () => {
+  it('warns a Go or Rust project whose test cache stays in the home folder, naming the setting; quiet once it is set', () => {
+    const dir = projectFor('2.1.332');
+    if (readJson(join(dir, '.isdlc/install.json'))['sandbox']?.['on'] !== true) return;
+    writeJson(join(dir, 'go.mod'), {});
+    writeJson(join(dir, 'Cargo.toml'), {});
+    const cacheFindings = (run: { findings: Finding[] }) => run.findings.filter((finding) => finding.what.includes('writes its cache in your home folder'));
+    const warned = cacheFindings(doctor(dir, withClaude('2.1.332')));
+    expect(warned.map((finding) => finding.fix)).toEqual([
+      expect.stringContaining('"env": {"GOCACHE": "/tmp/claude-'),
+      expect.stringContaining('"env": {"CARGO_HOME": "/tmp/claude-'),
+    ]);
+    writeJson(join(dir, '.claude/settings.local.json'), { env: { GOCACHE: '/tmp/claude-0/go-build', CARGO_HOME: '/tmp/claude-0/cargo' } });
+    expect(cacheFindings(doctor(dir, withClaude('2.1.332')))).toEqual([]);
+  });
+});
+
 describe('doctor and settings that switch every hook off', () => {
   it.each(['.claude/settings.json', '.claude/settings.local.json'])('fails on disableAllHooks in %s, naming the file to fix', (rel) => {
     const dir = projectFor('2.1.332');

@@ -12,6 +12,7 @@ import type { Finding } from '../../install/host-setup.js';
 import { readInstallRecord } from '../../state/install-record.js';
 import { agentWritableFolder, firstOnPath, tempFolders } from '../../util/program-path.js';
 import { SETTINGS_FILE } from './files.js';
+import { claudeUserSettingsFile, readSettingsObject } from './settings-files.js';
 import { sourceText } from './hook-plan.js';
 import {
   bashEditDiffFinding,
@@ -254,6 +255,35 @@ function checkHookNode(root: string, findings: Finding[]): void {
   findings.push({ severity: 'ok', what: `the hooks run ${found}` });
 }
 
+/** Toolchains whose test command writes a cache in the home folder, and the variable that moves it. */
+const HOME_CACHES: readonly { marker: string; variable: string; where: string; tool: string }[] = [
+  { marker: 'go.mod', variable: 'GOCACHE', where: 'go-build', tool: 'go test' },
+  { marker: 'Cargo.toml', variable: 'CARGO_HOME', where: 'cargo', tool: 'cargo test' },
+];
+
+/**
+ * Claude Code's sandbox leaves the agent's shell its temp folder (/tmp/claude-<uid>) and the project to
+ * write: `go test` and `cargo test` fail on their home-folder caches unless the person's settings move them.
+ */
+function checkToolchainCaches(root: string, findings: Finding[]): void {
+  if (claudeCodeFieldsOf(readInstallRecord(root))?.sandbox?.on !== true) return;
+  const env = new Set<string>();
+  const settings = [readSettingsObject(claudeUserSettingsFile()), ...readProjectSettingsFiles(root).map((file) => file.settings)];
+  for (const one of settings) {
+    const vars = one?.['env'];
+    if (vars && typeof vars === 'object' && !Array.isArray(vars)) for (const name of Object.keys(vars)) env.add(name);
+  }
+  const uid = process.getuid?.() ?? 0;
+  for (const cache of HOME_CACHES) {
+    if (!existsSync(join(root, cache.marker)) || env.has(cache.variable)) continue;
+    findings.push({
+      severity: 'warn',
+      what: `${cache.tool} writes its cache in your home folder, which Claude Code's sandbox keeps read-only for the agent's shell: it fails there`,
+      fix: `add "env": {"${cache.variable}": "/tmp/claude-${uid}/${cache.where}"} to .claude/settings.local.json (Claude Code's temp folder, which its sandbox leaves writable)`,
+    });
+  }
+}
+
 export function claudeCodeDoctor(root: string, guarded: GuardedSet, options: ClaudeCodeDoctorOptions): ClaudeCodeDoctorReport {
   const version: Finding[] = [];
   const claude = claudeVersionToCheck(root, options.claudeVersion, version);
@@ -262,6 +292,7 @@ export function claudeCodeDoctor(root: string, guarded: GuardedSet, options: Cla
   const findings: Finding[] = [];
   checkSettings(root, claude, findings);
   checkHookNode(root, findings);
+  checkToolchainCaches(root, findings);
   findings.push(...protectionFindings(root, guarded, claudeSandboxSupport(), claude.version));
   checkTrust(root, findings);
   checkMcpServer(root, claude.reinit, findings);
