@@ -191,7 +191,7 @@ describe('doctor and the node the hooks run', () => {
 describe('doctor and toolchains inside the sandbox', () => {
   it('warns a Go or Rust project whose test cache stays in the home folder, naming the setting; quiet once it is set', () => {
     const dir = projectFor('2.1.332');
-    if (readJson(join(dir, '.isdlc/install.json'))['sandbox']?.['on'] !== true) return;
+    if ((readJson(join(dir, '.isdlc/install.json'))['sandbox'] as { on?: boolean } | undefined)?.on !== true) return;
     writeJson(join(dir, 'go.mod'), {});
     writeJson(join(dir, 'Cargo.toml'), {});
     const cacheFindings = (run: { findings: Finding[] }) => run.findings.filter((finding) => finding.what.includes('writes its cache in your home folder'));

@@ -33,6 +33,17 @@ function shellCall(dir: string, line: string) {
   return decisionOf(post);
 }
 
+/** A project in git with a feature workflow started on its own branch, checked out. */
+function workflowOnItsBranch(prefix: string): string {
+  const dir = withoutSandbox(initedProject(prefix));
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'project with isdlc');
+  git(dir, 'checkout', '-q', '-b', BRANCH);
+  expect(cli(['workflow', 'start', 'feature', '--description', 'Export', '--branch', BRANCH, '--dir', dir]).status).toBe(0);
+  return dir;
+}
+
 function violations(dir: string): Record<string, any>[] {
   return (readJson(join(dir, '.isdlc/state.json'))['branch_violations'] as Record<string, any>[] | undefined) ?? [];
 }
@@ -40,12 +51,7 @@ function violations(dir: string): Record<string, any>[] {
 describe('commits to a closed branch, by any route, through the registered hooks', () => {
   let dir: string;
   beforeAll(() => {
-    dir = withoutSandbox(initedProject('isdlc-branch-routes-'));
-    git(dir, 'init', '-q', '-b', 'main');
-    git(dir, 'add', '-A');
-    git(dir, 'commit', '-q', '-m', 'project with isdlc');
-    git(dir, 'checkout', '-q', '-b', BRANCH);
-    expect(cli(['workflow', 'start', 'feature', '--description', 'Export', '--branch', BRANCH, '--dir', dir]).status).toBe(0);
+    dir = workflowOnItsBranch('isdlc-branch-routes-');
     mkdirSync(join(dir, 'tools'), { recursive: true });
     writeFileSync(
       join(dir, 'tools/save.sh'),
@@ -129,12 +135,7 @@ function nextCall(dir: string) {
 describe('commits between calls: seen at the next hook call, whatever made them', () => {
   let dir: string;
   beforeAll(() => {
-    dir = withoutSandbox(initedProject('isdlc-branch-between-'));
-    git(dir, 'init', '-q', '-b', 'main');
-    git(dir, 'add', '-A');
-    git(dir, 'commit', '-q', '-m', 'project with isdlc');
-    git(dir, 'checkout', '-q', '-b', BRANCH);
-    expect(cli(['workflow', 'start', 'feature', '--description', 'Export', '--branch', BRANCH, '--dir', dir]).status).toBe(0);
+    dir = workflowOnItsBranch('isdlc-branch-between-');
     // isdlc's first look.
     nextCall(dir);
   });

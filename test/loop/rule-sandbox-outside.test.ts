@@ -7,30 +7,15 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GUARDED } from '../helpers/hosts.js';
-import { cli, git, initedProject, REPO, tempDir, writeFile } from '../helpers/project.js';
+import { cli, git, initedProject, tempDir, writeFile } from '../helpers/project.js';
+import { runRuleOnWorker } from '../helpers/rule-worker.js';
 import { probeOsSandbox } from '../../src/sandbox/os-sandbox.js';
-import type { RuleResult, ValidationReport } from '../../src/loop/types.js';
+import type { RuleResult } from '../../src/loop/types.js';
 
-const LOOP_BUNDLE = join(REPO, 'dist/loop.cjs');
 const here = probeOsSandbox();
 
-function runRule(project: string, command: string, env: NodeJS.ProcessEnv, unguarded = false): RuleResult {
-  const request = {
-    rules: [{ type: 'command', name: 'route', enabled: true, command, expectedExitCode: 0, timeoutSeconds: 20 }],
-    context: { root: project, protect: GUARDED.protectedPaths(env), agentOutput: '', loop: { id: 'L-0123456789', approvedByPerson: unguarded } },
-    deadline: Date.now() + 30_000,
-  };
-  const child = spawnSync(process.execPath, [LOOP_BUNDLE, '--validate'], {
-    input: JSON.stringify(request),
-    encoding: 'utf8',
-    cwd: project,
-    env: unguarded ? { ...env, ISDLC_OS_SANDBOX: 'off' } : env,
-    timeout: 40_000,
-  });
-  if (child.status !== 0) throw new Error(`validation failed: ${child.stderr}`);
-  return (JSON.parse(child.stdout) as ValidationReport).results[0]!;
-}
+const runRule = (project: string, command: string, env: NodeJS.ProcessEnv, unguarded = false): RuleResult =>
+  runRuleOnWorker(project, command, { env, unguarded });
 
 /** A project, and a home and a PATH folder of the person's (in a temp folder, as on a test machine). */
 function setting(): { dir: string; home: string; bin: string; env: NodeJS.ProcessEnv; mark: string } {

@@ -3,13 +3,14 @@
 // route: each route here runs as a rule on the Stop hook's own validation worker (dist/loop.cjs
 // --validate starts it as the hook does), and afterwards every guarded file is byte for byte as it was.
 // Ordinary work still passes.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { guardedSnapshot } from '../helpers/guarded-snapshot.js';
 import { GUARDED } from '../helpers/hosts.js';
 import { makeLoop } from '../helpers/loops.js';
+import { runRuleOnWorker } from '../helpers/rule-worker.js';
 import { git, initedProject, REPO, tempDir, writeFile, writeJson } from '../helpers/project.js';
 import { probeOsSandbox } from '../../src/sandbox/os-sandbox.js';
 import type { RuleResult, ValidationReport } from '../../src/loop/types.js';
@@ -17,27 +18,8 @@ import type { RuleResult, ValidationReport } from '../../src/loop/types.js';
 const LOOP_BUNDLE = join(REPO, 'dist/loop.cjs');
 const here = probeOsSandbox();
 
-/**
- * One rule, run the way a Stop runs rules: on the validation worker, as a loop nobody approved. `unguarded`
- * runs it as a person's rule where no sandbox is, for the control that shows the routes do work.
- */
-function runRule(project: string, command: string, unguarded = false): RuleResult {
-  const request = {
-    rules: [{ type: 'command', name: 'route', enabled: true, command, expectedExitCode: 0, timeoutSeconds: 20 }],
-    context: { root: project, protect: GUARDED.protectedPaths(), agentOutput: '', loop: { id: 'L-0123456789', approvedByPerson: unguarded } },
-    deadline: Date.now() + 30_000,
-  };
-  const env = unguarded ? { ...process.env, ISDLC_OS_SANDBOX: 'off' } : process.env;
-  const child = spawnSync(process.execPath, [LOOP_BUNDLE, '--validate'], {
-    input: JSON.stringify(request),
-    encoding: 'utf8',
-    cwd: project,
-    env,
-    timeout: 40_000,
-  });
-  if (child.status !== 0) throw new Error(`validation failed: ${child.stderr}`);
-  return (JSON.parse(child.stdout) as ValidationReport).results[0]!;
-}
+/** One rule on the Stop hook's validation worker; `unguarded`: a person's rule where no sandbox is. */
+const runRule = (project: string, command: string, unguarded = false): RuleResult => runRuleOnWorker(project, command, { unguarded });
 
 /** An initialised project with tests, a dist folder, a loop store and isdlc config of its own. */
 function project(kind: 'git' | 'plain'): string {
@@ -264,20 +246,7 @@ describe.skipIf(!here.ok || process.platform !== 'linux')("a rule in the OS sand
       'mv "$HOME/.claude" "$HOME/.claude-aside" && mkdir "$HOME/.claude"',
       'echo {} > "$HOME/.claude.json"',
     ]) {
-      const request = {
-        rules: [{ type: 'command', name: 'route', enabled: true, command, expectedExitCode: 0, timeoutSeconds: 20 }],
-        // The hook or server that runs the rules finds the host's files from its own environment.
-        context: { root: dir, protect: GUARDED.protectedPaths(env), agentOutput: '', loop: { id: 'L-0123456789', approvedByPerson: false } },
-        deadline: Date.now() + 30_000,
-      };
-      const child = spawnSync(process.execPath, [LOOP_BUNDLE, '--validate'], {
-        input: JSON.stringify(request),
-        encoding: 'utf8',
-        cwd: dir,
-        env,
-        timeout: 40_000,
-      });
-      expect((JSON.parse(child.stdout) as ValidationReport).results[0]!.passed, command).toBe(false);
+      expect(runRuleOnWorker(dir, command, { env }).passed, command).toBe(false);
     }
     expect([readFileSync(join(home, '.claude/settings.json'), 'utf8'), readFileSync(join(home, '.claude.json'), 'utf8')]).toEqual(before);
     expect(readdirSync(join(home, '.claude'))).toEqual(['settings.json']);

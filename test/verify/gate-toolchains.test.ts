@@ -1,7 +1,6 @@
 // The gate's own run in its OS sandbox, where the machine is read-only outside the project and the temp
 // folders are the run's own: the four toolchains init detects still build and test, with the commands init
 // writes for them, and a failure still reads as one. Each toolchain missing here is skipped by name.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -11,61 +10,9 @@ import { gateIsolation } from '../../src/hosts/index.js';
 import { probeOsSandbox } from '../../src/sandbox/os-sandbox.js';
 import { runGateTests } from '../../src/verify/gate-run.js';
 import { tempDir } from '../helpers/project.js';
+import { TOOLCHAIN_PROJECTS } from '../helpers/toolchain-projects.js';
 
 const sandbox = probeOsSandbox();
-const has = (program: string, ...args: string[]): boolean => spawnSync(program, args, { stdio: 'ignore' }).status === 0;
-
-interface Toolchain {
-  name: string;
-  present: boolean;
-  files: Record<string, string>;
-  /** The same project with one test that fails. */
-  failing: Record<string, string>;
-}
-
-const TOOLCHAINS: Toolchain[] = [
-  {
-    name: 'npm test (node --test)',
-    present: true,
-    files: {
-      'package.json': JSON.stringify({ name: 'sum', version: '1.0.0', private: true, scripts: { test: 'node --test' } }),
-      'test/sum.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\ntest('adds', () => assert.strictEqual(1 + 2, 3));\n",
-    },
-    failing: {
-      'test/sum.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\ntest('adds', () => assert.strictEqual(1 + 2, 4));\n",
-    },
-  },
-  {
-    name: 'pytest',
-    present: has('python', '-m', 'pytest', '--version'),
-    files: { 'pytest.ini': '[pytest]\n', 'test_sum.py': 'def test_adds():\n    assert 1 + 2 == 3\n' },
-    failing: { 'test_sum.py': 'def test_adds():\n    assert 1 + 2 == 4\n' },
-  },
-  {
-    name: 'go test',
-    present: has('go', 'version'),
-    files: {
-      'go.mod': 'module example.com/sum\n\ngo 1.19\n',
-      'sum.go': 'package sum\n\nfunc Add(a, b int) int { return a + b }\n',
-      'sum_test.go': 'package sum\n\nimport "testing"\n\nfunc TestAdds(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("wrong")\n\t}\n}\n',
-    },
-    failing: { 'sum_test.go': 'package sum\n\nimport "testing"\n\nfunc TestAdds(t *testing.T) {\n\tif Add(1, 2) != 4 {\n\t\tt.Fatal("wrong")\n\t}\n}\n' },
-  },
-  {
-    name: 'cargo test',
-    present: has('cargo', '--version'),
-    files: {
-      'Cargo.toml': '[package]\nname = "sum"\nversion = "0.1.0"\nedition = "2021"\n',
-      'src/lib.rs':
-        'pub fn add(a: i32, b: i32) -> i32 { a + b }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() { assert_eq!(super::add(1, 2), 3); }\n}\n',
-    },
-    failing: {
-      'src/lib.rs':
-        'pub fn add(a: i32, b: i32) -> i32 { a + b }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() { assert_eq!(super::add(1, 2), 4); }\n}\n',
-    },
-  },
-];
-
 function write(dir: string, files: Record<string, string>): void {
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
@@ -74,7 +21,7 @@ function write(dir: string, files: Record<string, string>): void {
 }
 
 describe.skipIf(!sandbox.ok || process.platform !== 'linux')("the gate's run in its sandbox, in each toolchain", () => {
-  for (const toolchain of TOOLCHAINS) {
+  for (const toolchain of TOOLCHAIN_PROJECTS) {
     test.skipIf(!toolchain.present)(`${toolchain.name}: the detected command passes on good code and fails on bad`, { timeout: 180_000 }, async () => {
       const dir = tempDir('isdlc-gate-toolchain-');
       // A project isdlc is set up in: new names in its root stay allowed (Cargo.lock, go.sum, .pytest_cache).
