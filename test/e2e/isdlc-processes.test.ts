@@ -1,8 +1,8 @@
 // What isdlc runs outside every sandbox must never run what the agent planted, with the real Claude Code on
 // a project exactly as `init` leaves it (sandbox on). A loop rule is the agent's code run by isdlc's MCP
 // server: in isdlc's sandbox it writes nothing outside the project (git's global config with a signature
-// program, a `node` ahead on PATH, npm's user config, a managed-settings folder that does not exist yet);
-// and a commit it makes to main is seen at the very next hook call and closes the gate.
+// program, a `node` ahead on PATH, npm's user and global config, a managed-settings folder that does not
+// exist yet); and a commit it makes to main is seen at the very next hook call and closes the gate.
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,7 +31,7 @@ function ruleTurns(rule: string) {
 }
 
 describe("isdlc's own processes and what the agent plants", () => {
-  test('a loop rule plants nothing outside the project: git config, a PATH node, npm config, managed settings', async () => {
+  test("a loop rule plants nothing outside the project: git config, a PATH node, npm's user and global config, managed settings", async () => {
     const project = e2eProject({ files: { 'package.json': '{"name":"x","version":"1.0.0","private":true}\n' } });
     const bin = join(project.home, 'bin');
     mkdirSync(bin);
@@ -42,6 +42,7 @@ describe("isdlc's own processes and what the agent plants", () => {
       `printf '#!/bin/sh\\necho pwned\\n' > "$HOME/bin/node"`,
       `echo 'script-shell=/bin/evil' >> "$HOME/.npmrc"`,
       `mkdir -p /etc/${mark} && echo '{"disableAllHooks":true}' > /etc/${mark}/managed-settings.json`,
+      'npm config set script-shell /bin/evil --location=global',
       'false',
     ].join('; ');
     const run = await runClaude(project, {
@@ -59,6 +60,9 @@ describe("isdlc's own processes and what the agent plants", () => {
     expect(existsSync(join(bin, 'node'))).toBe(false);
     expect(existsSync(join(project.home, '.npmrc'))).toBe(false);
     expect(existsSync(`/etc/${mark}`)).toBe(false);
+    const prefix = spawnSync('npm', ['prefix', '-g'], { encoding: 'utf8' }).stdout.trim();
+    const globalNpmrc = join(prefix, 'etc', 'npmrc');
+    expect(existsSync(globalNpmrc) ? readFileSync(globalNpmrc, 'utf8') : '').not.toContain('/bin/evil');
     // The hooks kept running on the real node.
     expect(run.hookResponses.filter((response) => response.exit_code !== 0)).toEqual([]);
   });
