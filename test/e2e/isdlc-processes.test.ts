@@ -2,13 +2,14 @@
 // a project exactly as `init` leaves it (sandbox on). A loop rule is the agent's code run by isdlc's MCP
 // server: in isdlc's sandbox it writes nothing outside the project (git's global config with a signature
 // program, a `node` ahead on PATH, npm's user and global config, a managed-settings folder that does not
-// exist yet); and a commit it makes to main is seen at the very next hook call and closes the gate.
+// exist yet); and a commit it makes to main is seen at the very next hook call and closes the gate. A job
+// the agent leaves in the background ends with its call inside Claude Code's sandbox, commit and all.
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { TurnContext } from './harness/mock-api.js';
-import { call, say } from './harness/script.js';
+import { bash, call, say } from './harness/script.js';
 import { e2eProject, isdlc, readState, runClaude } from './harness/session.js';
 import { usesClaudeCode } from './harness/pinned.js';
 import { cli, git } from '../helpers/project.js';
@@ -82,5 +83,31 @@ describe("isdlc's own processes and what the agent plants", () => {
     const gate = cli(['gate', 'check', '--json', '--dir', project.dir]);
     expect(gate.status).toBe(1);
     expect(JSON.parse(gate.stdout).checks.find((check: { requirement: string }) => check.requirement === 'branch_integrity')).toMatchObject({ met: false });
+  });
+
+  test("a commit the agent's background job would make after its call is without effect in the sandbox; one in the call is recorded", async () => {
+    const project = e2eProject({ files: { 'package.json': '{"name":"x","version":"1.0.0","private":true}\n' } });
+    git(project.dir, 'checkout', '-q', '-b', BRANCH);
+    isdlc(project, ['workflow', 'start', 'feature', '--description', 'Export', '--branch', BRANCH]);
+    const before = head(project.dir, 'main');
+    const commit = (message: string) =>
+      `git update-ref refs/heads/main $(git -c user.name=bg -c user.email=bg@example.test commit-tree "HEAD^{tree}" -p main -m ${message})`;
+    const run = await runClaude(project, {
+      prompt: 'Tidy up.',
+      scripts: [
+        {
+          name: 'main',
+          turns: [call(bash(`(sleep 1; ${commit('later')}) > /dev/null 2>&1 &`)), call(bash('sleep 3')), call(bash(commit('now'))), say('Done.')],
+        },
+      ],
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    // Claude Code's sandbox ends a call's processes with it: the job never committed.
+    const subjects = spawnSync('git', ['log', '--format=%s', 'main'], { cwd: project.dir, encoding: 'utf8' }).stdout.split('\n');
+    expect(subjects).not.toContain('later');
+    expect(subjects).toContain('now');
+    const violations = (readState(project)['branch_violations'] as Record<string, unknown>[] | undefined) ?? [];
+    expect(violations).toEqual([expect.objectContaining({ branch: 'main', from: before, commit_count: 1, tool: 'Bash' })]);
+    expect(violations[0]!['between_calls']).toBeUndefined();
   });
 });
