@@ -71,7 +71,7 @@ function buildConfigSchemas() {
     enabled: flag,
     max_iterations: count,
     articles: v.optional(texts()),
-    /** Count only checks recorded by an agent other than the phase's worker (gates/article-recorders.ts). */
+    /** Count only checks recorded by a reviewer that is not the phase's worker and read what the phase changed (gates/article-recorders.ts). */
     independent_review: flag,
     /** The agents whose checks count as that review; unset: every agent the manifest names but the worker. */
     reviewers: v.optional(texts()),

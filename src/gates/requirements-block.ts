@@ -3,6 +3,7 @@
 // resolver), and never an error: anything wrong gives "" and the delegation goes on without the block.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_REVIEWER } from '../config/agents.js';
 import { resolveArtifactPath } from '../config/artifacts.js';
 import { describeArticle, type Constitution } from '../config/constitution.js';
 import { normalizePhaseKey } from '../config/phase-keys.js';
@@ -66,7 +67,9 @@ function requirementLines(requirements: PhaseRequirements, articles: string[], a
   rule('constitutional_validation', constitutional, () => [
     `max_iterations: ${asText(constitutional['max_iterations'], '5')}, articles: ${list(articles)}`,
     // The worker reads this: its own checks will not open the gate.
-    ...(constitutional['independent_review'] === true ? ["independent_review: only checks recorded by an agent other than the phase's own agent count"] : []),
+    ...(constitutional['independent_review'] === true
+      ? [`independent_review: only checks recorded by ${reviewerNames(constitutional['reviewers'])}, after reading what the phase changed, count`]
+      : []),
   ]);
   rule('artifact_validation', requirements.artifact_validation, () => [`required paths: ${list(artifacts)}`]);
   const elicitation = obj(requirements.interactive_elicitation);
@@ -157,6 +160,12 @@ function build(input: BlockInput): string {
 }
 
 /** The block for a phase, or "" when it cannot be built (never throws). */
+/** The reviewers a project names, or isdlc's own. */
+function reviewerNames(configured: unknown): string {
+  const named = Array.isArray(configured) ? configured.filter((name): name is string => typeof name === 'string' && name !== '') : [];
+  return (named.length > 0 ? named : [DEFAULT_REVIEWER]).join(' or ');
+}
+
 export function buildGateRequirementsBlock(input: BlockInput): string {
   try {
     return build(input);
