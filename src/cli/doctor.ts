@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { configProblems } from '../config/consistency.js';
 import { git } from '../detect/git-branch.js';
+import { testingFindings } from './doctor-testing.js';
 import { CONFIG_NAMES, ProjectConfig, loadConfig } from '../config/project-config.js';
 import { knownPhaseKeys } from '../config/phases.js';
 import { HOSTS } from '../hosts/index.js';
@@ -203,6 +204,7 @@ export function runDoctor(root: string, options: DoctorOptions = {}): Finding[] 
   findings.push(...journalFindings(root, GUARDED, () => loadLoop().loopRows));
   checkLoops(root, reinit, findings);
   const config = checkConfig(root, findings);
+  findings.push(...testingFindings(root));
   let monorepo;
   try {
     monorepo = readMonorepoConfig(root);

@@ -10,6 +10,7 @@ import { DisplacedIsdlcError } from '../integrity/displaced.js';
 import { describeLockTakeover, LockTimeoutError, reportLockTakeovers } from '../state/lock.js';
 import { quietWhenPipesClose } from '../util/closed-pipes.js';
 import { WorkflowError } from '../workflow/start.js';
+import { UnknownPhaseError } from '../workflow/operations.js';
 import { registerChangesCommands } from './changes-commands.js';
 import { registerInstallCommands } from './install-commands.js';
 import { LoopCommandError, registerLoopCommands } from './loop-commands.js';
@@ -50,7 +51,7 @@ function exitStatusOf(error: unknown, argv: string[]): number {
     io.err(`isdlc: ${readOnly}\n`);
     return 1;
   }
-  if (error instanceof UsageError) {
+  if (error instanceof UsageError || error instanceof UnknownPhaseError) {
     io.err(`isdlc: ${error.message}\n`);
     return 2;
   }

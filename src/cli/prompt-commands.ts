@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { ProjectConfig } from '../config/project-config.js';
 import { buildGateRequirementsBlock } from '../gates/requirements-block.js';
-import { delegationPromptAt, NO_ACTIVE_WORKFLOW } from '../workflow/operations.js';
+import { delegationPromptAt, knownPhase, NO_ACTIVE_WORKFLOW } from '../workflow/operations.js';
 import { dirOption, io, projectLocation, projectOption, UsageError, type LocationOptions } from './shared.js';
 
 export function registerPromptCommands(program: Command): void {
@@ -18,7 +18,7 @@ export function registerPromptCommands(program: Command): void {
     .action((options: LocationOptions & { phase: string; artifactFolder: string; workflow?: string }) => {
       const location = projectLocation(options);
       const block = buildGateRequirementsBlock({
-        phaseKey: options.phase,
+        phaseKey: knownPhase(location, options.phase),
         artifactFolder: options.artifactFolder,
         config: new ProjectConfig(location.root, location.configDirs, location.projectId),
         ...(options.workflow ? { workflowType: options.workflow } : {}),

@@ -2,12 +2,16 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { bundledConfig, CONFIG_NAMES, CONFIG_SCHEMAS_DIR, type ConfigName, loadConfig } from '../config/project-config.js';
+import { loadTestingConfig } from '../config/testing-config.js';
 import { hookMain } from '../entry/hook-main.js';
 import { GUARDS } from '../guards/index.js';
 import { CONFIG_DIRS, DEFAULT_HOST, HOOK_HOST_IDS } from '../hosts/hook-hosts.js';
 import { guardsWithHosts } from '../hosts/index.js';
 import { formatReplay, replaySession } from './replay.js';
 import { dirOption, io, json, projectLocation, UsageError } from './shared.js';
+
+/** testing.json, the project's own config (no bundled default, read from .isdlc/config/ only). */
+const TESTING_NAME = 'testing';
 
 export function registerToolCommands(program: Command): void {
   program
@@ -35,15 +39,25 @@ export function registerToolCommands(program: Command): void {
         const loaded = loadConfig(location.root, name, location.configDirs);
         io.out(`${name.padEnd(24)} ${loaded.from}${loaded.problem ? `  (problem: ${loaded.problem})` : ''}\n`);
       }
+      const testing = loadTestingConfig(location.root);
+      const from = testing.from === 'detected' ? 'none: the command detected now is used' : testing.from;
+      io.out(`${TESTING_NAME.padEnd(24)} ${from}${testing.problem ? `  (problem: ${testing.problem})` : ''}\n`);
     });
   config
     .command('show')
     .description('print a config file as isdlc uses it (start an override from this)')
-    .argument('<name>', CONFIG_NAMES.join(' | '))
+    .argument('<name>', [...CONFIG_NAMES, TESTING_NAME].join(' | '))
     .option('--bundled', 'the bundled default, whatever the project has')
     .addOption(dirOption())
     .action((name: string, options: { bundled?: boolean; dir?: string }) => {
-      if (!(CONFIG_NAMES as string[]).includes(name)) throw new UsageError(`unknown config "${name}"; one of: ${CONFIG_NAMES.join(', ')}`);
+      if (name === TESTING_NAME) {
+        // The project's own (no bundled default): the command as the gate will run it.
+        const testing = loadTestingConfig(projectLocation(options).root);
+        if (testing.problem) throw new UsageError(`${testing.problem}; the gate cannot verify until it is fixed`);
+        io.out(json({ $schema: `./${CONFIG_SCHEMAS_DIR}/${TESTING_NAME}.json`, ...testing.config }));
+        return;
+      }
+      if (!(CONFIG_NAMES as string[]).includes(name)) throw new UsageError(`unknown config "${name}"; one of: ${[...CONFIG_NAMES, TESTING_NAME].join(', ')}`);
       const value = options.bundled ? bundledConfig(name as ConfigName) : loadConfig(projectLocation(options).root, name as ConfigName, CONFIG_DIRS).value;
       // Saved as .isdlc/config/<name>.json, the copy names its JSON Schema (init put it beside) for the editor.
       const withSchema = value && typeof value === 'object' && !Array.isArray(value) ? { $schema: `./${CONFIG_SCHEMAS_DIR}/${name}.json`, ...value } : value;

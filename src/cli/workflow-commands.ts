@@ -4,7 +4,6 @@
 import { agentShellHost, protectionOf } from '../hosts/index.js';
 import type { Command } from 'commander';
 import { userInfo } from 'node:os';
-import { normalizePhaseKey } from '../config/phase-keys.js';
 import type { StateLocation } from '../state/locate.js';
 import { JournaledStateStore } from '../integrity/journaled-state.js';
 import { describeViolation } from '../verify/branch-violations.js';
@@ -16,6 +15,7 @@ import {
   configFor,
   finalizeAt,
   gateAt,
+  knownPhase,
   NO_ACTIVE_WORKFLOW,
   phaseFor as phaseOf,
   recordArticleAt,
@@ -164,7 +164,7 @@ export function registerWorkflowCommands(program: Command): void {
     .action((options: LocationOptions & { phase: string; note?: string }) => {
       refuseInsideAgent('escalation approve');
       const location = projectLocation(options);
-      const phase = normalizePhaseKey(options.phase);
+      const phase = knownPhase(location, options.phase);
       const { result } = new JournaledStateStore(location.stateFile).update((draft) =>
         approveEscalation(draft, { phase, by: userInfo().username, now: new Date().toISOString(), ...(options.note ? { note: options.note } : {}) }),
       );

@@ -61,7 +61,10 @@ the defaults bundled with isdlc:
   \`timeout_minutes\`, \`require_counts\`); \`isdlc init\` guessed it from the project, correct it here
 
 To change one, start from the version in use: \`isdlc config show NAME > .isdlc/config/NAME.json\`, edit it,
-then run \`isdlc doctor\` to check that the files still agree with each other. The constitution lives in
+then run \`isdlc changes accept\` in your own terminal: isdlc keeps its files as it wrote them, and without
+that the next hook call puts the file back and counts a change made outside isdlc. Then \`isdlc doctor\`
+checks that the files still agree with each other (and that \`testing.json\`'s command can run). A changed
+test command during a workflow also waits for \`isdlc tests accept\`. The constitution lives in
 \`docs/isdlc/constitution.md\`.
 
 \`schemas/\` holds each file's JSON Schema (the shape isdlc checks it against, with the messages isdlc

@@ -32,6 +32,7 @@ import {
   recordArticleAt,
   reviewAt,
   startAt,
+  UnknownPhaseError,
   type Outcome,
 } from '../workflow/operations.js';
 import type { ArchivedWorkflow } from '../workflow/finalize.js';
@@ -79,6 +80,7 @@ export function registerWorkflowTools(server: McpServer, root: string, isolation
     (error) =>
       error instanceof ToolInputError ||
       error instanceof WorkflowError ||
+      error instanceof UnknownPhaseError ||
       error instanceof StateConflictError ||
       error instanceof LockTimeoutError ||
       isFileSystemError(error),

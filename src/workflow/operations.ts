@@ -3,6 +3,7 @@
 // The agent reads the same line through `forAgent` (agent-operations.ts), so the two cannot drift.
 import { describeArticle } from '../config/constitution.js';
 import { normalizePhaseKey } from '../config/phase-keys.js';
+import { knownPhaseKeys } from '../config/phases.js';
 import { ProjectConfig } from '../config/project-config.js';
 import { buildDelegationPrompt } from '../gates/delegation-prompt.js';
 import { phaseAgent } from '../config/agents.js';
@@ -45,8 +46,19 @@ export function configFor(location: StateLocation): ProjectConfig {
 const storeOf = (location: StateLocation): StateStore => new JournaledStateStore(location.stateFile);
 
 /** The phase an operation means: the one named, else the current phase of the active workflow (null: none). */
+/** A phase name no config of the project knows: a typo must not read as a gate with nothing to meet. */
+export class UnknownPhaseError extends Error {}
+
+/** `phase` as its key, when the project's config knows it. */
+export function knownPhase(location: StateLocation, phase: string): string {
+  const key = normalizePhaseKey(phase);
+  const known = knownPhaseKeys(configFor(location));
+  if (!known.has(key)) throw new UnknownPhaseError(`unknown phase "${phase}": the phases are ${[...known].join(', ')}`);
+  return key;
+}
+
 export function phaseFor(location: StateLocation, phase: string | undefined): string | null {
-  return phase ? normalizePhaseKey(phase) : currentPhaseOf(storeOf(location).read().state);
+  return phase ? knownPhase(location, phase) : currentPhaseOf(storeOf(location).read().state);
 }
 
 function change<T>(location: StateLocation, mutate: (draft: IsdlcState, now: Date) => T, message: (result: T, state: IsdlcState) => string): Outcome<T> {
@@ -254,7 +266,7 @@ export function recordArticleAt(location: StateLocation, check: ArticleRecord): 
 export function delegationPromptAt(location: StateLocation, phase: string | undefined): { phase: string; prompt: string } | null {
   const state = storeOf(location).read().state;
   if (!activeWorkflowOf(state)) return null;
-  const key = phase ? normalizePhaseKey(phase) : currentPhaseOf(state)!;
+  const key = phase ? knownPhase(location, phase) : currentPhaseOf(state)!;
   return { phase: key, prompt: buildDelegationPrompt({ state: state!, config: configFor(location), phase: key, now: new Date() }) };
 }
 

@@ -3,11 +3,11 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { trustedHome, withClaude } from '../helpers/claude-code.js';
-import { cli, initedProject, readJson, REPO, tempDir, writeFile, writeJson } from '../helpers/project.js';
+import { cli, initedProject, initedProjectWithTests, readJson, REPO, tempDir, writeFile, writeJson } from '../helpers/project.js';
 
 describe('isdlc doctor', () => {
   it('passes a fresh install, proving each registered command runs, and changes nothing', () => {
-    const dir = initedProject();
+    const dir = initedProjectWithTests();
     const state = readFileSync(join(dir, '.isdlc/state.json'), 'utf8');
     const run = cli(['doctor', dir]);
     expect(readFileSync(join(dir, '.isdlc/state.json'), 'utf8')).toBe(state);
@@ -84,6 +84,7 @@ describe('isdlc doctor', () => {
   it('reports as JSON', () => {
     // Everything holds: a Claude Code whose version doctor can find, in a folder it trusts.
     const dir = tempDir();
+    writeJson(join(dir, 'package.json'), { name: 'x', version: '1.0.0', private: true, scripts: { test: 'node --test' } });
     const claude = withClaude('2.1.332');
     expect(cli(['init', dir], { env: claude }).status).toBe(0);
     const findings = JSON.parse(cli(['doctor', dir, '--json'], { env: { ...claude, ...trustedHome(dir) } }).stdout) as { severity: string }[];

@@ -11,6 +11,8 @@ type Finding = { severity: 'ok' | 'warn' | 'fail'; what: string; fix?: string };
 /** A project set up by init for Claude Code `version`. */
 function projectFor(version: string): string {
   const dir = tempDir('isdlc-doctor-');
+  // A project with tests: init finds `npm test`, so testing.json raises nothing.
+  writeJson(join(dir, 'package.json'), { name: 'x', version: '1.0.0', private: true, scripts: { test: 'node --test' } });
   const run = cli(['init', dir, '--claude-version', version]);
   if (run.status !== 0) throw new Error(run.stderr);
   return dir;

@@ -126,7 +126,9 @@ describe('what the block says', () => {
   it('test_iteration enabled with all its parameters', () =>
     expect(block(dir, '06-implementation')).toContain('max_iterations: 10, circuit_breaker: 3, coverage: 80%'));
   it("independent review, where a phase has it, tells the phase's agent that its own article checks do not count", () => {
-    expect(block(dir, '06-implementation')).toContain('independent_review: only checks recorded by constitution-reviewer, after reading what the phase changed, count');
+    expect(block(dir, '06-implementation')).toContain(
+      'independent_review: only checks recorded by constitution-reviewer, after reading what the phase changed, count',
+    );
     expect(block(dir, '01-requirements')).not.toContain('independent_review');
   });
   it('test_iteration disabled, without parameters', () =>

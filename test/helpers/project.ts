@@ -180,6 +180,15 @@ export function initedProject(prefix = 'isdlc-project-'): string {
   return dir;
 }
 
+/** initedProject, of a project with a test script (init finds `npm test`): what doctor passes as it is. */
+export function initedProjectWithTests(prefix = 'isdlc-project-'): string {
+  const dir = tempDir(prefix);
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'x', version: '1.0.0', private: true, scripts: { test: 'node --test' } })}\n`);
+  const run = cli(['init', dir]);
+  if (run.status !== 0) throw new Error(`init failed: ${run.stderr}`);
+  return dir;
+}
+
 /**
  * The project as `isdlc init --no-sandbox` leaves it: no sandbox around the agent's shell, so the hook's
  * text rules refuse what they recognise (with the sandbox on they only note it: the OS refuses the write).

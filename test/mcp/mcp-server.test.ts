@@ -316,6 +316,8 @@ describe('the workflow tools', () => {
       /^phase 11-local-testing does not require Article II; it requires Article VIII/,
     );
     expect(await refused('constitution_record', { article: 'VIII', result: 'fine' })).toMatch(/compliant or violation is required, got "fine"/);
+    // A typo in a phase name is refused, naming the phases there are.
+    expect(await refused('gate_check', { phase: '99-nope' })).toMatch(/^unknown phase "99-nope": the phases are .*11-local-testing/);
     const first = await ok('constitution_record', { article: 'viii', result: 'compliant', note: 'docs match the code' });
     expect(first).toMatchObject({ phase: PHASE, article: 'VIII', result: 'compliant', iteration: 1, remaining: ['IX'], completed: false, escalated: false });
     expect((await ok('constitution_record', { article: 'IX', result: 'compliant' }))['completed']).toBe(true);

@@ -1,0 +1,70 @@
+// doctor's look at testing.json, the command the gate runs itself before a phase that needs passing tests:
+// a file that does not parse or has the wrong types, no command at all, or a package script that is not
+// there each mean that no such gate can ever open; each is said here, before a phase finds out.
+import { join } from 'node:path';
+import { loadTestingConfig, TESTING_PATH } from '../config/testing-config.js';
+import type { Finding } from '../install/host-setup.js';
+import { readTextIfPresent } from '../util/read-text.js';
+
+/** `npm test`, `npm run x`, `yarn x`, `pnpm run x`: the package script a command runs, if it names one. */
+export function packageScriptOf(command: string): string | undefined {
+  const words = command.trim().split(/\s+/);
+  const [tool, verb, name] = words;
+  if (tool !== 'npm' && tool !== 'yarn' && tool !== 'pnpm' && tool !== 'bun') return undefined;
+  if (verb === 'test' || verb === 't') return 'test';
+  if ((verb === 'run' || verb === 'run-script') && name && !name.startsWith('-')) return name;
+  // `yarn build` and `pnpm build` run the script of that name.
+  if (tool !== 'npm' && verb && !verb.startsWith('-') && !['install', 'add', 'exec', 'dlx', 'x'].includes(verb)) return verb;
+  return undefined;
+}
+
+function scriptsOf(root: string): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(readTextIfPresent(join(root, 'package.json')) ?? 'null');
+    const scripts = typeof parsed === 'object' && parsed !== null ? (parsed as { scripts?: unknown }).scripts : undefined;
+    return typeof scripts === 'object' && scripts !== null ? (scripts as Record<string, unknown>) : {};
+  } catch {
+    return undefined;
+  }
+}
+
+export function testingFindings(root: string): Finding[] {
+  const loaded = loadTestingConfig(root);
+  const accept = 'then `isdlc changes accept` in your own terminal, so isdlc takes the edit as yours';
+  const edit = `edit ${TESTING_PATH}, ${accept}`;
+  if (loaded.problem) return [{ severity: 'fail', what: `${loaded.problem}: the gate cannot run the tests until it is fixed`, fix: edit }];
+  const { command, coverage_command: coverage, timeout_minutes: minutes } = loaded.config;
+  if (command === null) {
+    return [
+      {
+        severity: 'fail',
+        what: `${TESTING_PATH} names no test command and none can be detected here: no phase that needs passing tests can complete`,
+        fix: `set "command" in ${TESTING_PATH} (for example "npm test"), ${accept}`,
+      },
+    ];
+  }
+  const findings: Finding[] = [];
+  const scripts = scriptsOf(root);
+  for (const [label, line] of [
+    ['command', command],
+    ['coverage_command', coverage],
+  ] as const) {
+    const script = line ? packageScriptOf(line) : undefined;
+    if (script && scripts && scripts[script] === undefined) {
+      findings.push({
+        severity: 'fail',
+        what: `${TESTING_PATH}: ${label} \`${line}\` runs the package script "${script}", which package.json does not have`,
+        fix: edit,
+      });
+    }
+  }
+  if (findings.length > 0) return findings;
+  const from = loaded.guessed ? `detected (${TESTING_PATH} names none)` : loaded.from === 'detected' ? `detected (no ${TESTING_PATH})` : TESTING_PATH;
+  return [
+    {
+      severity: loaded.guessed ? 'warn' : 'ok',
+      what: `the gate runs \`${command}\` (timeout ${minutes} min; from ${from})`,
+      ...(loaded.guessed ? { fix: `name it in ${TESTING_PATH}` } : {}),
+    },
+  ];
+}
