@@ -62,7 +62,7 @@ export function registerWorkflowCommands(program: Command): void {
     .argument('<type>', 'workflow type from workflows.json (feature, fix, test-run, test-generate, upgrade)')
     .option('--description <text>', 'what the workflow is for')
     .option('--artifact-folder <name>', "folder name for this workflow's documents (default: REQ-NNNN-<description>)")
-    .option('--branch <name>', 'the git branch the work happens on')
+    .option('--branch <name>', 'the git branch the work happens on: made from where HEAD is, or switched to')
     .option('--atdd', 'acceptance-test-driven mode')
     .option('--supervised', 'pause for a human review at each phase boundary')
     .addOption(dirOption())

@@ -21,6 +21,7 @@ import { addHistory } from './cursor.js';
 import { cancelWorkflow, finalizeWorkflow, type ArchivedWorkflow, type EndingIn } from './finalize.js';
 import { decideReview, type ReviewDecision, type ReviewOutcome } from './review.js';
 import { startWorkflow, WorkflowError, type StartInput } from './start.js';
+import { switchToBranch } from './branch-switch.js';
 import { coverageThreshold, effectivePhaseRequirements } from '../config/requirements.js';
 import { phaseStatusOf } from '../state/phase-records.js';
 import { projectSuiteCommands, recordGateRun, reporterFileOf } from '../verify/gate-evidence.js';
@@ -69,11 +70,15 @@ function change<T>(location: StateLocation, mutate: (draft: IsdlcState, now: Dat
 
 export function startAt(location: StateLocation, input: Omit<StartInput, 'now'>): Outcome<ActiveWorkflow> {
   const config = configFor(location);
+  // Refused before anything changes: a workflow that cannot start must not leave the branch switched.
+  startWorkflow(structuredClone(storeOf(location).read().state ?? {}), config, { ...input, now: new Date() });
+  const branch = input.branch ? switchToBranch(location.root, input.branch) : undefined;
+  const onBranch = branch ? ` Working on branch ${input.branch!}${branch.switched === 'created' ? ' (made from where HEAD was)' : ''}.` : '';
   return change(
     location,
     (draft, now) => startWorkflow(draft, config, { ...input, now }),
     (workflow) =>
-      `Started ${input.type} workflow${workflow.description ? ` "${String(workflow.description)}"` : ''}: ${(workflow.phases ?? []).join(' → ')}.\n` +
+      `Started ${input.type} workflow${workflow.description ? ` "${String(workflow.description)}"` : ''}: ${(workflow.phases ?? []).join(' → ')}.${onBranch}\n` +
       `Current phase: ${String(workflow.current_phase)}; artifact folder ${String(workflow.artifact_folder)}. Next: \`isdlc phase activate\`.`,
   );
 }

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { trustedHome, withClaude } from '../helpers/claude-code.js';
-import { cli, initedProject, initedProjectWithTests, readJson, REPO, tempDir, writeFile, writeJson } from '../helpers/project.js';
+import { cli, git, initedProject, initedProjectWithTests, readJson, REPO, tempDir, writeFile, writeJson } from '../helpers/project.js';
 
 describe('isdlc doctor', () => {
   it('passes a fresh install, proving each registered command runs, and changes nothing', () => {
@@ -95,6 +95,8 @@ describe('isdlc doctor', () => {
 describe('isdlc workflow start and status', () => {
   it('starts a workflow with every phase tracker agreeing on the first phase', () => {
     const dir = initedProject();
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'start');
     const run = cli(['workflow', 'start', 'fix', '--description', 'Cart total is wrong', '--branch', 'fix/cart', '--dir', dir]);
     expect(run.status, run.stderr).toBe(0);
     const state = readJson<Record<string, any>>(join(dir, '.isdlc/state.json'));
