@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { userInfo } from 'node:os';
 import { JournaledStateStore } from '../integrity/journaled-state.js';
 import { skipPhase } from '../workflow/complete.js';
+import { gateProgressReporter } from './gate-progress.js';
 import { activateAt, clearEscalationsAt, completeAt, escalationLines, escalationsAt, reviewAt, skippedMessage } from '../workflow/operations.js';
 import { REVIEW_DECISIONS, type ReviewDecision } from '../workflow/review.js';
 import { dirOption, io, json, projectLocation, projectOption, refuseInsideAgent, UsageError, type LocationOptions } from './shared.js';
@@ -35,7 +36,9 @@ export function registerPhaseCommands(program: Command): void {
     .addOption(projectOption())
     .option('--json', 'print the result as JSON')
     .action(async (options: LocationOptions & JsonOption & { summary?: string }) => {
-      const { result, version, message } = await completeAt(projectLocation(options), options.summary, gateIsolation());
+      const stderr = process.stderr;
+      const progress = gateProgressReporter({ isTTY: stderr.isTTY, columns: stderr.columns, write: (text) => io.err(text) });
+      const { result, version, message } = await completeAt(projectLocation(options), options.summary, gateIsolation(), progress);
       io.out(options.json ? json({ ...result, state_version: version }) : `${message}\n`);
     });
 

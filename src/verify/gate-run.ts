@@ -64,6 +64,28 @@ export interface GateRunInput {
   /** What keeps the run apart from the agent: the paths its OS sandbox holds read-only, the hosts' markers it drops. */
   isolation: RunIsolation;
   sandbox?: OsSandboxSupport;
+  /** Told at the start, about once a second while the run goes on, and at its end: for a person waiting. */
+  onProgress?: (progress: GateProgress) => void;
+}
+
+/** Where the gate's own run stands. */
+export interface GateProgress {
+  command: string;
+  timeoutMinutes: number;
+  elapsedMs: number;
+  /** The last line the run printed, if any. */
+  lastLine?: string;
+  done: boolean;
+}
+
+/** The last non-empty line of `text`, without terminal colour codes. */
+function lastLineOf(text: string): string | undefined {
+  const lines = text
+    .replace(/\u001b\[[0-9;]*[A-Za-z]/g, '')
+    .split(/\r?\n|\r/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+  return lines.at(-1)?.slice(0, 200);
 }
 
 /** What the gate's run is kept apart from the agent with; the faces know the hosts that add to it. */
@@ -145,6 +167,11 @@ export async function runGateTests(input: GateRunInput): Promise<GateRun> {
   } else unsandboxedBecause = support.why;
 
   let outcome;
+  let lastLine: string | undefined;
+  const progress = (done: boolean): void =>
+    input.onProgress?.({ command, timeoutMinutes: testing.timeout_minutes, elapsedMs: Date.now() - started, ...(lastLine ? { lastLine } : {}), done });
+  progress(false);
+  const ticking = input.onProgress ? setInterval(() => progress(false), 1000) : undefined;
   try {
     outcome = await runGroup(run, verbatim, testing.timeout_minutes * 60_000, {
       env: gateEnvironment(root, input.isolation.hostMarkers),
@@ -153,11 +180,14 @@ export async function runGateTests(input: GateRunInput): Promise<GateRun> {
       onOutput: (chunk) => {
         digest.update(chunk);
         bytes += chunk.length;
+        if (input.onProgress) lastLine = lastLineOf(chunk.toString('utf8')) ?? lastLine;
       },
     });
   } finally {
+    if (ticking) clearInterval(ticking);
     release();
   }
+  progress(true);
   const durationMs = Date.now() - started;
   const base = {
     phase: input.phase,

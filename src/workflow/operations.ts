@@ -26,7 +26,7 @@ import { coverageThreshold, effectivePhaseRequirements } from '../config/require
 import { phaseStatusOf } from '../state/phase-records.js';
 import { projectSuiteCommands, recordGateRun, reporterFileOf } from '../verify/gate-evidence.js';
 import { verifiesAtGate } from '../verify/verify-at-gate.js';
-import { runGateTests, type GateRun, type RunIsolation } from '../verify/gate-run.js';
+import { runGateTests, type GateProgress, type GateRun, type RunIsolation } from '../verify/gate-run.js';
 import { loadTestingConfig } from '../config/testing-config.js';
 
 /** What a state-changing operation did: its result, the version it wrote, when, and the line to show. */
@@ -129,9 +129,14 @@ function afterCompletion(result: CompleteResult): string {
  * state lock (a suite can take minutes and the hooks must not wait on it), and is recorded whether or not
  * the gate then opens. A gate already closed for another reason is refused before anything runs.
  */
-export async function completeAt(location: StateLocation, summary: string | undefined, isolation: RunIsolation): Promise<Outcome<CompleteResult>> {
+export async function completeAt(
+  location: StateLocation,
+  summary: string | undefined,
+  isolation: RunIsolation,
+  onProgress?: (progress: GateProgress) => void,
+): Promise<Outcome<CompleteResult>> {
   const config = configFor(location);
-  const gateRun = await gateRunFor(location, config, isolation);
+  const gateRun = await gateRunFor(location, config, isolation, onProgress);
   let refusal: WorkflowError | undefined;
   const outcome = change(
     location,
@@ -162,7 +167,12 @@ export async function completeAt(location: StateLocation, summary: string | unde
 }
 
 /** The gate's own test run for completing the current phase, or null where its gate does not run one. */
-async function gateRunFor(location: StateLocation, config: ProjectConfig, isolation: RunIsolation): Promise<GateRun | null> {
+async function gateRunFor(
+  location: StateLocation,
+  config: ProjectConfig,
+  isolation: RunIsolation,
+  onProgress?: (progress: GateProgress) => void,
+): Promise<GateRun | null> {
   // Read the way a write reads: a state someone else wrote is put back first, so no forged record gets a run.
   const { state } = storeOf(location).update(() => undefined);
   const phase = currentPhaseOf(state);
@@ -188,6 +198,7 @@ async function gateRunFor(location: StateLocation, config: ProjectConfig, isolat
     wantCoverage: coverageThreshold(requirements, state) !== undefined,
     isolation,
     ...(reporterFile ? { reporterFile } : {}),
+    ...(onProgress ? { onProgress } : {}),
   });
 }
 

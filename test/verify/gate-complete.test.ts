@@ -69,6 +69,9 @@ describe('the gate runs the tests itself', () => {
     const dir = project();
     const run = complete(dir);
     expect(run.status, run.stderr).toBe(0);
+    // The person waiting is told what runs, and how long it took.
+    expect(run.stderr).toMatch(/^isdlc: the gate runs `node --experimental-test-coverage --test` itself before the phase can complete \(timeout \d+ min\)…\n/);
+    expect(run.stderr).toMatch(/isdlc: `node --experimental-test-coverage --test` finished in \d+(\.\d)? s\n$/);
     const state = stateOf(dir);
     expect(state['active_workflow']['phase_status'][IMPL]).toBe('completed');
     const gateRun = runsOf(dir)[0]!;
