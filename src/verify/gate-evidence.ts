@@ -176,7 +176,11 @@ function preview(input: VerifiedInput, command: string, source: string): Verifie
 
 function judge(input: VerifiedInput, run: GateRun, testing: LoadedTesting | undefined, before: string = run.at): VerifiedCheck {
   const said = `the gate ran ${describeGateRun(run)}`;
-  if (run.result === 'failed') return { met: false, detail: `${said}; ${run.basis}`, action: 'fix the failing tests, run them, and complete the phase again' };
+  if (run.result === 'failed') {
+    // The runner's own names for what failed, where its summary gave them.
+    const failing = run.excerpt?.startsWith('failing: ') ? `; ${run.excerpt.split('\n')[0]!}` : '';
+    return { met: false, detail: `${said}; ${run.basis}${failing}`, action: 'fix the failing tests, run them, and complete the phase again' };
+  }
   if (run.result === 'inconclusive')
     return {
       met: false,

@@ -96,7 +96,7 @@ describe('the gate runs the tests itself', () => {
 
   it('code that still fails, whatever the observed runs said: refused, naming the failure; gate check names it afterwards', () => {
     const dir = project({ add: 'wrong' });
-    refusedFor(dir, 'verified_test_run: the gate ran', 'failed (1 passed, 1 failed');
+    refusedFor(dir, 'verified_test_run: the gate ran', 'failed (1 passed, 1 failed', 'failing: adds');
     expect(runsOf(dir)).toEqual([expect.objectContaining({ result: 'failed', counts: expect.objectContaining({ executed: 2, failed: 1 }) })]);
     expect(gateCheck(dir).stdout).toMatch(/verified_test_run: the gate ran .*failed.*completing the phase runs .* again/);
     // Fixed: the next completion runs the suite again and opens the gate.
