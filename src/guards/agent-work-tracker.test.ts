@@ -25,7 +25,7 @@ guardTable('agent-work-tracker', {
     {
       name: "a subagent's write that ran is a change in the current phase",
       state: withLog([run()]),
-      payload: inside(writeDone('/project', '/project/src/sum.js', 'x')),
+      payload: inside(writeDone('/project', 'src/sum.js', 'x')),
       expect: 'allow',
       then: ({ state }) => expect(logOf(state)).toEqual([run({ work_in: { '06-implementation': ['change'] } })]),
     },
@@ -39,14 +39,14 @@ guardTable('agent-work-tracker', {
     {
       name: 'work while another phase is active is recorded under that phase, not the agent’s own',
       state: withLog([run()], '01-requirements'),
-      payload: inside(writeDone('/project', '/project/src/sum.js', 'x')),
+      payload: inside(writeDone('/project', 'src/sum.js', 'x')),
       expect: 'allow',
       then: ({ state }) => expect(logOf(state)).toEqual([run({ work_in: { '01-requirements': ['change'] } })]),
     },
     {
       name: 'the same kind again writes nothing new',
       state: withLog([run({ work_in: { '06-implementation': ['change'] } })]),
-      payload: inside(writeDone('/project', '/project/src/other.js', 'y')),
+      payload: inside(writeDone('/project', 'src/other.js', 'y')),
       expect: 'allow',
       then: ({ state }) => expect(logOf(state)).toEqual([run({ work_in: { '06-implementation': ['change'] } })]),
     },
@@ -56,7 +56,8 @@ guardTable('agent-work-tracker', {
         ['a file read printed by the shell', inside(bashPassed('/project', 'cat README.md', 'hello'))],
         ["a call of isdlc's own tools", inside(isdlcToolResult('/project', 'status', { ok: true }, 'subagent'))],
         ['a write that has not run yet (PreToolUse)', inside(writeCall('/project', '/project/src/sum.js', 'x'))],
-        ["the main session's own write", writeDone('/project', '/project/src/sum.js', 'x')],
+        ["the main session's own write", writeDone('/project', 'src/sum.js', 'x')],
+        ['a write outside the project (a temp file)', inside(writeDone('/project', '/tmp/scratch.js', 'x'))],
       ] as const
     ).map(([name, payload]) => ({
       name: `no work: ${name}`,
@@ -68,7 +69,7 @@ guardTable('agent-work-tracker', {
     {
       name: "another run's write is that run's: it gets the entry agent-run-tracker would have made",
       state: withLog([run()]),
-      payload: inside(writeDone('/project', '/project/src/sum.js', 'x'), 'a0000000000000009'),
+      payload: inside(writeDone('/project', 'src/sum.js', 'x'), 'a0000000000000009'),
       expect: 'allow',
       then: ({ state }) =>
         expect(logOf(state)).toEqual([
@@ -115,7 +116,7 @@ guardTable('agent-work-tracker', {
     {
       name: 'an ended run stays as it ended',
       state: withLog([run({ outcome: 'completed', completed_at: '2026-11-25T10:06:00.000Z' })]),
-      payload: inside(writeDone('/project', '/project/src/sum.js', 'x')),
+      payload: inside(writeDone('/project', 'src/sum.js', 'x')),
       expect: 'allow',
       then: ({ state }) => expect(logOf(state)).toEqual([run({ outcome: 'completed', completed_at: '2026-11-25T10:06:00.000Z' })]),
     },

@@ -72,7 +72,9 @@ export const agentWorkTracker = defineGuard({
 
     const target = event.name === 'PostToolUse' && CHANGES.has(event.tool.kind) ? toolTarget(event, location.root, guarded) : undefined;
     const changed = target && !target.guarded ? projectPath(location.root, target.file) : undefined;
-    const work = agentId ? workOf(event) : undefined;
+    const seen = agentId ? workOf(event) : undefined;
+    // A file written outside the project (a temp file) is no change to the project's work.
+    const work = seen === 'change' && changed === undefined ? undefined : seen;
     const newWork = work !== undefined && (unseen || (state.skill_usage_log ?? []).some((entry) => mine(entry) && !recorded(entry, phase, work)));
     if (changed === undefined && !newWork) return;
     update((draft) => {
