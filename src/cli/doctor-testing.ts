@@ -2,7 +2,9 @@
 // a file that does not parse or has the wrong types, no command at all, or a package script that is not
 // there each mean that no such gate can ever open; each is said here, before a phase finds out.
 import { join } from 'node:path';
+import { coverageAdvice, describeNeeds, missingCoverage } from '../config/coverage-advice.js';
 import { loadTestingConfig, TESTING_PATH } from '../config/testing-config.js';
+import { CONFIG_DIRS } from '../hosts/hook-hosts.js';
 import type { Finding } from '../install/host-setup.js';
 import { readTextIfPresent } from '../util/read-text.js';
 
@@ -66,5 +68,17 @@ export function testingFindings(root: string): Finding[] {
       what: `the gate runs \`${command}\` (timeout ${minutes} min; from ${from})`,
       ...(loaded.guessed ? { fix: `name it in ${TESTING_PATH}` } : {}),
     },
+    ...coverageFindings(root),
   ];
+}
+
+/** Whether the phases that want a coverage figure will get one from the gate's run. */
+function coverageFindings(root: string): Finding[] {
+  const advice = coverageAdvice(root, CONFIG_DIRS);
+  if (!advice) return [];
+  if (advice.missing) {
+    const { what, step } = missingCoverage(advice.needs, advice.missing);
+    return [{ severity: 'warn', what, fix: `${step}; the gate then measures it itself` }];
+  }
+  return [{ severity: 'ok', what: `coverage for ${describeNeeds(advice.needs)}: the gate measures it with \`${advice.command ?? '?'}\`` }];
 }

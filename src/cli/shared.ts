@@ -45,3 +45,8 @@ export function refuseInsideAgent(what: string): void {
     throw new UsageError(`${what} is a decision for a person: run it in your own terminal, not through the agent`);
   }
 }
+
+/** Who reads this command's words: the agent, when it runs in an agent host's shell, else a person. */
+export function readerHere(): 'agent' | 'person' {
+  return agentShellHost(process.env) ? 'agent' : 'person';
+}

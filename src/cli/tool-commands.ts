@@ -7,6 +7,7 @@ import { hookMain } from '../entry/hook-main.js';
 import { GUARDS } from '../guards/index.js';
 import { CONFIG_DIRS, DEFAULT_HOST, HOOK_HOST_IDS } from '../hosts/hook-hosts.js';
 import { guardsWithHosts } from '../hosts/index.js';
+import { registerConfigSet } from './config-set.js';
 import { formatReplay, replaySession } from './replay.js';
 import { dirOption, io, json, projectLocation, UsageError } from './shared.js';
 
@@ -63,6 +64,8 @@ export function registerToolCommands(program: Command): void {
       const withSchema = value && typeof value === 'object' && !Array.isArray(value) ? { $schema: `./${CONFIG_SCHEMAS_DIR}/${name}.json`, ...value } : value;
       io.out(json(withSchema));
     });
+
+  registerConfigSet(config);
 
   program
     .command('hook')

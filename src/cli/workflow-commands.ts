@@ -22,7 +22,7 @@ import {
   startAt,
   type Outcome,
 } from '../workflow/operations.js';
-import { dirOption, io, json, projectLocation, projectOption, refuseInsideAgent, UsageError, type LocationOptions } from './shared.js';
+import { dirOption, io, json, projectLocation, projectOption, readerHere, refuseInsideAgent, UsageError, type LocationOptions } from './shared.js';
 import { runningLoopLines, runningLoops } from './loop-commands.js';
 import { buildStatus, formatStatus } from '../workflow/status-report.js';
 import { terminalClaim } from './terminal-claim.js';
@@ -121,7 +121,7 @@ export function registerWorkflowCommands(program: Command): void {
     .option('--json', 'print the evaluation as JSON')
     .action((options: LocationOptions & { phase?: string; json?: boolean }) => {
       const location = projectLocation(options);
-      const { result: evaluation, message } = gateAt(location, phaseFor(location, options.phase));
+      const { result: evaluation, message } = gateAt(location, phaseFor(location, options.phase), readerHere());
       io.out(options.json ? json(evaluation) : `${message}\n`);
       if (!evaluation.open) process.exitCode = 1;
     });

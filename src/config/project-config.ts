@@ -105,6 +105,17 @@ export function loadConfig<K extends ConfigName>(root: string, name: K, configDi
   return { value: bundledConfig(name), from: BUNDLED };
 }
 
+/** A config file's content checked against its schema, as loadConfig would take it. */
+export function checkConfigValue(name: ConfigName, value: unknown): { ok: true } | { ok: false; problem: string } {
+  const checked = loadSchemas().checkConfigFile(SPECS[name].schema, value);
+  return checked.ok ? { ok: true } : { ok: false, problem: checked.problem };
+}
+
+/** The file name a config is saved under in a config folder. */
+export function configFileName(name: ConfigName): string {
+  return SPECS[name].files[0]!;
+}
+
 /** Where the constitution is looked for, most specific first. */
 export function constitutionCandidates(root: string, projectId?: string): string[] {
   const candidates = projectId

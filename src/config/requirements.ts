@@ -32,3 +32,25 @@ export function coverageThreshold(requirements: PhaseRequirements | undefined, s
   const sizing = (state.active_workflow as Record<string, unknown> | null | undefined)?.['sizing'] as { effective_intensity?: string } | undefined;
   return wanted[sizing?.effective_intensity ?? 'standard'] ?? wanted['standard'] ?? 80;
 }
+
+/** A phase whose gate runs the tests itself and wants a coverage figure from that run. */
+export interface CoverageNeed {
+  phase: string;
+  /** The percentage, for a standard-size workflow where it depends on the workflow's size. */
+  percent: number;
+  /** It depends on the workflow's size (light, standard, epic). */
+  sized: boolean;
+}
+
+/** The phases, in order, whose gate measures coverage (verify_at_gate is not off), as the project's requirements say. */
+export function phasesWantingCoverage(requirements: IterationRequirements): CoverageNeed[] {
+  const needs: CoverageNeed[] = [];
+  for (const phase of Object.keys(requirements.phase_requirements).filter((key) => !key.startsWith('_'))) {
+    const test = phaseRequirementsOf(requirements, phase)?.test_iteration;
+    const wanted = test?.success_criteria?.min_coverage_percent;
+    if (test?.enabled !== true || test.verify_at_gate === false || wanted === undefined || wanted === null) continue;
+    const sized = typeof wanted !== 'number';
+    needs.push({ phase, percent: sized ? (wanted['standard'] ?? Math.max(...Object.values(wanted))) : wanted, sized });
+  }
+  return needs;
+}

@@ -8,6 +8,7 @@ import { CONFIG_SCHEMAS_DIR, ISDLC_CONFIG_DIR } from './project-config.js';
 import { loadSchemas } from './load-schemas.js';
 import { readTextIfPresent } from '../util/read-text.js';
 import { detectTesting } from './detect-tests.js';
+import { detectCoverage, type CoverageSetup } from './detect-coverage.js';
 
 export const TESTING_FILE = 'testing.json';
 export const TESTING_PATH = `.isdlc/config/${TESTING_FILE}`;
@@ -35,6 +36,11 @@ export interface LoadedTesting {
   guessed?: boolean;
   /** Why the file could not be used: the gate cannot verify until a person fixes it. */
   problem?: string;
+  /**
+   * Where the coverage command comes from: the file, or what the project has now (the file names none). When
+   * neither gives one, `missing` says why and the step that provides it.
+   */
+  coverage: { from: 'file' | 'detected' } | { from: 'none'; missing: NonNullable<CoverageSetup['missing']> } | { from: 'no-command' };
 }
 
 /** What `isdlc init` writes: the detected commands and the defaults, spelled out so the person sees them. */
@@ -58,41 +64,45 @@ export function loadTestingConfig(root: string): LoadedTesting {
   try {
     text = readTextIfPresent(path);
   } catch (error) {
-    return { config: fallback(root), from: path, problem: `${path}: ${(error as Error).message}` };
+    return { ...fallback(root), from: path, problem: `${path}: ${(error as Error).message}` };
   }
-  if (text === undefined) return { config: fallback(root), from: 'detected' };
+  if (text === undefined) return { ...fallback(root), from: 'detected' };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    return { config: fallback(root), from: path, problem: `${path} does not parse: ${(error as Error).message}` };
+    return { ...fallback(root), from: path, problem: `${path} does not parse: ${(error as Error).message}` };
   }
   const checked = loadSchemas().checkTestingFile(parsed, DEFAULT_TIMEOUT_MINUTES);
-  if (!checked.ok) return { config: fallback(root), from: path, problem: `${path}: ${checked.problem}` };
+  if (!checked.ok) return { ...fallback(root), from: path, problem: `${path}: ${checked.problem}` };
   const out = checked.value;
   // No command named (init found none when it ran): what the project shows now, said as a guess.
   const guess = out.command === null ? detectTesting(root) : undefined;
+  const command = guess ? guess.command : out.command;
+  const base: TestingConfig = {
+    command,
+    timeout_minutes: out.timeout_minutes,
+    require_counts: out.require_counts,
+    ...(out.coverage_report ? { coverage_report: out.coverage_report } : {}),
+    ...(out.definition_files ? { definition_files: out.definition_files } : {}),
+  };
   return {
     ...(guess?.command ? { guessed: true } : {}),
-    config: {
-      command: guess ? guess.command : out.command,
-      ...(guess?.coverage_command && !out.coverage_command ? { coverage_command: guess.coverage_command } : {}),
-      timeout_minutes: out.timeout_minutes,
-      require_counts: out.require_counts,
-      ...(out.coverage_command ? { coverage_command: out.coverage_command } : {}),
-      ...(out.coverage_report ? { coverage_report: out.coverage_report } : {}),
-      ...(out.definition_files ? { definition_files: out.definition_files } : {}),
-    },
+    ...withCoverage(root, base, out.coverage_command),
     from: path,
   };
 }
 
-function fallback(root: string): TestingConfig {
+/** The coverage command: the file's, else the one the project makes possible now (installing c8 is enough). */
+function withCoverage(root: string, config: TestingConfig, named: string | undefined): Pick<LoadedTesting, 'config' | 'coverage'> {
+  if (named) return { config: { ...config, coverage_command: named }, coverage: { from: 'file' } };
+  if (config.command === null) return { config, coverage: { from: 'no-command' } };
+  const detected = detectCoverage(root, config.command);
+  if (detected.command) return { config: { ...config, coverage_command: detected.command }, coverage: { from: 'detected' } };
+  return { config, coverage: { from: 'none', missing: detected.missing! } };
+}
+
+function fallback(root: string): Pick<LoadedTesting, 'config' | 'coverage'> {
   const detected = detectTesting(root);
-  return {
-    command: detected.command,
-    ...(detected.coverage_command ? { coverage_command: detected.coverage_command } : {}),
-    timeout_minutes: DEFAULT_TIMEOUT_MINUTES,
-    require_counts: true,
-  };
+  return withCoverage(root, { command: detected.command, timeout_minutes: DEFAULT_TIMEOUT_MINUTES, require_counts: true }, undefined);
 }

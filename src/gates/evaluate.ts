@@ -10,7 +10,7 @@ import { coverageThreshold, effectivePhaseRequirements } from '../config/require
 import type { PhaseRequirements } from '../config/schemas.js';
 import { phaseAgent } from '../config/agents.js';
 import { delegationCheckOf } from './delegation-check.js';
-import type { GateCheck, GateRequirement } from './gate-check.js';
+import type { GateCheck, GateReader, GateRequirement } from './gate-check.js';
 import { activeWorkflowOf } from '../state/current-phase.js';
 import { ENFORCEMENT_OFF_DETAIL, iterationEnforcementOff } from '../state/enforcement.js';
 import { constitutionalOf, elicitationOf, testIterationOf } from '../state/phase-records.js';
@@ -73,6 +73,7 @@ function testCheck(input: GateInput, requirements: PhaseRequirements): GateCheck
       detail:
         record?.last_test_result === 'inconclusive' ? 'no conclusive test run yet (the last one could not be judged)' : 'no test run recorded in this phase',
       action: 'run the test suite in the foreground (for example `npm test`); isdlc records the result',
+      personAction: "the agent runs the test suite (isdlc records the runs it observes in the agent's session; a run in your own terminal is not recorded)",
     };
   }
   const where =
@@ -353,6 +354,11 @@ export function evaluateGate(input: GateInput): GateEvaluation {
   return { phase: input.phase, open: unmet.length === 0, checks, unmet };
 }
 
-export function describeUnmet(evaluation: GateEvaluation): string {
-  return evaluation.unmet.map((check, i) => `${i + 1}. ${check.requirement}: ${check.detail}.${check.action ? ` Next: ${check.action}.` : ''}`).join('\n');
+export function describeUnmet(evaluation: GateEvaluation, reader: GateReader = 'agent'): string {
+  return evaluation.unmet
+    .map((check, i) => {
+      const action = reader === 'person' ? (check.personAction ?? check.action) : check.action;
+      return `${i + 1}. ${check.requirement}: ${check.detail}.${action ? ` Next: ${action}.` : ''}`;
+    })
+    .join('\n');
 }

@@ -18,6 +18,13 @@ export interface GateCheck {
   met: boolean;
   /** What was seen. */
   detail: string;
-  /** What to do, for an unmet check. */
+  /** What to do, for an unmet check: said to the agent. */
   action?: string;
+  /** What to do where it differs for a person at their own terminal (a test run there is not observed). */
+  personAction?: string;
+  /** Met so far, and decided at completion: the gate's own test run. */
+  atCompletion?: boolean;
 }
+
+/** Who reads a gate's account: the agent (hook answers, MCP replies) or a person at their terminal. */
+export type GateReader = 'agent' | 'person';

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, st
 import { basename, dirname, join, relative } from 'node:path';
 import { bundledConstitutionText, CONFIG_SCHEMAS_DIR, configDirsWith, ProjectConfig } from '../config/project-config.js';
 import { initialTestingConfig, TESTING_PATH } from '../config/testing-config.js';
+import { coverageAdvice, missingCoverage } from '../config/coverage-advice.js';
 import { BIN_FILES } from '../integrity/bin-files.js';
 import type { GuardedSet } from '../integrity/guarded-set.js';
 import { adoptAll } from '../integrity/journal-adopt.js';
@@ -60,12 +61,16 @@ the defaults bundled with isdlc:
   that requires passing tests is completed (\`command\`, \`coverage_command\`, \`coverage_report\`,
   \`timeout_minutes\`, \`require_counts\`); \`isdlc init\` guessed it from the project, correct it here
 
-To change one, start from the version in use: \`isdlc config show NAME > .isdlc/config/NAME.json\`, edit it,
-then run \`isdlc changes accept\` in your own terminal: isdlc keeps its files as it wrote them, and without
-that the next hook call puts the file back and counts a change made outside isdlc. Then \`isdlc doctor\`
-checks that the files still agree with each other (and that \`testing.json\`'s command can run). A changed
-test command during a workflow also waits for \`isdlc tests accept\`. The constitution lives in
-\`docs/isdlc/constitution.md\`.
+To change one value, run in your own terminal \`isdlc config set NAME KEY VALUE\` (for example
+\`isdlc config set testing timeout_minutes 15\`, or a dotted key such as
+\`phase_requirements.06-implementation.test_iteration.max_iterations\`); \`isdlc config unset NAME KEY\`
+removes one. It checks the value against the file's schema and writes through isdlc's journal, so isdlc takes
+the change as yours. Editing a file by hand works too, followed by \`isdlc changes accept\` in your own
+terminal: isdlc keeps its files as it wrote them, and without that the next hook call puts the file back and
+counts a change made outside isdlc (start from the version in use: \`isdlc config show NAME\`). Then
+\`isdlc doctor\` checks that the files still agree with each other (and that \`testing.json\`'s command can
+run). A changed test command during a workflow also waits for \`isdlc tests accept\`. The constitution lives
+in \`docs/isdlc/constitution.md\`.
 
 \`schemas/\` holds each file's JSON Schema (the shape isdlc checks it against, with the messages isdlc
 gives); a file that names one in \`$schema\` (\`config show\` prints it, \`init\` writes it into
@@ -219,7 +224,15 @@ export function initProject(root: string, options: InitOptions): InitResult {
     changes.push({ path: INSTALL_RECORD, change: previous ? 'updated' : 'created' });
   }
   changes.push(startJournal(root, options.guarded));
-  return { changes, notices: plans.flatMap((plan) => plan.notices()) };
+  return { changes, notices: [...coverageNotice(root, options.guarded.configFolders), ...plans.flatMap((plan) => plan.notices())] };
+}
+
+/** Said at init, before the first implementation gate finds out: the coverage the phases want and what measures it. */
+function coverageNotice(root: string, hostConfigFolders: readonly string[]): string[] {
+  const advice = coverageAdvice(root, configDirsWith(hostConfigFolders));
+  if (!advice?.missing) return [];
+  const { what, step } = missingCoverage(advice.needs, advice.missing);
+  return [`Coverage: ${what}. One step provides it: ${step} (the gate then measures it itself).`];
 }
 
 /**

@@ -5,6 +5,8 @@ import { loadTestingConfig } from '../config/testing-config.js';
 
 export interface TestCommandConfig {
   command: string;
+  /** The coverage command the gate runs instead where a phase wants a figure: what it reaches defines the tests too. */
+  coverageCommand?: string;
   /** Files named as the test's definition, instead of isdlc's own search. */
   definitionFiles?: string[];
 }
@@ -14,7 +16,9 @@ export function testCommandOf(config: { root: string }): TestCommandConfig | nul
   const { config: testing } = loadTestingConfig(config.root);
   if (testing.command === null) return null;
   const files = testing.definition_files ?? [];
-  // Where a phase wants coverage the gate runs the coverage command instead: what defines it counts too.
-  const command = testing.coverage_command ? `${testing.command} && ${testing.coverage_command}` : testing.command;
-  return { command, ...(files.length > 0 ? { definitionFiles: files } : {}) };
+  return {
+    command: testing.command,
+    ...(testing.coverage_command ? { coverageCommand: testing.coverage_command } : {}),
+    ...(files.length > 0 ? { definitionFiles: files } : {}),
+  };
 }

@@ -205,13 +205,16 @@ function addCommandLine(walk: Walk, line: string, depth: number): void {
   for (const command of simpleCommands(line)) addCommand(walk, command, depth);
 }
 
-/** The parts that define `command`, without reading them: `explicitFiles` (whole files) replaces the search. */
-export function definitionParts(root: string, command: string, explicitFiles?: readonly string[]): string[] {
+/**
+ * The parts that define `command`, without reading them: `explicitFiles` (whole files) replaces the search.
+ * `alsoReaching` are further commands that run the same suite (the coverage command): their parts count too.
+ */
+export function definitionParts(root: string, command: string, explicitFiles?: readonly string[], alsoReaching: readonly string[] = []): string[] {
   if (explicitFiles && explicitFiles.length > 0) {
     return [...new Set(explicitFiles.map((file) => projectPath(root, file)).filter((file): file is string => file !== null))].sort();
   }
   const walk: Walk = { root, scripts: readScripts(root), parts: new Set(), seenScripts: new Set(), scriptFiles: 0 };
-  addCommandLine(walk, command, 0);
+  for (const line of [command, ...alsoReaching]) addCommandLine(walk, line, 0);
   return [...walk.parts].sort();
 }
 
@@ -308,12 +311,14 @@ export function definitionDigest(command: string, files: Record<string, PartDige
 
 /**
  * What defines `command` in the project at `root` now: its parts and their digests. `explicitFiles`
- * (testing.json's `definition_files`) names the files instead of the search.
+ * (testing.json's `definition_files`) names the files instead of the search. The digest holds the test
+ * command's words, not the coverage command's: naming a coverage tool changes what is measured, not which
+ * tests run, and only a person can name one (testing.json) or install one.
  */
-export function testDefinition(root: string, command: string, explicitFiles?: readonly string[]): TestDefinition {
+export function testDefinition(root: string, command: string, explicitFiles?: readonly string[], alsoReaching: readonly string[] = []): TestDefinition {
   const cache = new Map<string, Buffer | null>();
   const files: Record<string, PartDigest> = {};
-  for (const part of definitionParts(root, command, explicitFiles)) files[part] = partDigest(root, part, cache);
+  for (const part of definitionParts(root, command, explicitFiles, alsoReaching)) files[part] = partDigest(root, part, cache);
   return { digest: definitionDigest(command, files), files };
 }
 

@@ -19,6 +19,8 @@ export interface VerifiedCheck {
   met: boolean;
   detail: string;
   action?: string;
+  /** Met so far: the gate's own run at completion decides. */
+  atCompletion?: boolean;
 }
 
 /** The runs the gate made in the active workflow, oldest first. */
@@ -154,8 +156,24 @@ export function verifiedRunCheck(input: VerifiedInput): VerifiedCheck {
   const source =
     testing.from === 'detected' ? ` (detected; ${TESTING_PATH} does not exist)` : testing.guessed ? ` (detected; ${TESTING_PATH} names no command)` : '';
   const willRun = input.threshold !== undefined && testing.config.coverage_command ? testing.config.coverage_command : command;
+  // Knowable before any run: the phase wants a figure and nothing here can measure one.
+  if (input.threshold !== undefined && testing.coverage.from === 'none' && (!input.gateRun || !input.gateRun.coverage)) {
+    return coverageUnmeasurable(input.threshold, testing.coverage.missing, input.gateRun ? `the gate ran ${describeGateRun(input.gateRun)}; ` : '');
+  }
   if (!input.gateRun) return preview(input, willRun, source);
   return judge(input, input.gateRun, testing);
+}
+
+/** The phase wants a coverage figure and the project has nothing that measures one: why, and the step that provides it. */
+function coverageUnmeasurable(threshold: number, missing: { why: string; step: string }, ran: string): VerifiedCheck {
+  const personOnly = missing.step.startsWith('isdlc ');
+  return {
+    met: false,
+    detail: `${ran}the phase requires ${threshold}% line coverage, and the gate cannot measure coverage here: ${missing.why}`,
+    action: personOnly
+      ? `stop and tell the user: a person (not the agent) runs \`${missing.step}\` in their own terminal`
+      : `${missing.step}; the gate then measures coverage itself (or a person names a "coverage_command" in ${TESTING_PATH}: \`isdlc config set testing coverage_command "..."\`)`,
+  };
 }
 
 /** Outside a completion: what the last run found while it is the newest word on the tests, else what will run. */
@@ -168,9 +186,11 @@ function preview(input: VerifiedInput, command: string, source: string): Verifie
     const verdict = judge(input, last, undefined, last.at);
     if (!verdict.met) return { ...verdict, detail: `${verdict.detail}; completing the phase runs \`${command}\` again` };
   }
+  const wants = input.threshold === undefined ? '' : ` and needs ${input.threshold}% line coverage from it`;
   return {
     met: true,
-    detail: `\`isdlc phase complete\` runs \`${command}\`${source} itself before the gate opens${last ? `; its last run: ${describeGateRun(last)}` : ''}`,
+    atCompletion: true,
+    detail: `\`isdlc phase complete\` runs \`${command}\`${source} itself${wants} before the gate opens${last ? `; its last run: ${describeGateRun(last)}` : ''}`,
   };
 }
 
@@ -198,12 +218,9 @@ function judge(input: VerifiedInput, run: GateRun, testing: LoadedTesting | unde
   }
   if (input.threshold !== undefined) {
     if (!run.coverage) {
-      const how = config.coverage_command
-        ? 'the coverage command printed no figure and wrote no report isdlc reads'
-        : `no coverage_command is configured in ${TESTING_PATH}`;
       return {
         met: false,
-        detail: `${said}; the phase requires ${input.threshold}% coverage, and coverage is unknown: ${how}`,
+        detail: `${said}; the phase requires ${input.threshold}% coverage, and coverage is unknown: ${config.coverage_command ? `\`${config.coverage_command}\` printed no figure and wrote no report isdlc reads` : 'no coverage command'}`,
         action: `stop and tell the user: ${PERSON_FIXES_CONFIG} ("coverage_command", and "coverage_report" if it writes one)`,
       };
     }

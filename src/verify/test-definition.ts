@@ -34,8 +34,13 @@ export type TestCommandSource = (config: { root: string }) => TestCommandConfig 
 export function recordTestDefinition(root: string, now: Date, commandOf: TestCommandSource = testCommandOf): RecordedTestDefinition | null {
   const source = commandOf({ root });
   if (!source) return null;
-  const definition = testDefinition(root, source.command, source.definitionFiles);
+  const definition = testDefinition(root, source.command, source.definitionFiles, reaching(source));
   return { ...definition, command: source.command, recorded_at: now.toISOString() };
+}
+
+/** The other commands whose parts define the suite: the coverage command the gate runs where a phase wants a figure. */
+function reaching(source: TestCommandConfig): string[] {
+  return source.coverageCommand ? [source.coverageCommand] : [];
 }
 
 export function recordedTestDefinition(state: IsdlcState | null | undefined): RecordedTestDefinition | null {
@@ -100,8 +105,10 @@ export function compareTestDefinition(
   const recorded = recordedTestDefinition(state);
   if (!recorded) return null;
   const source = commandOf({ root });
-  const command = source?.command ?? recorded.command;
-  const current = testDefinition(root, command, source?.definitionFiles);
+  // Recorded before the coverage command stopped being part of the command's words: compared in that form.
+  const legacy = source?.coverageCommand && recorded.command === `${source.command} && ${source.coverageCommand}`;
+  const command = legacy ? recorded.command : (source?.command ?? recorded.command);
+  const current = testDefinition(root, command, source?.definitionFiles, source ? reaching(source) : []);
   const changes: string[] = [];
   if (current.digest !== recorded.digest) {
     if (command !== recorded.command) changes.push(`the test command changed from \`${recorded.command}\` to \`${command}\``);

@@ -8,6 +8,7 @@ import { ProjectConfig } from '../config/project-config.js';
 import { buildDelegationPrompt } from '../gates/delegation-prompt.js';
 import { phaseAgent } from '../config/agents.js';
 import { describeUnmet, evaluateGate, type GateEvaluation } from '../gates/evaluate.js';
+import type { GateReader } from '../gates/gate-check.js';
 import { activeWorkflowOf, currentPhaseOf } from '../state/current-phase.js';
 import type { Escalation } from '../state/escalations.js';
 import type { StateLocation } from '../state/locate.js';
@@ -184,7 +185,11 @@ async function gateRunFor(
   const preview = evaluateGate({ state, config, phase, root: location.root, docsBase: location.docsBase });
   if (!preview.checks.some((check) => check.requirement === 'verified_test_run') || !verifiesAtGate(requirements)) return null;
   const testing = loadTestingConfig(location.root);
-  const blocking = preview.unmet.filter((check) => check.requirement !== 'verified_test_run' || testing.problem || testing.config.command === null);
+  // Known without a run: no command, a config that cannot be used, or a coverage figure nothing here measures.
+  const unmeasurable = testing.coverage.from === 'none' && coverageThreshold(requirements, state) !== undefined;
+  const blocking = preview.unmet.filter(
+    (check) => check.requirement !== 'verified_test_run' || testing.problem || testing.config.command === null || unmeasurable,
+  );
   if (blocking.length > 0) {
     throw new WorkflowError(
       `the gate of ${phase} is closed, so the phase stays in progress:\n${describeUnmet({ ...preview, unmet: blocking })}\nRun \`isdlc gate check\` to see it again once that is done.`,
@@ -235,14 +240,19 @@ function metLines(result: GateEvaluation): string {
   return met.length > 0 ? `\nMet:\n${met.map((check) => `- ${check.requirement}: ${check.detail}`).join('\n')}` : '';
 }
 
-/** The gate of `phase` as it stands: a read, nothing is written. */
-export function gateAt(location: StateLocation, phase: string): { result: GateEvaluation; message: string } {
+/** The gate of `phase` as it stands: a read, nothing is written. `reader`: who the message is for. */
+export function gateAt(location: StateLocation, phase: string, reader: GateReader = 'agent'): { result: GateEvaluation; message: string } {
   const state = storeOf(location).read().state ?? {};
   const result = evaluateGate({ state, config: configFor(location), phase, root: location.root, docsBase: location.docsBase });
+  const lines = result.checks.length > 0 ? `:\n${result.checks.map((check) => `- ${check.requirement}: ${check.detail}`).join('\n')}` : '.';
+  const count = `${result.checks.length} requirement${result.checks.length === 1 ? '' : 's'} met`;
+  // The gate's own test run happens at completion: until then "open" would promise what only that run decides.
+  const runPending = result.checks.some((check) => check.atCompletion);
   const message = result.open
-    ? `The gate of ${result.phase} is open (${result.checks.length} requirement${result.checks.length === 1 ? '' : 's'} met)` +
-      (result.checks.length > 0 ? `:\n${result.checks.map((check) => `- ${check.requirement}: ${check.detail}`).join('\n')}` : '.')
-    : `The gate of ${result.phase} is closed:\n${describeUnmet(result)}` + metLines(result);
+    ? runPending
+      ? `The gate of ${result.phase} opens if the tests pass when \`isdlc phase complete\` runs them (${count} so far)${lines}`
+      : `The gate of ${result.phase} is open (${count})${lines}`
+    : `The gate of ${result.phase} is closed:\n${describeUnmet(result, reader)}` + metLines(result);
   return { result, message };
 }
 

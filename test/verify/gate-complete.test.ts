@@ -89,7 +89,7 @@ describe('the gate runs the tests itself', () => {
     expect(state['history'].map((line: State) => line['action']).join('\n')).toContain(`Gate of ${IMPL} ran the tests itself: \`${COVERAGE}\``);
     const check = gateCheck(dir);
     expect(check.stdout).toContain(
-      `- verified_test_run: \`isdlc phase complete\` runs \`${COVERAGE}\` itself before the gate opens; its last run: \`${COVERAGE}\``,
+      `- verified_test_run: \`isdlc phase complete\` runs \`${COVERAGE}\` itself and needs 80% line coverage from it before the gate opens; its last run: \`${COVERAGE}\``,
     );
     expect(check.stdout).toMatch(/its last run: .*: passed \(2 passed, 0 failed, coverage \d+/);
   });
@@ -156,9 +156,34 @@ describe('the gate runs the tests itself', () => {
   });
 
   it('no coverage figure where the phase requires one: unknown coverage is not met', () => {
-    const dir = project({ testing: { command: 'node --test', timeout_minutes: 2 } });
-    refusedFor(dir, 'coverage is unknown', 'no coverage_command is configured in .isdlc/config/testing.json');
-    expect(runsOf(dir)[0]).toMatchObject({ result: 'passed', for_coverage: false });
+    const dir = project({ testing: { command: 'node --test', coverage_command: 'node --test', timeout_minutes: 2 } });
+    refusedFor(dir, 'coverage is unknown', '`node --test` printed no figure and wrote no report isdlc reads');
+    expect(runsOf(dir)[0]).toMatchObject({ result: 'passed', for_coverage: true });
+  });
+
+  it('nothing here can measure coverage: gate check and phase complete say so before any run, and who takes the step', () => {
+    const dir = project({ testing: { command: 'sh test.sh', timeout_minutes: 2 }, files: { 'test.sh': 'node --test\n' } });
+    refusedFor(
+      dir,
+      'the gate cannot measure coverage here: isdlc does not know how `sh test.sh` measures coverage',
+      'a person (not the agent) runs `isdlc config set testing coverage_command',
+    );
+    expect(runsOf(dir), 'knowable without a run: the suite did not run').toEqual([]);
+    // The control: a node --test command needs no step, Node measures it.
+    const measured = project({ testing: { command: 'node --test', timeout_minutes: 2 } });
+    expect(complete(measured).status).toBe(0);
+    expect(runsOf(measured)[0]).toMatchObject({ command: COVERAGE, for_coverage: true, coverage: { percent: 100 } });
+  });
+
+  it('gate check tells each reader a step that works for them: the agent runs the suite, a person at a terminal is told their run is not recorded', () => {
+    const dir = project();
+    writeJson(join(dir, '.isdlc/state.json'), workflowState('feature', IMPL));
+    const person = cli(['gate', 'check', '--dir', dir]);
+    expect(person.stdout).toContain(
+      "the agent runs the test suite (isdlc records the runs it observes in the agent's session; a run in your own terminal is not recorded)",
+    );
+    const agent = cli(['gate', 'check', '--dir', dir], { env: { CLAUDECODE: '1' } });
+    expect(agent.stdout).toContain('run the test suite in the foreground (for example `npm test`); isdlc records the result');
   });
 
   it('"test": "exit 0": a run that counts no test is no pass', () => {
