@@ -17,6 +17,30 @@ export function parseConstitution(text: string): Constitution {
 }
 
 /** `Article VII: Artifact Traceability`, or `Article XV (unknown)` when the constitution lacks it. */
+const ROMAN: readonly [number, string][] = [
+  [10, 'X'],
+  [9, 'IX'],
+  [5, 'V'],
+  [4, 'IV'],
+  [1, 'I'],
+];
+
+function roman(n: number): string {
+  let out = '';
+  for (const [value, letters] of ROMAN) while (n >= value) [n, out] = [n - value, out + letters];
+  return out;
+}
+
+/** An article as people write it ("Article I", "art. iv", "4", " ix ") as the id the constitution uses ("I", "IV", "IX"). */
+export function articleId(written: string): string {
+  const bare = written
+    .trim()
+    .replace(/^(?:article|art\.?)\s*/i, '')
+    .replace(/[.:]$/, '')
+    .trim();
+  return /^\d+$/.test(bare) && Number(bare) > 0 && Number(bare) < 40 ? roman(Number(bare)) : bare.toUpperCase();
+}
+
 export function describeArticle(constitution: Constitution | null, id: string): string {
   if (!constitution) return `Article ${id}`;
   const title = constitution.articles.get(id.toUpperCase());

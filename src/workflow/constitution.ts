@@ -2,7 +2,7 @@
 // `constitutional_validation`. A round of checks that finds a violation ends it; the next record starts
 // the next iteration; a violation in the last allowed iteration escalates to a human. The validation is
 // complete when every required article's latest result is compliant.
-import { describeArticle } from '../config/constitution.js';
+import { articleId, describeArticle } from '../config/constitution.js';
 import type { ProjectConfig } from '../config/project-config.js';
 import { effectivePhaseRequirements } from '../config/requirements.js';
 import { activeWorkflowOf } from '../state/current-phase.js';
@@ -54,7 +54,7 @@ export function recordArticleCheck(draft: IsdlcState, config: ProjectConfig, che
     now: check.now,
   });
   const required = record.articles_required ?? [];
-  const article = check.article.toUpperCase();
+  const article = articleId(check.article);
   if (!required.includes(article)) {
     throw new WorkflowError(
       `phase ${check.phase} does not require Article ${article}; it requires ${required.map((id) => describeArticle(config.constitution, id)).join('; ')}`,

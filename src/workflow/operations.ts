@@ -1,7 +1,7 @@
 // The workflow's operations as the `isdlc` commands and the MCP tools both run them: the state file of
 // the located project, one locked transaction (or one read), the result, and the line a person reads.
 // The agent reads the same line through `forAgent` (agent-operations.ts), so the two cannot drift.
-import { describeArticle } from '../config/constitution.js';
+import { articleId, describeArticle } from '../config/constitution.js';
 import { normalizePhaseKey } from '../config/phase-keys.js';
 import { knownPhaseKeys } from '../config/phases.js';
 import { ProjectConfig } from '../config/project-config.js';
@@ -80,7 +80,16 @@ export function startAt(location: StateLocation, input: Omit<StartInput, 'now'>)
     (draft, now) => startWorkflow(draft, config, { ...input, now }),
     (workflow) =>
       `Started ${input.type} workflow${workflow.description ? ` "${String(workflow.description)}"` : ''}: ${(workflow.phases ?? []).join(' → ')}.${onBranch}\n` +
-      `Current phase: ${String(workflow.current_phase)}; artifact folder ${String(workflow.artifact_folder)}. Next: \`isdlc phase activate\`.`,
+      `Current phase: ${String(workflow.current_phase)}; artifact folder ${String(workflow.artifact_folder)}.\n` +
+      nextAfterStart(String(workflow.current_phase), phaseAgent(config.manifest, String(workflow.current_phase))),
+  );
+}
+
+/** After a start: the first phase waits for its activation (its clock, its agent named), then its work. */
+function nextAfterStart(phase: string, agent: string | undefined): string {
+  return (
+    `Next: \`isdlc phase activate\` starts ${phase}'s clock${agent ? ` and names its agent, ${agent}` : ''}; then the phase's work, ` +
+    `and \`isdlc phase complete\` once \`isdlc gate check\` says its gate is open. In Claude Code the /isdlc command does these steps.`
   );
 }
 
@@ -270,7 +279,7 @@ export function recordArticleAt(location: StateLocation, check: ArticleRecord): 
     location,
     (draft, now) => recordArticleCheck(draft, config, { ...check, now: now.toISOString() }),
     (outcome) => {
-      const title = describeArticle(config.constitution, check.article.toUpperCase());
+      const title = describeArticle(config.constitution, articleId(check.article));
       const head = `${title}: ${check.result} (phase ${check.phase}, iteration ${outcome.record.iterations_used}/${outcome.record.max_iterations}).`;
       if (outcome.escalated)
         return `${head}\nConstitutional validation of ${check.phase} is escalated to a human: a person reviews it and runs \`isdlc escalation approve --phase ${check.phase}\`.`;
