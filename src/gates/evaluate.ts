@@ -11,6 +11,7 @@ import type { PhaseRequirements } from '../config/schemas.js';
 import { phaseAgent } from '../config/agents.js';
 import { delegationCheckOf } from './delegation-check.js';
 import type { GateCheck, GateReader, GateRequirement } from './gate-check.js';
+import { clockOf, runningPhaseRuns } from '../state/agent-runs.js';
 import { activeWorkflowOf } from '../state/current-phase.js';
 import { ENFORCEMENT_OFF_DETAIL, iterationEnforcementOff } from '../state/enforcement.js';
 import { constitutionalOf, elicitationOf, testIterationOf } from '../state/phase-records.js';
@@ -48,7 +49,10 @@ export interface GateInput {
 }
 
 /** The requirements a project's config can switch off; branch integrity and tamper review are not among them (the test definition goes with the tests). */
-const RULE_FOR: Record<Exclude<GateRequirement, 'branch_integrity' | 'tamper_review' | 'test_definition' | 'iteration_enforcement'>, string> = {
+const RULE_FOR: Record<
+  Exclude<GateRequirement, 'branch_integrity' | 'tamper_review' | 'test_definition' | 'iteration_enforcement' | 'phase_agent_finished'>,
+  string
+> = {
   test_iteration: 'block_on_incomplete_test_iteration',
   verified_test_run: 'block_on_incomplete_test_iteration',
   constitutional_validation: 'block_on_incomplete_constitutional',
@@ -239,6 +243,18 @@ function delegationCheck(input: GateInput): GateCheck {
   return delegationCheckOf(input.state.skill_usage_log, agent, input.phase, input.now ?? new Date());
 }
 
+/** The phase's agent has not finished: `phase complete` refuses until it has, so the gate says so first. */
+function runningAgentCheck(input: GateInput): GateCheck | null {
+  const running = runningPhaseRuns(input.state.skill_usage_log, input.phase, input.now ?? new Date());
+  if (running.length === 0) return null;
+  return {
+    requirement: 'phase_agent_finished',
+    met: false,
+    detail: `still running: ${running.map((run) => `${run.agent} (since ${clockOf(run.since)}, ${run.minutes} min)`).join(', ')}`,
+    action: 'wait for it to finish (its end arrives as a task notification), then complete the phase',
+  };
+}
+
 function artifactCheck(input: GateInput, requirements: PhaseRequirements): GateCheck {
   const folder = activeWorkflowOf(input.state)?.artifact_folder;
   const missing: string[] = [];
@@ -345,6 +361,9 @@ export function evaluateGate(input: GateInput): GateEvaluation {
   if (enforced('interactive_elicitation', requirements.interactive_elicitation?.enabled)) checks.push(elicitationCheck(input, requirements));
   if (enforced('agent_delegation', requirements.agent_delegation_validation?.enabled)) checks.push(delegationCheck(input));
   if (enforced('artifact_presence', requirements.artifact_validation?.enabled)) checks.push(artifactCheck(input, requirements));
+  // Said once: an unmet delegation already names a run still going.
+  const running = checks.some((check) => check.requirement === 'agent_delegation' && !check.met) ? null : runningAgentCheck(input);
+  if (running) checks.push(running);
   const branch = branchCheck(input);
   if (branch) checks.push(branch);
   // Not a configurable rule: the configuration is among the files it is about.

@@ -167,6 +167,20 @@ describe('a phase agent run, from its launch to its end', () => {
     });
     expect(log[0]!['launch_pending']).toBeUndefined();
     expect(delegationCheck(dir).met).toBe(true);
+
+    // A second run starts after the first did the work: the delegation is met, and gate check still says
+    // what phase complete would refuse for.
+    send(dir, launch(dir).payload);
+    expect(delegationCheck(dir).met).toBe(true);
+    const check = cli(['gate', 'check', '--json'], { cwd: dir });
+    expect(check.status).toBe(1);
+    expect((JSON.parse(check.stdout) as { unmet: unknown[] }).unmet).toEqual([
+      expect.objectContaining({
+        requirement: 'phase_agent_finished',
+        detail: expect.stringMatching(/^still running: software-developer \(since \d\d:\d\d UTC/),
+      }),
+    ]);
+    expect(refused(dir, ['phase', 'complete'])).toContain('cannot be completed while its agent is still running');
   });
 
   it("the MCP tool phase_complete is refused the same way while the phase's agent runs", async () => {
