@@ -69,10 +69,15 @@ export function registerInstallCommands(program: Command): void {
       io.err(`${notices.join('\n')}\n`);
       return;
     }
-    io.out(
-      `${formatChanges(`isdlc ${__ISDLC_VERSION__} set up in ${root}`, result.changes)}${notices.join('\n')}\n` +
-        'Next: `isdlc doctor` checks the installation; `isdlc status` shows the workflow.\n',
-    );
+    // A second init on an unchanged project writes nothing: it says so, and lists only what it left to the person.
+    const nothing = result.changes.every((change) => change.change === 'unchanged' || change.change === 'kept');
+    const listed = nothing
+      ? formatChanges(
+          `isdlc ${__ISDLC_VERSION__} is set up in ${root} already: nothing to change, no file written`,
+          result.changes.filter((change) => change.change === 'kept'),
+        )
+      : formatChanges(`isdlc ${__ISDLC_VERSION__} set up in ${root}`, result.changes);
+    io.out(`${listed}${notices.join('\n')}\n` + 'Next: `isdlc doctor` checks the installation; `isdlc status` shows the workflow.\n');
   });
 
   program
