@@ -132,7 +132,7 @@ function prepareInit(context: HostInitContext, options: ClaudeCodeInitOptions): 
     else {
       keep(ORIGINALS.mcp, mcpBefore);
       writeFileAtomic(mcpPath, mcpText);
-      changes.push({ path: MCP_FILE, change: mcp.existed ? 'updated' : 'created', note: 'the isdlc MCP server (loop tools) added' });
+      changes.push({ path: MCP_FILE, change: mcp.existed ? 'updated' : 'created', note: "the isdlc MCP server (the workflow's and the loop's tools) added" });
     }
 
     // After settings.json and .mcp.json exist: only names still missing are listed.
