@@ -1,14 +1,13 @@
 // init, uninstall, doctor: putting isdlc into a project, taking it out, checking it. Each registered host
 // adds its own options (its version, `--no-sandbox`, ...) and does its part in its own files.
 import { Option, type Command } from 'commander';
-import { resolve } from 'node:path';
 import { HOSTS } from '../hosts/index.js';
 import { GUARDED } from '../hosts/hook-hosts.js';
 import type { HostOption } from '../hosts/host.js';
-import type { ChangeLine } from '../install/host-setup.js';
+import type { ChangeLine, Finding } from '../install/host-setup.js';
 import { initProject, uninstallProject } from '../install/install.js';
 import { formatFindings, runDoctor } from './doctor.js';
-import { io, json, UsageError } from './shared.js';
+import { folderArgument, folderOption, io, json, UsageError } from './shared.js';
 import { MIN_NODE, nodeIsSupported } from '../util/node-version.js';
 
 function formatChanges(title: string, changes: ChangeLine[]): string {
@@ -41,16 +40,23 @@ function hostOptions(command: 'init' | 'doctor'): Option[] {
     .map(optionOf);
 }
 
+/** The worst of the findings: `fail` is what makes doctor exit 1, a warning does not. */
+function overallResult(findings: readonly Finding[]): 'pass' | 'warn' | 'fail' {
+  if (findings.some((finding) => finding.severity === 'fail')) return 'fail';
+  return findings.some((finding) => finding.severity === 'warn') ? 'warn' : 'pass';
+}
+
 export function registerInstallCommands(program: Command): void {
   const init = program
     .command('init')
     .description(
       `set isdlc up in a project: .isdlc/ (hook, config, state), docs/isdlc/constitution.md, and isdlc registered with ${HOSTS.map((host) => host.hook.name).join(' and ')} in the project's own settings`,
     )
-    .argument('[dir]', 'project directory', '.');
+    .argument('[dir]', 'project directory (default: the current one)')
+    .addOption(folderOption());
   for (const option of hostOptions('init')) init.addOption(option);
-  init.option('--json', 'print the changes as JSON (notices go to stderr)').action((dir: string, options: Record<string, unknown>) => {
-    const root = resolve(dir);
+  init.option('--json', 'print the changes as JSON (notices go to stderr)').action((dir: string | undefined, options: Record<string, unknown>) => {
+    const root = folderArgument(dir, options['dir'] as string | undefined);
     const result = initProject(root, {
       binSource: __dirname,
       guarded: GUARDED,
@@ -69,20 +75,26 @@ export function registerInstallCommands(program: Command): void {
       io.err(`${notices.join('\n')}\n`);
       return;
     }
-    io.out(
-      `${formatChanges(`isdlc ${__ISDLC_VERSION__} set up in ${root}`, result.changes)}${notices.join('\n')}\n` +
-        'Next: `isdlc doctor` checks the installation; `isdlc status` shows the workflow.\n',
-    );
+    // A second init on an unchanged project writes nothing: it says so, and lists only what it left to the person.
+    const nothing = result.changes.every((change) => change.change === 'unchanged' || change.change === 'kept');
+    const listed = nothing
+      ? formatChanges(
+          `isdlc ${__ISDLC_VERSION__} is set up in ${root} already: nothing to change, no file written`,
+          result.changes.filter((change) => change.change === 'kept'),
+        )
+      : formatChanges(`isdlc ${__ISDLC_VERSION__} set up in ${root}`, result.changes);
+    io.out(`${listed}${notices.join('\n')}\n` + 'Next: `isdlc doctor` checks the installation; `isdlc status` shows the workflow.\n');
   });
 
   program
     .command('uninstall')
     .description('remove what init added (hooks, permission, .isdlc/bin); state, logs and docs stay unless --purge')
-    .argument('[dir]', 'project directory', '.')
-    .option('--purge', 'also delete .isdlc/ (state, logs, config) and the constitution if it is unchanged since init')
+    .argument('[dir]', 'project directory (default: the current one)')
+    .addOption(folderOption())
+    .option('--purge', 'also delete .isdlc/ (state, logs, config) and the constitution init wrote, if it is unchanged')
     .option('--json', 'print the changes as JSON')
-    .action((dir: string, options: { purge?: boolean; json?: boolean }) => {
-      const root = resolve(dir);
+    .action((dir: string | undefined, options: { dir?: string; purge?: boolean; json?: boolean }) => {
+      const root = folderArgument(dir, options.dir);
       const changes = uninstallProject(root, { purge: options.purge === true, hosts: HOSTS.map((host) => host.setup) });
       io.out(options.json ? json(changes) : formatChanges(`isdlc removed from ${root}`, changes));
     });
@@ -92,12 +104,16 @@ export function registerInstallCommands(program: Command): void {
     .description(
       `check the installation the way ${HOSTS.map((host) => host.hook.name).join(' and ')} will use it (for the version installed), and say how to fix what is wrong`,
     )
-    .argument('[dir]', 'project directory', '.');
+    .argument('[dir]', 'project directory (default: the current one)')
+    .addOption(folderOption());
   for (const option of hostOptions('doctor')) doctor.addOption(option);
-  doctor.option('--json', 'print the findings as JSON').action((dir: string, options: Record<string, unknown>) => {
-    const root = resolve(dir);
-    const findings = runDoctor(root, options);
-    io.out(options.json ? json(findings) : formatFindings(root, findings));
-    if (findings.some((finding) => finding.severity === 'fail')) process.exitCode = 1;
-  });
+  doctor
+    .option('--json', 'print the findings as JSON, with the overall result: ok is false (and the exit status 1) on a failure')
+    .action((dir: string | undefined, options: Record<string, unknown>) => {
+      const root = folderArgument(dir, options['dir'] as string | undefined);
+      const findings = runDoctor(root, options);
+      const result = overallResult(findings);
+      io.out(options.json ? json({ ok: result !== 'fail', result, findings }) : formatFindings(root, findings));
+      if (result === 'fail') process.exitCode = 1;
+    });
 }

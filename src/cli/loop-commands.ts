@@ -250,7 +250,8 @@ export function registerLoopCommands(program: Command): void {
     .argument('[loop-id]', 'which loop (needed when more than one runs)')
     .option('--reason <text>', 'why, for the record', 'cancelled by a person')
     .addOption(dirOption())
-    .action((loopId: string | undefined, options: LocationOptions & { reason: string }) => {
+    .option('--json', 'print the cancelled loop as JSON')
+    .action((loopId: string | undefined, options: LocationOptions & { reason: string; json?: boolean }) => {
       refuseInsideAgent('cancelling an iteration loop');
       withStore(options, (store) => {
         let target = loopId;
@@ -262,6 +263,7 @@ export function registerLoopCommands(program: Command): void {
           target = running[0]!.id;
         }
         const ended = store.cancel(target, options.reason);
+        if (options.json) return io.out(json({ loop: ended }));
         io.out(`Cancelled loop ${ended.id} at iteration ${ended.iteration} of ${ended.config.maxIterations}.\n`);
       });
     });
@@ -271,17 +273,20 @@ export function registerLoopCommands(program: Command): void {
     .description("let a loop's command rules run where no OS sandbox can hold them (a person's decision; rules the person set are approved already)")
     .argument('<loop-id>')
     .addOption(dirOption())
-    .action((loopId: string, options: LocationOptions) => {
+    .option('--json', 'print the loop, its command rules and whether this approved them as JSON')
+    .action((loopId: string, options: LocationOptions & { json?: boolean }) => {
       refuseInsideAgent('approving the command rules of an iteration loop');
       const api = loadLoop();
       withStore(options, (store) => {
         const found = store.loop(loopId);
         const rules = api.commandRuleList(found);
         if (rules.length === 0) {
+          if (options.json) return io.out(json({ loop: found, rules, approved: false, already: false }));
           io.out(`Loop ${found.id} has no command rules: nothing runs, so there is nothing to approve.\n`);
           return;
         }
         const { loop: approved, already } = store.approveRules(found.id, `${whoAmI()} (isdlc loop approve)`);
+        if (options.json) return io.out(json({ loop: approved, rules, approved: !already, already }));
         if (already) {
           io.out(`The command rules of loop ${approved.id} were approved already, by ${approved.rulesApprovedBy} at ${approved.rulesApprovedAt}.\n`);
           return;
@@ -298,7 +303,7 @@ export function registerLoopCommands(program: Command): void {
 
   program
     .command('mcp')
-    .description('serve the loop tools over MCP on stdio (what .mcp.json starts; init registers it)')
+    .description("serve the workflow's and the loop's tools to the agent over MCP on stdio (what .mcp.json starts; init registers it)")
     .addOption(dirOption())
     .action(async (options: LocationOptions) => {
       const location = projectLocation(options);

@@ -23,6 +23,18 @@ import { registerTestsCommands } from './tests-commands.js';
 import { registerToolCommands } from './tool-commands.js';
 import { registerWorkflowCommands } from './workflow-commands.js';
 
+/** What isdlc exits with: exitStatusOf below, and the commands that set a status of their own (the README says the same). */
+const EXIT_STATUS_HELP = `
+Exit status:
+  0  done (doctor found no failure; the gate is open)
+  1  refused or failed: a closed gate (gate check, phase complete), a failure doctor found, a workflow
+     rule, state locked or changed by another writer, isdlc's files read-only here (the agent's sandbox),
+     a file system error, init or uninstall unable to go on, a loop the store refuses
+  2  wrong usage: an unknown command, option or phase, a missing or wrong argument, no isdlc project
+     here, the project directory given twice, a person's decision asked for inside the agent's shell
+  isdlc hook exits 0 with its decision on stdout (its --check: 1 when a guard does not load)
+`;
+
 function buildProgram(): Command {
   const program = new Command('isdlc')
     .description(
@@ -30,6 +42,7 @@ function buildProgram(): Command {
     )
     .version(__ISDLC_VERSION__, '-v, --version')
     .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', EXIT_STATUS_HELP)
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .exitOverride();
   registerInstallCommands(program);
@@ -45,7 +58,8 @@ function buildProgram(): Command {
 
 /** The exit status for what a command threw; what isdlc cannot explain is thrown on. */
 function exitStatusOf(error: unknown, argv: string[]): number {
-  if (error instanceof CommanderError) return error.exitCode;
+  // Help and the version exit 0; everything else commander refuses is wrong usage, as isdlc's own UsageError.
+  if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
   const readOnly = readOnlyMessage(error, argv);
   if (readOnly) {
     io.err(`isdlc: ${readOnly}\n`);

@@ -32,6 +32,19 @@ export function projectLocation(options: LocationOptions): StateLocation {
   return location;
 }
 
+/**
+ * The folder of a command that also takes it as an argument (`init`, `uninstall`, `doctor`): the argument
+ * or `--dir`, the current folder without either, and a usage error when both name different folders.
+ */
+export function folderArgument(argument: string | undefined, dir: string | undefined): string {
+  if (argument !== undefined && dir !== undefined && resolve(argument) !== resolve(dir))
+    throw new UsageError(`the project directory is given twice, as ${argument} and as --dir ${dir}: give one`);
+  return resolve(dir ?? argument ?? '.');
+}
+
+/** `--dir` for a command whose folder is also its argument, and the current folder by default. */
+export const folderOption = (): Option => new Option('-d, --dir <dir>', 'project directory, the same as the [dir] argument (default: the current one)');
+
 export const dirOption = (): Option => new Option('-d, --dir <dir>', 'project directory (default: the nearest one with .isdlc/)');
 export const projectOption = (): Option => new Option('-p, --project <id>', 'monorepo project id (default: ISDLC_PROJECT, then the current directory)');
 

@@ -161,14 +161,19 @@ export function registerWorkflowCommands(program: Command): void {
     .option('--note <text>', 'why it may go on')
     .addOption(dirOption())
     .addOption(projectOption())
-    .action((options: LocationOptions & { phase: string; note?: string }) => {
+    .option('--json', 'print what was approved as JSON')
+    .action((options: LocationOptions & { phase: string; note?: string; json?: boolean }) => {
       refuseInsideAgent('escalation approve');
       const location = projectLocation(options);
       const phase = knownPhase(location, options.phase);
-      const { result } = new JournaledStateStore(location.stateFile).update((draft) =>
+      const { result, version } = new JournaledStateStore(location.stateFile).update((draft) =>
         approveEscalation(draft, { phase, by: userInfo().username, now: new Date().toISOString(), ...(options.note ? { note: options.note } : {}) }),
       );
-      io.out(`Approved in ${phase}: ${result.join(', ')}. The gate counts them as met from now on.\n`);
+      io.out(
+        options.json
+          ? json({ phase, approved: result, state_version: version })
+          : `Approved in ${phase}: ${result.join(', ')}. The gate counts them as met from now on.\n`,
+      );
     });
 
   program
@@ -181,12 +186,14 @@ export function registerWorkflowCommands(program: Command): void {
     .option('--note <text>', 'what you did about them (undone, kept, ...)')
     .addOption(dirOption())
     .addOption(projectOption())
-    .action((options: LocationOptions & { note?: string }) => {
+    .option('--json', 'print the acknowledged commits as JSON')
+    .action((options: LocationOptions & { note?: string; json?: boolean }) => {
       refuseInsideAgent('branch acknowledge');
       const location = projectLocation(options);
-      const { result } = new JournaledStateStore(location.stateFile).update((draft) =>
+      const { result, version } = new JournaledStateStore(location.stateFile).update((draft) =>
         acknowledgeViolations(draft, { by: userInfo().username, now: new Date().toISOString(), ...(options.note ? { note: options.note } : {}) }),
       );
+      if (options.json) return io.out(json({ acknowledged: result, state_version: version }));
       io.out(`Acknowledged:\n${result.map((violation) => `  ${describeViolation(violation)}`).join('\n')}\nThe gate no longer counts them.\n`);
     });
 }

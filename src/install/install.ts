@@ -13,7 +13,7 @@ import { coverageAdvice, missingCoverage } from '../config/coverage-advice.js';
 import { BIN_FILES } from '../integrity/bin-files.js';
 import type { GuardedSet } from '../integrity/guarded-set.js';
 import { adoptAll } from '../integrity/journal-adopt.js';
-import { hasJournal, JOURNAL_DIR, journalPath, updateJournal } from '../integrity/journal.js';
+import { hasJournal, JOURNAL_DIR, journalPath, updateJournal, type JournalIndex } from '../integrity/journal.js';
 import { JournaledStateStore } from '../integrity/journaled-state.js';
 import { checkGuardedFiles, noteLogFloor } from '../integrity/tamper-check.js';
 import { DISPLACED_REPAIR, displacedIsdlc } from '../integrity/displaced.js';
@@ -25,6 +25,7 @@ import { ISDLC_DIR, readMonorepoConfig } from '../state/locate.js';
 import { readTextIfPresent } from '../util/read-text.js';
 import { InstallError, type ChangeLine, type HostSetup } from './host-setup.js';
 import { serialise } from './json-file.js';
+import { forgetLeftBehind, leftBehindFiles, writeLeftBehind } from './left-behind.js';
 
 export { BIN_FILES, INSTALL_RECORD };
 export const CONSTITUTION_FILE = 'docs/isdlc/constitution.md';
@@ -136,7 +137,8 @@ export function initProject(root: string, options: InitOptions): InitResult {
     version: 1,
     isdlc_version: options.version,
     installed_at: previous?.installed_at ?? now,
-    files: { ...(previous?.files ?? {}) },
+    // What a plain uninstall left in place is isdlc's again (left-behind.ts).
+    files: { ...leftBehindFiles(root), ...(previous?.files ?? {}) },
     ...(Object.assign({}, ...plans.map((plan) => plan.record)) as Record<string, unknown>),
     journal: true,
   };
@@ -223,6 +225,7 @@ export function initProject(root: string, options: InitOptions): InitResult {
     writeFileAtomic(join(root, INSTALL_RECORD), recordText);
     changes.push({ path: INSTALL_RECORD, change: previous ? 'updated' : 'created' });
   }
+  forgetLeftBehind(root);
   changes.push(startJournal(root, options.guarded));
   return { changes, notices: [...coverageNotice(root, options.guarded.configFolders), ...plans.flatMap((plan) => plan.notices())] };
 }
@@ -249,14 +252,28 @@ function undoChangesFirst(root: string, guarded: GuardedSet): ChangeLine[] {
   }));
 }
 
+/**
+ * What of the journal says which files are isdlc's and how it left them. The folders' stamps move with
+ * isdlc's own locks, caches and log, and the log's floor with every hook call: neither is a change of
+ * isdlc's files, and the hook keeps both up to date itself (integrity/suspects.ts).
+ */
+function journalMeaning(index: JournalIndex): string {
+  const { dirs, log: _log, ...rest } = index;
+  return JSON.stringify({ ...rest, dirs: Object.keys(dirs).sort() });
+}
+
 function startJournal(root: string, guarded: GuardedSet): ChangeLine {
   const existed = hasJournal(root);
   const loopRows = () => loadLoop().loopRows;
   const changed = updateJournal(root, (index) => {
-    const before = JSON.stringify(index);
-    adoptAll(root, index, guarded, loopRows);
-    noteLogFloor(root, index);
-    return JSON.stringify(index) !== before;
+    const fresh = structuredClone(index);
+    adoptAll(root, fresh, guarded, loopRows);
+    noteLogFloor(root, fresh);
+    // Written only when the files changed: a second init on an unchanged project writes nothing.
+    if (existed && journalMeaning(fresh) === journalMeaning(index)) return false;
+    Object.assign(index, fresh);
+    if (!fresh.log) delete index.log;
+    return true;
   });
   const rel = `${ISDLC_DIR}/${JOURNAL_DIR}/`;
   if (existed && !changed) return { path: rel, change: 'unchanged' };
@@ -314,10 +331,12 @@ export function uninstallProject(root: string, options: UninstallOptions): Chang
   const changes: ChangeLine[] = [];
   for (const host of options.hosts) changes.push(...host.uninstall(root, record));
 
+  // After a plain uninstall the record is gone: what it left in place is known from left-behind.ts.
+  const ownFiles = { ...leftBehindFiles(root), ...(record?.files ?? {}) };
   const removeOwnedFile = (rel: string): void => {
     const path = join(root, rel);
     if (!existsSync(path)) return;
-    const owned = record?.files[rel];
+    const owned = ownFiles[rel];
     if (owned && owned.sha256 !== sha256(readFileSync(path))) {
       changes.push({ path: rel, change: 'kept', note: 'changed since isdlc created it' });
       return;
@@ -343,7 +362,7 @@ export function uninstallProject(root: string, options: UninstallOptions): Chang
   removeIfEmpty(join(root, ISDLC_DIR, 'config'));
 
   if (options.purge) {
-    if (record?.files[CONSTITUTION_FILE]) removeOwnedFile(CONSTITUTION_FILE);
+    if (ownFiles[CONSTITUTION_FILE]) removeOwnedFile(CONSTITUTION_FILE);
     else if (existsSync(join(root, CONSTITUTION_FILE))) changes.push({ path: CONSTITUTION_FILE, change: 'kept', note: 'not created by isdlc' });
     removeIfEmpty(join(root, 'docs/isdlc'));
     removeIfEmpty(join(root, 'docs'));
@@ -360,6 +379,7 @@ export function uninstallProject(root: string, options: UninstallOptions): Chang
       rmSync(join(root, INSTALL_RECORD));
       changes.push({ path: INSTALL_RECORD, change: 'removed' });
     }
+    writeLeftBehind(root, Object.fromEntries(Object.entries(ownFiles).filter(([rel]) => rel === CONSTITUTION_FILE && existsSync(join(root, rel)))));
     for (const rel of [`${ISDLC_DIR}/`, CONSTITUTION_FILE]) {
       if (existsSync(join(root, rel)))
         changes.push({

@@ -87,8 +87,12 @@ describe('isdlc doctor', () => {
     writeJson(join(dir, 'package.json'), { name: 'x', version: '1.0.0', private: true, scripts: { test: 'node --test' } });
     const claude = withClaude('2.1.332');
     expect(cli(['init', dir], { env: claude }).status).toBe(0);
-    const findings = JSON.parse(cli(['doctor', dir, '--json'], { env: { ...claude, ...trustedHome(dir) } }).stdout) as { severity: string }[];
-    expect(findings.filter((finding) => finding.severity !== 'ok')).toEqual([]);
+    const report = JSON.parse(cli(['doctor', dir, '--json'], { env: { ...claude, ...trustedHome(dir) } }).stdout) as {
+      ok: boolean;
+      findings: { severity: string }[];
+    };
+    expect(report.findings.filter((finding) => finding.severity !== 'ok')).toEqual([]);
+    expect(report.ok).toBe(true);
   });
 });
 

@@ -20,7 +20,7 @@ function projectFor(version: string): string {
 
 function doctor(dir: string, env: Record<string, string>, args: string[] = []): Run & { findings: Finding[] } {
   const run = cli(['doctor', dir, '--json', ...args], { env: { ...trustedHome(dir), ...env } });
-  return { ...run, findings: JSON.parse(run.stdout) as Finding[] };
+  return { ...run, findings: (JSON.parse(run.stdout) as { findings: Finding[] }).findings };
 }
 
 const text = (dir: string, env: Record<string, string>, args: string[] = []): Run => cli(['doctor', dir, ...args], { env: { ...trustedHome(dir), ...env } });

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { cli, initedProject, writeFile, writeJson } from '../helpers/project.js';
 
 type Finding = { severity: string; what: string; fix?: string };
-const findingsOf = (dir: string): Finding[] => JSON.parse(cli(['doctor', dir, '--json', '--claude-version', '2.1.332']).stdout) as Finding[];
+const findingsOf = (dir: string): Finding[] =>
+  (JSON.parse(cli(['doctor', dir, '--json', '--claude-version', '2.1.332']).stdout) as { findings: Finding[] }).findings;
 const about = (dir: string) => findingsOf(dir).filter((finding) => /testing\.json|the gate runs/.test(finding.what));
 
 function project(): string {

@@ -52,7 +52,7 @@ describe('git stash and the workflow state', () => {
     git(dir, 'add', '-f', '.isdlc/state.json');
     git(dir, 'commit', '-q', '-m', 'state in git');
     const run = cli(['doctor', dir, '--json', '--claude-version', '2.1.332']);
-    const findings = JSON.parse(run.stdout) as { severity: string; what: string; fix?: string }[];
+    const { findings } = JSON.parse(run.stdout) as { findings: { severity: string; what: string; fix?: string }[] };
     expect(findings).toContainEqual({
       severity: 'warn',
       what: expect.stringContaining('.isdlc/state.json is tracked by git: git stash, a checkout of another branch or a pull would rewrite it'),

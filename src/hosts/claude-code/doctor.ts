@@ -206,8 +206,14 @@ function checkMcpServer(root: string, reinit: string, findings: Finding[]): void
     mcp = undefined;
   }
   const servers = (mcp as { mcpServers?: Record<string, unknown> } | undefined)?.mcpServers;
-  if (servers && isOurMcpServer(servers[MCP_SERVER_NAME])) findings.push({ severity: 'ok', what: `${MCP_FILE} starts the isdlc MCP server (loop tools)` });
-  else findings.push({ severity: 'warn', what: `${MCP_FILE} does not register the isdlc MCP server: agents have no loop tools`, fix: `run \`${reinit}\`` });
+  if (servers && isOurMcpServer(servers[MCP_SERVER_NAME]))
+    findings.push({ severity: 'ok', what: `${MCP_FILE} starts the isdlc MCP server (the workflow's and the loop's tools)` });
+  else
+    findings.push({
+      severity: 'warn',
+      what: `${MCP_FILE} does not register the isdlc MCP server: agents have none of the workflow's and the loop's tools`,
+      fix: `run \`${reinit}\``,
+    });
 }
 
 export interface ClaudeCodeDoctorOptions {

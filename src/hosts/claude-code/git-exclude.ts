@@ -4,9 +4,10 @@
 // repository's `.git/info/exclude` (never in a tracked file), inside a block of its own that uninstall
 // takes out again. Only names that do not exist are listed: a real file is not hidden from git.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { cleanGitArgs, cleanGitEnv, gitProgram } from '../../detect/clean-git.js';
+import type { Original } from '../../install/originals.js';
 import { writeFileAtomic } from '../../state/atomic-write.js';
 
 /**
@@ -83,15 +84,34 @@ export function missingPlaceholders(root: string, protectedFiles: readonly strin
   return names.filter((name) => existsSync(join(root, dirname(name))) && !existsSync(join(root, name)));
 }
 
-export type ExcludeChange = 'created' | 'updated' | 'unchanged' | 'removed' | 'no-repository';
+export type ExcludeChange = 'created' | 'updated' | 'unchanged' | 'removed' | 'deleted' | 'no-repository';
 
-/** Writes isdlc's block into the exclude file (an empty list takes it out). */
-export function updateGitExclude(root: string, names: readonly string[]): { change: ExcludeChange; file?: string } {
+/**
+ * Writes isdlc's block into the exclude file (an empty list takes it out). `keep` is told what the file
+ * held (undefined: no file) before a block goes into a file that has none. Taking the block out gives back
+ * `original` byte for byte (a missing final line end, no file at all) when the rest is what it held.
+ */
+export function updateGitExclude(
+  root: string,
+  names: readonly string[],
+  options: { keep?: (before: string | undefined) => void; original?: Original } = {},
+): { change: ExcludeChange; file?: string } {
   const file = gitExcludeFile(root);
   if (!file) return { change: 'no-repository' };
   const before = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
-  const after = withOurBlock(before ?? '', names);
-  if (after === (before ?? '')) return { change: 'unchanged', file };
+  let after: string | undefined = withOurBlock(before ?? '', names);
+  if (names.length === 0 && options.original) {
+    const original = options.original;
+    // The block was put after a line end of its own where the file had none.
+    if ('absent' in original && after === '') after = undefined;
+    else if ('text' in original && (after === original.text || after === `${original.text}\n`)) after = original.text;
+  }
+  if (after === before || (after === '' && before === undefined)) return { change: 'unchanged', file };
+  if (after === undefined) {
+    rmSync(file);
+    return { change: 'deleted', file };
+  }
+  if (names.length > 0 && withoutOurBlock(before ?? '') === (before ?? '')) options.keep?.(before);
   mkdirSync(dirname(file), { recursive: true });
   writeFileAtomic(file, after);
   if (before === undefined) return { change: 'created', file };

@@ -11,6 +11,8 @@ export interface ClaudeCodeInstallFields {
   settings_file_created: boolean;
   /** `.mcp.json` did not exist before init. */
   mcp_file_created?: boolean;
+  /** `.mcp.json` had no `mcpServers` before init. */
+  mcp_servers_created?: boolean;
   /** The Claude Code init registered the hooks for, where its version came from, and the hook form used. */
   claude_code?: { version: string; from: VersionSource; hook_form: HookForm };
   /** Values init set and list entries it added in settings.json (the sandbox, the deny rules), to give back. */

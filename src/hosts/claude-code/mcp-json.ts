@@ -31,9 +31,14 @@ export function mergeOurMcpServer(config: Record<string, unknown>): { config: Re
   return { config: { ...config, mcpServers: { ...recordOrUndefined(servers), [MCP_SERVER_NAME]: ourMcpServer() } } };
 }
 
-export function removeOurMcpServer(config: Record<string, unknown>): Record<string, unknown> {
+/** The config without our server; `serversCreated`: init made `mcpServers`, which goes again when left empty. */
+export function removeOurMcpServer(config: Record<string, unknown>, serversCreated = false): Record<string, unknown> {
   const servers = recordOrUndefined(config['mcpServers']);
   if (!servers || !isOurMcpServer(servers[MCP_SERVER_NAME])) return config;
   const { [MCP_SERVER_NAME]: _ours, ...rest } = servers;
+  if (serversCreated && Object.keys(rest).length === 0) {
+    const { mcpServers: _emptied, ...others } = config;
+    return others;
+  }
   return { ...config, mcpServers: rest };
 }

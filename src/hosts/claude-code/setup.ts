@@ -7,12 +7,14 @@ import { dirname, join, relative } from 'node:path';
 import type { ChangeLine, Change, HostInitContext, HostInitPlan, HostSetup } from '../../install/host-setup.js';
 import { InstallError } from '../../install/host-setup.js';
 import { readJsonObject, serialise } from '../../install/json-file.js';
+import { editJson } from '../../install/json-edit.js';
+import { keepOriginal, originalIfSame, originalOf } from '../../install/originals.js';
 import { writeFileAtomic } from '../../state/atomic-write.js';
 import type { InstallRecord } from '../../state/install-record.js';
 import { readTextIfPresent } from '../../util/read-text.js';
 import { AGENT_DIR, agentFiles, COMMAND_FILE } from './agent-files.js';
 import { MCP_FILE, SETTINGS_FILE } from './files.js';
-import { missingPlaceholders, updateGitExclude } from './git-exclude.js';
+import { missingPlaceholders, updateGitExclude, type ExcludeChange } from './git-exclude.js';
 import { planHooks, resolveTarget, type HookPlan } from './hook-plan.js';
 import { claudeCodeFieldsOf, type ClaudeCodeInstallFields } from './install-record.js';
 import { initNotices } from './init-notices.js';
@@ -49,6 +51,9 @@ function sandboxDecision(options: ClaudeCodeInitOptions, plan: HookPlan): { on: 
   if (support.ok) return { on: true };
   return { on: false, why: `${support.why}${support.install ? `; install: ${support.install}, then run \`isdlc init\` again` : ''}` };
 }
+
+/** The names the person's files are kept under before isdlc's first change (install/originals.ts). */
+const ORIGINALS = { settings: 'settings', mcp: 'mcp', gitExclude: 'git-exclude' } as const;
 
 const plans = new WeakMap<ClaudeCodeInitOptions, HookPlan>();
 
@@ -94,6 +99,7 @@ function prepareInit(context: HostInitContext, options: ClaudeCodeInitOptions): 
     settings_created: [...new Set([...(previous?.settings_created ?? []), ...merged.created, ...owned.created])],
     settings_file_created: previous?.settings_file_created ?? !settingsExisted,
     mcp_file_created: previous?.mcp_file_created ?? !mcp.existed,
+    mcp_servers_created: previous?.mcp_servers_created ?? (!previous && mcp.value['mcpServers'] === undefined),
     claude_code: { version: plan.target.version, from: plan.target.from, hook_form: plan.form },
     settings_owned: owned.record,
     sandbox,
@@ -102,31 +108,43 @@ function prepareInit(context: HostInitContext, options: ClaudeCodeInitOptions): 
 
   const write = (): ChangeLine[] => {
     const changes: ChangeLine[] = [];
-    const settingsText = serialise(owned.settings);
+    // The person's own file is edited in place; its bytes before isdlc's first change are kept for uninstall.
+    const keep = (name: string, text: string | undefined): void => {
+      if (!context.previous) keepOriginal(root, name, text);
+    };
     const settingsPath = join(root, SETTINGS_FILE);
-    if (readTextIfPresent(settingsPath) === settingsText) changes.push({ path: SETTINGS_FILE, change: 'unchanged' });
+    const settingsBefore = readTextIfPresent(settingsPath);
+    const settingsText = settingsBefore === undefined ? serialise(owned.settings) : editJson(settingsBefore, owned.settings);
+    if (settingsBefore === settingsText) changes.push({ path: SETTINGS_FILE, change: 'unchanged' });
     else {
+      keep(ORIGINALS.settings, settingsBefore);
       mkdirSync(dirname(settingsPath), { recursive: true });
       writeFileAtomic(settingsPath, settingsText);
       const what = sandbox.on ? 'isdlc hooks, permissions and the sandbox merged in' : 'isdlc hooks and permissions merged in';
       changes.push({ path: SETTINGS_FILE, change: settingsExisted ? 'updated' : 'created', note: what });
     }
 
-    const mcpText = serialise(mcpMerged.config);
+    const mcpPath = join(root, MCP_FILE);
+    const mcpBefore = readTextIfPresent(mcpPath);
+    const mcpText = mcpBefore === undefined ? serialise(mcpMerged.config) : editJson(mcpBefore, mcpMerged.config);
     if (mcpMerged.conflict) changes.push({ path: MCP_FILE, change: 'kept', note: mcpMerged.conflict });
-    else if (readTextIfPresent(join(root, MCP_FILE)) === mcpText) changes.push({ path: MCP_FILE, change: 'unchanged' });
+    else if (mcpBefore === mcpText) changes.push({ path: MCP_FILE, change: 'unchanged' });
     else {
-      writeFileAtomic(join(root, MCP_FILE), mcpText);
-      changes.push({ path: MCP_FILE, change: mcp.existed ? 'updated' : 'created', note: 'the isdlc MCP server (loop tools) added' });
+      keep(ORIGINALS.mcp, mcpBefore);
+      writeFileAtomic(mcpPath, mcpText);
+      changes.push({ path: MCP_FILE, change: mcp.existed ? 'updated' : 'created', note: "the isdlc MCP server (the workflow's and the loop's tools) added" });
     }
 
     // After settings.json and .mcp.json exist: only names still missing are listed.
     const placeholders = sandbox.on ? missingPlaceholders(root, protectedPaths(guarded, projectIds).files) : [];
-    const exclude = updateGitExclude(root, placeholders);
+    const exclude = updateGitExclude(root, placeholders, {
+      keep: (before) => keep(ORIGINALS.gitExclude, before),
+      original: originalOf(root, ORIGINALS.gitExclude),
+    });
     if (exclude.file && exclude.change !== 'unchanged') {
       changes.push({
         path: relative(root, exclude.file),
-        change: exclude.change === 'removed' ? 'updated' : (exclude.change as Change),
+        change: excludeChange(exclude.change),
         note: placeholders.length > 0 ? `${placeholders.length} names the sandbox shows as placeholders, kept out of git` : "isdlc's block taken out",
       });
     }
@@ -149,6 +167,51 @@ function removeIfEmpty(dir: string): void {
   }
 }
 
+/** How a change of the exclude file reads in init's and uninstall's list. */
+function excludeChange(change: ExcludeChange): Change {
+  if (change === 'deleted') return 'removed';
+  if (change === 'removed') return 'updated';
+  return change as Change;
+}
+
+/** `text` as JSON, the same values in the same order as `value`. */
+function holds(text: string, value: unknown): boolean {
+  try {
+    return JSON.stringify(JSON.parse(text)) === JSON.stringify(value);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A shared JSON file without isdlc's part (`cleaned`): the person's bytes from before init where the rest
+ * is what they held then; the file removed where isdlc created it and nothing else is in it; else edited
+ * in place.
+ */
+function giveBack(
+  root: string,
+  rel: string,
+  name: string,
+  cleaned: Record<string, unknown>,
+  empty: boolean,
+  created: boolean | undefined,
+  what: string,
+): ChangeLine[] {
+  const path = join(root, rel);
+  const text = readTextIfPresent(path);
+  if (text === undefined) return [];
+  const original = originalOf(root, name);
+  const asBefore = originalIfSame(original, (before) => holds(before, cleaned));
+  if (asBefore === undefined && empty && (created || (original !== undefined && 'absent' in original))) {
+    rmSync(path);
+    return [{ path: rel, change: 'removed', note: 'isdlc created it and nothing else was in it' }];
+  }
+  const next = asBefore ?? editJson(text, cleaned);
+  if (next === text) return [];
+  writeFileAtomic(path, next);
+  return [{ path: rel, change: 'updated', note: asBefore === undefined ? what : `${what}: as it was before isdlc, byte for byte` }];
+}
+
 function uninstall(root: string, installRecord: InstallRecord | undefined): ChangeLine[] {
   const record = claudeCodeFieldsOf(installRecord);
   const changes: ChangeLine[] = [];
@@ -157,33 +220,32 @@ function uninstall(root: string, installRecord: InstallRecord | undefined): Chan
     const settings = readJsonObject(settingsPath).value as Settings;
     const withoutHooks = removeOurSettings(settings, record?.settings_created);
     const cleaned = record?.settings_owned ? removeOwned(withoutHooks, record.settings_owned, record.settings_created ?? []) : withoutHooks;
-    if (record?.settings_file_created && Object.keys(cleaned).length === 0) {
-      rmSync(settingsPath);
-      removeIfEmpty(dirname(settingsPath));
-      changes.push({ path: SETTINGS_FILE, change: 'removed', note: 'isdlc created it and nothing else was in it' });
-    } else if (serialise(cleaned) !== readTextIfPresent(settingsPath)) {
-      writeFileAtomic(settingsPath, serialise(cleaned));
-      changes.push({ path: SETTINGS_FILE, change: 'updated', note: 'isdlc hooks and permission taken out' });
-    }
+    const given = giveBack(
+      root,
+      SETTINGS_FILE,
+      ORIGINALS.settings,
+      cleaned,
+      Object.keys(cleaned).length === 0,
+      record?.settings_file_created,
+      'isdlc hooks and permission taken out',
+    );
+    if (given[0]?.change === 'removed') removeIfEmpty(dirname(settingsPath));
+    changes.push(...given);
   }
 
   const mcpPath = join(root, MCP_FILE);
   if (existsSync(mcpPath)) {
     const config = readJsonObject(mcpPath).value;
-    const cleaned = removeOurMcpServer(config);
+    const cleaned = removeOurMcpServer(config, record?.mcp_servers_created === true);
     const servers = cleaned['mcpServers'];
-    const empty = Object.keys(cleaned).length === 1 && typeof servers === 'object' && servers !== null && Object.keys(servers).length === 0;
-    if (record?.mcp_file_created && empty) {
-      rmSync(mcpPath);
-      changes.push({ path: MCP_FILE, change: 'removed', note: 'isdlc created it and nothing else was in it' });
-    } else if (cleaned !== config) {
-      writeFileAtomic(mcpPath, serialise(cleaned));
-      changes.push({ path: MCP_FILE, change: 'updated', note: 'the isdlc MCP server taken out' });
-    }
+    const onlyServers = Object.keys(cleaned).length === 1 && typeof servers === 'object' && servers !== null && Object.keys(servers).length === 0;
+    const empty = Object.keys(cleaned).length === 0 || onlyServers;
+    changes.push(...giveBack(root, MCP_FILE, ORIGINALS.mcp, cleaned, empty, record?.mcp_file_created, 'the isdlc MCP server taken out'));
   }
 
-  const exclude = updateGitExclude(root, []);
-  if (exclude.file && exclude.change === 'removed') changes.push({ path: relative(root, exclude.file), change: 'updated', note: "isdlc's block taken out" });
+  const exclude = updateGitExclude(root, [], { original: originalOf(root, ORIGINALS.gitExclude) });
+  if (exclude.file && (exclude.change === 'removed' || exclude.change === 'deleted'))
+    changes.push({ path: relative(root, exclude.file), change: excludeChange(exclude.change), note: "isdlc's block taken out" });
   return changes;
 }
 
