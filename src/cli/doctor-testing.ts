@@ -6,6 +6,7 @@ import { coverageAdvice, describeNeeds, missingCoverage } from '../config/covera
 import { loadTestingConfig, TESTING_PATH } from '../config/testing-config.js';
 import { CONFIG_DIRS } from '../hosts/hook-hosts.js';
 import type { Finding } from '../install/host-setup.js';
+import { judgedByExitStatus, uncountedRunner, type UncountedRunner } from '../testwatch/countable.js';
 import { readTextIfPresent } from '../util/read-text.js';
 
 /** `npm test`, `npm run x`, `yarn x`, `pnpm run x`: the package script a command runs, if it names one. */
@@ -30,10 +31,39 @@ function scriptsOf(root: string): Record<string, unknown> | undefined {
   }
 }
 
+/** The command lines a command runs: itself, or the package scripts it names, followed a few levels down. */
+function linesRun(command: string, scripts: Record<string, unknown> | undefined, depth = 0): string[] {
+  const script = packageScriptOf(command);
+  const text = script ? scripts?.[script] : undefined;
+  if (typeof text !== 'string' || depth > 3) return [command];
+  return [text, ...text.split(/&&|\|\||;/).flatMap((part) => (packageScriptOf(part) ? linesRun(part.trim(), scripts, depth + 1) : []))];
+}
+
+const ACCEPT = 'then `isdlc changes accept` in your own terminal, so isdlc takes the edit as yours';
+
+/**
+ * The runner the command runs, if the gate cannot count its tests with the options given: what to change,
+ * and what judging by exit status costs meanwhile. Said by doctor, and by init when it writes testing.json.
+ */
+export function uncountedFinding(root: string): Finding | undefined {
+  const loaded = loadTestingConfig(root);
+  const command = loaded.config.command;
+  if (loaded.problem || command === null) return undefined;
+  const scripts = scriptsOf(root);
+  let found: UncountedRunner | undefined;
+  for (const line of linesRun(command, scripts)) found ??= uncountedRunner(line);
+  if (!found) return undefined;
+  const where = packageScriptOf(command) ? "in package.json's script" : `in ${TESTING_PATH}'s command, ${ACCEPT}`;
+  return {
+    severity: 'warn',
+    what: `the gate cannot count the tests \`${command}\` runs (${found.runner}): ${found.why}; ${judgedByExitStatus(loaded.config.require_counts)}`,
+    fix: `${found.fix} ${where}`,
+  };
+}
+
 export function testingFindings(root: string): Finding[] {
   const loaded = loadTestingConfig(root);
-  const accept = 'then `isdlc changes accept` in your own terminal, so isdlc takes the edit as yours';
-  const edit = `edit ${TESTING_PATH}, ${accept}`;
+  const edit = `edit ${TESTING_PATH}, ${ACCEPT}`;
   if (loaded.problem) return [{ severity: 'fail', what: `${loaded.problem}: the gate cannot run the tests until it is fixed`, fix: edit }];
   const { command, coverage_command: coverage, timeout_minutes: minutes } = loaded.config;
   if (command === null) {
@@ -41,7 +71,7 @@ export function testingFindings(root: string): Finding[] {
       {
         severity: 'fail',
         what: `${TESTING_PATH} names no test command and none can be detected here: no phase that needs passing tests can complete`,
-        fix: `set "command" in ${TESTING_PATH} (for example "npm test"), ${accept}`,
+        fix: `set "command" in ${TESTING_PATH} (for example "npm test"), ${ACCEPT}`,
       },
     ];
   }
@@ -62,12 +92,14 @@ export function testingFindings(root: string): Finding[] {
   }
   if (findings.length > 0) return findings;
   const from = loaded.guessed ? `detected (${TESTING_PATH} names none)` : loaded.from === 'detected' ? `detected (no ${TESTING_PATH})` : TESTING_PATH;
+  const uncounted = uncountedFinding(root);
   return [
     {
       severity: loaded.guessed ? 'warn' : 'ok',
       what: `the gate runs \`${command}\` (timeout ${minutes} min; from ${from})`,
       ...(loaded.guessed ? { fix: `name it in ${TESTING_PATH}` } : {}),
     },
+    ...(uncounted ? [uncounted] : []),
     ...coverageFindings(root),
   ];
 }

@@ -7,6 +7,7 @@ import type { HostOption } from '../hosts/host.js';
 import type { ChangeLine, Finding } from '../install/host-setup.js';
 import { initProject, uninstallProject } from '../install/install.js';
 import { formatFindings, runDoctor } from './doctor.js';
+import { uncountedFinding } from './doctor-testing.js';
 import { folderArgument, folderOption, io, json, UsageError } from './shared.js';
 import { MIN_NODE, nodeIsSupported } from '../util/node-version.js';
 
@@ -64,8 +65,11 @@ export function registerInstallCommands(program: Command): void {
       version: __ISDLC_VERSION__,
       configSchemas: JSON.parse(__ISDLC_JSON_SCHEMAS__) as Record<string, string>,
     });
+    // The test command init just wrote (or found): said now if the gate will not be able to count its tests.
+    const uncounted = uncountedFinding(root);
     const notices = [
       ...result.notices,
+      ...(uncounted ? [`${uncounted.what.charAt(0).toUpperCase()}${uncounted.what.slice(1)}. To fix: ${uncounted.fix}.`] : []),
       ...(nodeIsSupported(process.versions.node)
         ? []
         : [`Node.js ${process.versions.node} is too old for isdlc: the hooks work, the iteration loops do not. Use Node.js ${MIN_NODE} or later (22 or 24).`]),

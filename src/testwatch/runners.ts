@@ -1,47 +1,13 @@
 // Summary parsers for the test runners agents use, read from the tail of a run's output (each shape
 // checked against the recorded outputs in test/fixtures/runners).
 // Each returns null when the text is not that runner's. Runners that print one summary per package or
-// binary (cargo, go, dotnet) are summed.
+// binary (cargo, go, dotnet) are summed. More JavaScript runners are in runners-js.ts, TAP in runners-tap.ts.
 
-export interface RunSummary {
-  runner: string;
-  passed: number;
-  failed: number;
-  skipped: number;
-  /** Errors outside any test (Vitest's unhandled errors, pytest collection errors, Minitest errors). */
-  errors: number;
-  /** The tests could not run at all: why (a compile or collection error, no tests found). */
-  couldNotRun?: string;
-  failingTests: string[];
-  skippedTests: string[];
-}
+import { ava, bun, deno, jasmine, karma, uvu } from './runners-js.js';
+import { counts, lastMatch, names, summary, type Parser, type RunSummary } from './runner-summary.js';
+import { batsPretty, nodeTap, tapStream } from './runners-tap.js';
 
-/** `text` is the tail the run left; `end` its last few KB, where summaries are printed. */
-type Parser = (text: string, end: string) => RunSummary | null;
-
-function summary(runner: string, counts: Partial<RunSummary>): RunSummary {
-  return { runner, passed: 0, failed: 0, skipped: 0, errors: 0, failingTests: [], skippedTests: [], ...counts };
-}
-
-/** `2 failed, 1 skipped, 5 passed` → { failed: 2, skipped: 1, passed: 5 } (any separator, any order). */
-function counts(text: string): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const match of text.matchAll(/(\d+)\s+([a-z]+)/gi)) out[match[2]!.toLowerCase()] = (out[match[2]!.toLowerCase()] ?? 0) + Number(match[1]);
-  return out;
-}
-
-function lastMatch(text: string, pattern: RegExp): RegExpMatchArray | undefined {
-  const all = [...text.matchAll(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`))];
-  return all[all.length - 1];
-}
-
-function unique(values: string[], limit = 50): string[] {
-  return [...new Set(values.map((value) => value.trim()).filter(Boolean))].slice(0, limit);
-}
-
-function names(text: string, pattern: RegExp): string[] {
-  return unique([...text.matchAll(pattern)].map((match) => match[1] ?? ''));
-}
+export type { RunSummary } from './runner-summary.js';
 
 const jest: Parser = (text, end) => {
   const tests = lastMatch(end, /^Tests:[ \t]+(.*\btotal)\s*$/m);
@@ -106,14 +72,16 @@ const mocha: Parser = (text, end) => {
 };
 
 /** node --test: TAP (`# tests 7`) without a terminal, the spec reporter (`ℹ tests 7`) in one. */
-const nodeTest: Parser = (text, end) => {
+const nodeTest: Parser = (text) => {
+  // The whole tail, not its end: since Node 23 the spec reporter prints the failing tests again after the summary.
   const field = (name: string): number | undefined => {
-    const match = lastMatch(end, new RegExp(`^(?:#|\u2139) ${name} (\\d+)\\s*$`, 'm'));
+    const match = lastMatch(text, new RegExp(`^(?:#|\u2139) ${name} ([\\d.]+)\\s*$`, 'm'));
     return match ? Number(match[1]) : undefined;
   };
   const tests = field('tests');
   const pass = field('pass');
-  if (tests === undefined || pass === undefined) return null;
+  // duration_ms is node's own: other TAP producers (ava, mocha, tape) print `# tests` and `# pass` too.
+  if (tests === undefined || pass === undefined || field('duration_ms') === undefined) return null;
   const tap = /^# tests \d+/m.test(text);
   const result = summary(tap ? 'node-test' : 'node-test-spec', {
     passed: pass,
@@ -321,10 +289,42 @@ const BY_COMMAND: readonly [RegExp, Parser][] = [
   [/\bdotnet\s+test\b/, dotnet],
   [/\bplaywright\b/, playwright],
   [/\bcypress\b/, cypress],
+  [/\buvu\b/, uvu],
+  [/\bava\b/, ava],
+  [/\bjasmine\b/, jasmine],
+  [/\bkarma\b/, karma],
+  [/\bbun\s+test\b/, bun],
+  [/\bdeno\s+test\b/, deno],
+  [/\btap\b/, nodeTap],
+  [/\bbats\b/, batsPretty],
 ];
 
 /** Most specific first: a looser shape must not claim another runner's output. */
-const ALL: readonly Parser[] = [jest, vitest, cargo, pytest, rspec, minitest, phpunit, dotnet, cypress, goTest, nodeTest, mocha, playwright];
+const ALL: readonly Parser[] = [
+  jest,
+  vitest,
+  cargo,
+  pytest,
+  rspec,
+  minitest,
+  phpunit,
+  dotnet,
+  cypress,
+  goTest,
+  nodeTest,
+  nodeTap,
+  uvu,
+  deno,
+  bun,
+  karma,
+  jasmine,
+  batsPretty,
+  ava,
+  mocha,
+  playwright,
+  // Last: a TAP stream is what several runners above also print.
+  tapStream,
+];
 
 /**
  * Every runner whose summary shape the text holds. One run prints one runner's summary; a second means
@@ -339,6 +339,8 @@ export function runnersIn(text: string): string[] {
   );
   // Cypress prints mocha's reporter for each spec before its own table: one runner, two shapes.
   if (found.has('cypress')) found.delete('mocha');
+  // node --test and node-tap print a TAP stream with their own summary: that is theirs, not a second runner.
+  if (found.size > 1) found.delete('tap');
   return [...found];
 }
 

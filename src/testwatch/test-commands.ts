@@ -45,13 +45,16 @@ const RUNNERS: ReadonlyMap<string, readonly RegExp[]> = new Map<string, readonly
   ['playwright', [/^playwright\s+test(?=\s|$)/]],
   ['ruby', [/test.*\.rb(?=\s|$)/]],
   ['deno', [/^deno\s+test(?=\s|$)/]],
+  ['karma', [/^karma\s+start(?=\s|$)/]],
   ['swift', [/^swift\s+test(?=\s|$)/]],
   ['make', [/^make\s+(?:test|check)(?=\s|$)/]],
   ...['mvn', './mvnw', 'mvnw'].map((word): [string, RegExp[]] => [word, [/\s(?:test|verify)(?=\s|$)/]]),
   ...['gradle', './gradlew', 'gradlew'].map((word): [string, RegExp[]] => [word, [/\s(?:test|check)(?=\s|$)/]]),
   ...['rails', 'rake'].map((word): [string, RegExp[]] => [word, [/^\S+\s+test(?=\s|$)/]]),
   ...['python', 'python3'].map((word): [string, RegExp[]] => [word, [/^\S+\s+-m\s+unittest(?=\s|$)/]]),
-  ...['pytest', 'py.test', 'jest', 'mocha', 'vitest', 'ava', 'tap', 'phpunit', 'rspec', 'pest', 'tox', 'nox'].map((word): [string, RegExp[]] => [word, [ANY]]),
+  ...['pytest', 'py.test', 'jest', 'mocha', 'vitest', 'ava', 'tap', 'uvu', 'tape', 'jasmine', 'bats', 'phpunit', 'rspec', 'pest', 'tox', 'nox'].map(
+    (word): [string, RegExp[]] => [word, [ANY]],
+  ),
 ]);
 
 const ENV_ASSIGNMENTS = /^(?:[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|\S*)\s+)+/;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { bashPassed } from '../helpers/payloads.js';
 import { runRegisteredHook } from '../helpers/registered-hook.js';
 import { describe, expect, it } from 'vitest';
-import { cli, initedProject, writeFile, writeJson } from '../helpers/project.js';
+import { cli, initedProject, tempDir, writeFile, writeJson } from '../helpers/project.js';
 
 type Finding = { severity: string; what: string; fix?: string };
 const findingsOf = (dir: string): Finding[] =>
@@ -85,5 +85,56 @@ describe('the same edit without `changes accept` (the control)', () => {
     const shown = JSON.parse(cli(['config', 'show', 'testing', '--dir', dir]).stdout) as Record<string, unknown>;
     writeFileSync(join(dir, '.isdlc/config/testing.json'), `${JSON.stringify({ ...shown, timeout_minutes: 5 }, null, 2)}\n`);
     expect(runRegisteredHook(dir, bashPassed(dir, 'ls', '')).stdout).toContain('tamper-evidence');
+  });
+});
+
+describe('a test command whose counts the gate cannot read', () => {
+  const uncounted = (findings: Finding[]) => findings.filter((finding) => finding.what.includes('cannot count'));
+  const withScript = (test: string): string => {
+    const dir = tempDir('isdlc-uncounted-');
+    writeJson(join(dir, 'package.json'), { name: 'x', version: '1.0.0', private: true, scripts: { test } });
+    return dir;
+  };
+
+  it('init says so when it writes the command, and doctor says it again, with what to set and what it costs', () => {
+    const dir = withScript('node --test --test-reporter=dot');
+    const init = cli(['init', dir]);
+    expect(init.status, init.stderr).toBe(0);
+    expect(init.stdout).toContain(
+      "The gate cannot count the tests `npm test` runs (node --test): the dot reporter prints no test counts; as it is, a passing run counts for nothing (require_counts is true), so no phase that needs passing tests can complete. To fix: use --test-reporter=spec (or tap), or add it beside the one you have in package.json's script.",
+    );
+    expect(uncounted(findingsOf(dir))).toEqual([
+      {
+        severity: 'warn',
+        what: 'the gate cannot count the tests `npm test` runs (node --test): the dot reporter prints no test counts; as it is, a passing run counts for nothing (require_counts is true), so no phase that needs passing tests can complete',
+        fix: "use --test-reporter=spec (or tap), or add it beside the one you have in package.json's script",
+      },
+    ]);
+    // Fixed as told: nothing more to say.
+    writeJson(join(dir, 'package.json'), { name: 'x', version: '1.0.0', private: true, scripts: { test: 'node --test --test-reporter=spec' } });
+    expect(uncounted(findingsOf(dir))).toEqual([]);
+  });
+
+  it('a runner it counts, as init found it: nothing said', () => {
+    for (const test of ['node --test', 'uvu tests', 'tap', 'ava', 'mocha --reporter dot']) {
+      const dir = withScript(test);
+      const init = cli(['init', dir]);
+      expect(init.stdout, test).not.toContain('cannot count');
+      expect(uncounted(findingsOf(dir)), test).toEqual([]);
+    }
+  });
+
+  it("in testing.json's own command, through a script it calls, and with require_counts false: where to change it, and what exit status alone costs", () => {
+    const dir = withScript('npm run unit');
+    writeJson(join(dir, 'package.json'), { name: 'x', version: '1.0.0', private: true, scripts: { test: 'npm run unit', unit: 'c8 mocha --reporter json' } });
+    expect(cli(['init', dir]).stdout).toContain('(mocha): the json reporter prints no summary');
+    writeFile(join(dir, '.isdlc/config/testing.json'), JSON.stringify({ command: 'npx tap --reporter=dot', timeout_minutes: 10, require_counts: false }));
+    const [finding] = uncounted(findingsOf(dir));
+    expect(finding?.what).toBe(
+      'the gate cannot count the tests `npx tap --reporter=dot` runs (node-tap): the dot reporter prints no test counts; the gate judges by exit status alone (require_counts is false): it cannot see tests disappear between runs (the count floor needs numbers) nor name the failing ones',
+    );
+    expect(finding?.fix).toBe(
+      "drop --reporter, or use --reporter=terse (or base, or tap) in .isdlc/config/testing.json's command, then `isdlc changes accept` in your own terminal, so isdlc takes the edit as yours",
+    );
   });
 });

@@ -18,6 +18,9 @@ describe('findTestCommand', () => {
     ['node --test test/', 'node --test test/', 'own'],
     ['./gradlew test', './gradlew test', 'own'],
     ['(cd api && go test ./...)', 'go test ./...)', 'own'],
+    ...['npx uvu tests', 'npx tap', 'npx ava --tap', "npx tape 'test/*.js'", 'npx jasmine', 'npx karma start', 'bats test/', 'bun test', 'deno test'].map(
+      (line): [string, string, string] => [line, line, 'own'],
+    ),
   ])('%s → `%s`, exit status %s', (line, segment, exitStatus) => {
     expect(findTestCommand(line)).toMatchObject({ segment, exitStatus });
   });
