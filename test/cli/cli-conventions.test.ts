@@ -50,6 +50,8 @@ const CHANGES = [
   ['changes', 'accept'],
   ['changes', 'reject'],
   ['tests', 'accept'],
+  ['config', 'set'],
+  ['config', 'unset'],
 ];
 // `hook` reads its project from the host (CLAUDE_PROJECT_DIR); `mcp` takes --dir too.
 const OTHERS = [['hook'], ['mcp'], ['help']];
