@@ -11,7 +11,7 @@ import { git } from '../detect/git-branch.js';
 import { testingFindings } from './doctor-testing.js';
 import { CONFIG_NAMES, ProjectConfig, loadConfig } from '../config/project-config.js';
 import { knownPhaseKeys } from '../config/phases.js';
-import { HOSTS } from '../hosts/index.js';
+import { hostsFor } from '../hosts/index.js';
 import { CONFIG_DIRS, GUARDED } from '../hosts/hook-hosts.js';
 import { journalFindings } from '../integrity/journal-doctor.js';
 import type { Finding, Severity } from '../install/host-setup.js';
@@ -193,7 +193,7 @@ export function runDoctor(root: string, options: DoctorOptions = {}): Finding[] 
   const displaced = displacedIsdlc(root);
   if (displaced)
     return [{ severity: 'fail', what: `${displaced}: isdlc checks nothing through a link and the workflow cannot move on`, fix: DISPLACED_REPAIR }];
-  const hosts = HOSTS.map((host) => host.doctor(root, GUARDED, options));
+  const hosts = hostsFor(root).map((host) => host.doctor(root, GUARDED, options));
   // The command that sets it all up again, as the first host would have it run (with its version flag).
   const reinit = hosts[0]?.reinit ?? `isdlc init ${root}`;
   for (const host of hosts) findings.push(...host.version);

@@ -1,7 +1,7 @@
 // init, uninstall, doctor: putting isdlc into a project, taking it out, checking it. Each registered host
 // adds its own options (its version, `--no-sandbox`, ...) and does its part in its own files.
 import { Option, type Command } from 'commander';
-import { HOSTS } from '../hosts/index.js';
+import { HOST_IDS, HOSTS, hostsFor } from '../hosts/index.js';
 import { GUARDED } from '../hosts/hook-hosts.js';
 import type { HostOption } from '../hosts/host.js';
 import type { ChangeLine, Finding } from '../install/host-setup.js';
@@ -41,6 +41,18 @@ function hostOptions(command: 'init' | 'doctor'): Option[] {
     .map(optionOf);
 }
 
+/** `--host a,b` as host ids; an id no host has is a usage error. */
+function hostIds(value: unknown): string[] | undefined {
+  if (typeof value !== 'string') return undefined;
+  const ids = value
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  const unknown = ids.filter((id) => !HOST_IDS.includes(id));
+  if (unknown.length > 0 || ids.length === 0) throw new UsageError(`--host takes ${HOST_IDS.join(', ')} (comma-separated), not ${JSON.stringify(value)}`);
+  return ids;
+}
+
 /** The worst of the findings: `fail` is what makes doctor exit 1, a warning does not. */
 function overallResult(findings: readonly Finding[]): 'pass' | 'warn' | 'fail' {
   if (findings.some((finding) => finding.severity === 'fail')) return 'fail';
@@ -54,14 +66,18 @@ export function registerInstallCommands(program: Command): void {
       `set isdlc up in a project: .isdlc/ (hook, config, state), docs/isdlc/constitution.md, and isdlc registered with ${HOSTS.map((host) => host.hook.name).join(' and ')} in the project's own settings`,
     )
     .argument('[dir]', 'project directory (default: the current one)')
-    .addOption(folderOption());
+    .addOption(folderOption())
+    .option(
+      '--host <ids>',
+      `the agent hosts to set isdlc up for, comma-separated: ${HOST_IDS.join(', ')} (default: those it was set up for before, else claude-code, and codex where the project has .codex/)`,
+    );
   for (const option of hostOptions('init')) init.addOption(option);
   init.option('--json', 'print the changes as JSON (notices go to stderr)').action((dir: string | undefined, options: Record<string, unknown>) => {
     const root = folderArgument(dir, options['dir'] as string | undefined);
     const result = initProject(root, {
       binSource: __dirname,
       guarded: GUARDED,
-      hosts: HOSTS.map((host) => ({ setup: host.setup, options })),
+      hosts: hostsFor(root, hostIds(options['host'])).map((host) => ({ setup: host.setup, options })),
       version: __ISDLC_VERSION__,
       configSchemas: JSON.parse(__ISDLC_JSON_SCHEMAS__) as Record<string, string>,
     });

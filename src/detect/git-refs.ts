@@ -27,7 +27,9 @@ export function findGitDirs(start: string): GitDirs | null {
   for (;;) {
     const dotGit = join(dir, '.git');
     const stat = statSync(dotGit, { throwIfNoEntry: false });
-    if (stat?.isDirectory()) return { top: dir, gitDir: dotGit, commonDir: commonDirOf(dotGit) };
+    // As git itself judges: a folder named .git without a HEAD is no repository (an agent host's sandbox
+    // makes empty ones as mount points), and the search goes on above it.
+    if (stat?.isDirectory() && statSync(join(dotGit, 'HEAD'), { throwIfNoEntry: false })) return { top: dir, gitDir: dotGit, commonDir: commonDirOf(dotGit) };
     if (stat?.isFile()) {
       // A linked work tree or a submodule: `.git` is a file naming the real git dir.
       const link = /^gitdir:\s*(.+?)\s*$/m.exec(readTextQuietly(dotGit) ?? '')?.[1];

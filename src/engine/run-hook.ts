@@ -178,6 +178,7 @@ export function runHook(input: HookRunInput): HookRunOutput {
   const parsed = input.host.parse(raw, input.eventName);
   if (!parsed.ok) return allow(parsed.reason, location);
   const event = parsed.event;
+  event.host = input.host.id;
   Object.assign(entry, summary(event));
   if (!location)
     return allow(root ? `no .isdlc/ in ${root}: isdlc is not set up here` : `no project found (${input.host.name} named none, no .isdlc/ above cwd)`);

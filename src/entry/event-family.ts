@@ -39,7 +39,7 @@ export const CACHE_VARIANTS: Readonly<Record<EventFamily, readonly string[]>> = 
 export function cacheVariant(family: EventFamily, eventName: string | undefined, toolKind: string | undefined): string {
   if (family === 'turn') return eventName === 'Stop' || eventName === 'SubagentStop' ? 'stop' : 'other';
   if (toolKind === 'agent' || toolKind === 'shell') return toolKind;
-  if (toolKind === 'write' || toolKind === 'edit' || toolKind === 'notebook') return 'edit';
+  if (toolKind === 'write' || toolKind === 'edit' || toolKind === 'notebook' || toolKind === 'patch') return 'edit';
   return 'other';
 }
 

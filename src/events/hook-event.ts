@@ -17,8 +17,11 @@ export function isHookEventName(value: unknown): value is HookEventName {
   return typeof value === 'string' && (HOOK_EVENT_NAMES as readonly string[]).includes(value);
 }
 
-/** `isdlc`: one of isdlc's own operations, called through its MCP server (the operation is in `ToolCall.operation`). */
-export const TOOL_KINDS = ['agent', 'skill', 'shell', 'write', 'edit', 'notebook', 'read', 'isdlc', 'other'] as const;
+/**
+ * `isdlc`: one of isdlc's own operations, called through its MCP server (the operation is in `ToolCall.operation`).
+ * `patch`: one edit of several files at once (a unified patch), the files in `ToolCall.paths`.
+ */
+export const TOOL_KINDS = ['agent', 'skill', 'shell', 'write', 'edit', 'notebook', 'patch', 'read', 'isdlc', 'other'] as const;
 export type ToolKind = (typeof TOOL_KINDS)[number];
 
 export interface ToolCall {
@@ -29,6 +32,8 @@ export interface ToolCall {
   useId?: string;
   /** Kind `isdlc`: which of isdlc's MCP tools (`phase_complete`, `loop_start`, ...). */
   operation?: string;
+  /** Kind `patch`: every file it adds, changes, deletes, or moves from or to, as the patch names them. */
+  paths?: string[];
 }
 
 /** What a tool produced, on PostToolUse and PostToolUseFailure. */
@@ -94,6 +99,8 @@ export interface StopInfo {
 
 export interface HookEvent {
   name: HookEventName;
+  /** The id of the agent host that sent the call (`claude-code`, `codex`). */
+  host?: string;
   sessionId?: string;
   cwd?: string;
   transcriptPath?: string;

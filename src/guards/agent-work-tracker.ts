@@ -9,7 +9,7 @@
 // Each fact is recorded once, so repeated calls cost no write.
 import { defineGuard } from '../engine/guard.js';
 import type { HookEvent } from '../events/hook-event.js';
-import { toolTarget } from '../integrity/tool-target.js';
+import { toolTargets } from '../integrity/tool-target.js';
 import { runIsOpen, seenRunEntry, SKILL_USAGE_LOG_LIMIT, type PhaseWork } from '../state/agent-runs.js';
 import { currentPhaseOf } from '../state/current-phase.js';
 import { changedFiles, noteChange, noteRead, projectPath, readFiles } from '../state/review-evidence.js';
@@ -17,7 +17,7 @@ import type { IsdlcState, SkillUsageEntry } from '../state/schema.js';
 import { findTestCommand } from '../testwatch/test-commands.js';
 import { toolFilePath } from '../detect/state-file-writes.js';
 
-const CHANGES = new Set(['write', 'edit', 'notebook']);
+const CHANGES = new Set(['write', 'edit', 'notebook', 'patch']);
 
 /** The kind of work this tool result shows, if any. */
 function workOf(event: HookEvent): PhaseWork | undefined {
@@ -39,7 +39,7 @@ export const agentWorkTracker = defineGuard({
   id: 'agent-work-tracker',
   description:
     "Records what was done while a phase was active: a subagent run's work (a file written or edited, a test run: work_in on its skill_usage_log entry), the files changed (changed_files on the phase) and which of them a run read after their last change (read_in), the evidence the agent-delegation and independent-review checks count.",
-  on: { PostToolUse: ['write', 'edit', 'notebook', 'shell', 'read'], PostToolUseFailure: ['shell'] },
+  on: { PostToolUse: ['write', 'edit', 'notebook', 'patch', 'shell', 'read'], PostToolUseFailure: ['shell'] },
   check({ event, state, config, location, guarded, now, update }) {
     if (!state || !event.tool) return;
     const phase = currentPhaseOf(state);
@@ -70,15 +70,18 @@ export const agentWorkTracker = defineGuard({
       return;
     }
 
-    const target = event.name === 'PostToolUse' && CHANGES.has(event.tool.kind) ? toolTarget(event, location.root, guarded) : undefined;
-    const changed = target && !target.guarded ? projectPath(location.root, target.file) : undefined;
+    const targets = event.name === 'PostToolUse' && CHANGES.has(event.tool.kind) ? toolTargets(event, location.root, guarded) : [];
+    const changed = targets
+      .filter((target) => !target.guarded)
+      .map((target) => projectPath(location.root, target.file))
+      .filter((path): path is string => path !== undefined);
     const seen = agentId ? workOf(event) : undefined;
     // A file written outside the project (a temp file) is no change to the project's work.
-    const work = seen === 'change' && changed === undefined ? undefined : seen;
+    const work = seen === 'change' && changed.length === 0 ? undefined : seen;
     const newWork = work !== undefined && (unseen || (state.skill_usage_log ?? []).some((entry) => mine(entry) && !recorded(entry, phase, work)));
-    if (changed === undefined && !newWork) return;
+    if (changed.length === 0 && !newWork) return;
     update((draft) => {
-      if (changed !== undefined) noteChange(draft, phase, changed, at);
+      for (const path of changed) noteChange(draft, phase, path, at);
       if (!newWork || work === undefined) return;
       ensureRun(draft);
       for (const entry of entries(draft)) {

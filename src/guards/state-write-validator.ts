@@ -45,7 +45,7 @@ export const stateWriteValidator = defineGuard({
   id: 'state-write-validator',
   description:
     "Denies an agent's write to a state file that is stale (V7), regresses a phase (V8), or changes fields isdlc's commands own; notes V1-V3 and V9.",
-  on: { PreToolUse: ['write', 'edit', 'notebook', 'shell'] },
+  on: { PreToolUse: ['write', 'edit', 'notebook', 'patch', 'shell'] },
   check({ event, location, guarded, deny, note, log, shellSandboxed }) {
     const tool = event.tool!;
     if (tool.kind === 'shell') {
@@ -84,6 +84,13 @@ export const stateWriteValidator = defineGuard({
       return;
     }
     const file = target.file;
+    if (tool.kind === 'patch') {
+      deny(
+        `${PREFIX} Use isdlc's tools to change state (${STATUS} names the next one), not a patch: ${path} is the workflow's state, ` +
+          'and isdlc changes it only through its own commands, so this patch is not applied. Leave that file out of the patch; the same patch will be denied again.',
+      );
+      return;
+    }
     if (tool.kind === 'notebook') {
       deny(
         `${PREFIX} Use isdlc's tools to change state (${STATUS} names the next one), not ${tool.name}: ${path} is the workflow's state, not a notebook, ` +

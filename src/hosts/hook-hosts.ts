@@ -5,9 +5,10 @@ import type { HookHost } from '../engine/host.js';
 import { configDirsWith } from '../config/project-config.js';
 import { GuardedSet } from '../integrity/guarded-set.js';
 import { CLAUDE_CODE_HOOK_SIDE } from './claude-code/hook-side.js';
+import { CODEX_HOOK_SIDE } from './codex/hook-side.js';
 import type { HostHookSide } from './host.js';
 
-export const HOOK_HOSTS: readonly HostHookSide[] = Object.freeze([CLAUDE_CODE_HOOK_SIDE]);
+export const HOOK_HOSTS: readonly HostHookSide[] = Object.freeze([CLAUDE_CODE_HOOK_SIDE, CODEX_HOOK_SIDE]);
 
 export { DEFAULT_HOST } from './default-host.js';
 

@@ -10,6 +10,7 @@ import type { HookHost } from '../engine/host.js';
 import type { GuardedSet } from '../integrity/guarded-set.js';
 import type { HostFiles } from '../integrity/host-files.js';
 import type { Finding, HostSetup } from '../install/host-setup.js';
+import type { InstallRecord } from '../state/install-record.js';
 
 /**
  * What the executable says for a host when none of isdlc's hook bundles can run: `say` in the host's wire
@@ -78,5 +79,9 @@ export interface Host extends HostHookSide {
   /** The variables the host sets in its agent's shell: one of them set says this process runs there. */
   shellMarkers: readonly string[];
   doctor(root: string, guarded: GuardedSet, options: Record<string, unknown>): HostDoctorReport;
+  /** Whether init set isdlc up for this host in a project, as its install record says. */
+  installedIn(record: InstallRecord | undefined): boolean;
+  /** Whether a project not yet set up for the host shows signs of using it (its config folder). */
+  usedIn(root: string): boolean;
   protection(root: string): HostProtection;
 }

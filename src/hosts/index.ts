@@ -4,11 +4,27 @@
 import type { Guard } from '../engine/guard.js';
 import { withHostGuards } from '../guards/host-guards.js';
 import { CLAUDE_CODE } from './claude-code/index.js';
+import { CODEX } from './codex/index.js';
+import { readInstallRecord } from '../state/install-record.js';
 import type { RunIsolation } from '../verify/gate-run.js';
 import { GUARDED } from './hook-hosts.js';
 import type { Host, HostProtection } from './host.js';
 
-export const HOSTS: readonly Host[] = Object.freeze([CLAUDE_CODE]);
+export const HOSTS: readonly Host[] = Object.freeze([CLAUDE_CODE, CODEX]);
+
+export const HOST_IDS: readonly string[] = Object.freeze(HOSTS.map((host) => host.hook.id));
+
+/**
+ * The hosts a project is set up for, or to set up: those `ids` name (`isdlc init --host`), else the ones its
+ * install record names, else Claude Code and every other host whose folder the project has.
+ */
+export function hostsFor(root: string, ids?: readonly string[]): Host[] {
+  if (ids && ids.length > 0) return HOSTS.filter((host) => ids.includes(host.hook.id));
+  const record = readInstallRecord(root);
+  const installed = HOSTS.filter((host) => host.installedIn(record));
+  if (installed.length > 0) return installed;
+  return HOSTS.filter((host) => host === CLAUDE_CODE || host.usedIn(root));
+}
 
 /** The project folder a host names in this process's environment (its hooks, its agent's shell), if any. */
 export function projectDirFromEnv(env: NodeJS.ProcessEnv): string | undefined {
@@ -32,7 +48,7 @@ export const AGENT_DEFINITION_DIRS: readonly string[] = Object.freeze(HOSTS.flat
 
 /** What keeps the agent's shell from isdlc's files in this project: a host that sandboxes it, else why none does. */
 export function protectionOf(root: string): HostProtection {
-  const each = HOSTS.map((host) => host.protection(root));
+  const each = hostsFor(root).map((host) => host.protection(root));
   return each.find((protection) => protection.sandboxed) ?? each[0]!;
 }
 

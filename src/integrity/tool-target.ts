@@ -19,7 +19,7 @@ export interface ToolTarget {
   guarded?: { kind: GuardedKind; relative: string };
 }
 
-/** The path a file tool call names, or undefined for any other call. */
+/** The path a file tool call names, or undefined for any other call (and for a patch, which names several). */
 export function toolPathOf(event: HookEvent): string | undefined {
   const tool = event.tool;
   if (!tool || (tool.kind !== 'write' && tool.kind !== 'edit' && tool.kind !== 'notebook')) return undefined;
@@ -30,11 +30,26 @@ export function toolPathOf(event: HookEvent): string | undefined {
   return undefined;
 }
 
-/** The file a file tool call would change; `root` is the project's root (a monorepo's, with its projects). */
-export function toolTarget(event: HookEvent, root: string, guarded: GuardedSet): ToolTarget | undefined {
-  const named = toolPathOf(event);
-  if (named === undefined) return undefined;
+/** Every path a file-changing call names: the file tool's one, or each file of a patch. */
+export function toolPathsOf(event: HookEvent): string[] {
+  if (event.tool?.kind === 'patch') return (event.tool.paths ?? []).filter((path) => path.trim() !== '');
+  const one = toolPathOf(event);
+  return one === undefined ? [] : [one];
+}
+
+function targetOf(named: string, event: HookEvent, root: string, guarded: GuardedSet): ToolTarget {
   const file = toolFilePath(named, event.cwd ?? root);
   const kind = guarded.fileOnDisk(root, file);
   return kind ? { named, file, guarded: kind } : { named, file };
+}
+
+/** Every file a file-changing call would change; `root` is the project's root (a monorepo's, with its projects). */
+export function toolTargets(event: HookEvent, root: string, guarded: GuardedSet): ToolTarget[] {
+  return toolPathsOf(event).map((named) => targetOf(named, event, root, guarded));
+}
+
+/** The file a call would change, and for a patch the first of its files that is guarded (else its first). */
+export function toolTarget(event: HookEvent, root: string, guarded: GuardedSet): ToolTarget | undefined {
+  const targets = toolTargets(event, root, guarded);
+  return targets.find((target) => target.guarded) ?? targets[0];
 }

@@ -420,7 +420,7 @@ describe('people decide at phase boundaries', () => {
 
   it('cancel: the workflow is archived as cancelled, with its reason and what it reached', () => {
     const dir = blockedAtFirstPhase();
-    expect(refused(dir, ['workflow', 'cancel'], { status: 1 })).toContain('--reason');
+    expect(refused(dir, ['workflow', 'cancel'], { status: 2 })).toContain('--reason');
     const entry = isdlc(dir, ['workflow', 'cancel', '--reason', 'customer withdrew the request']);
     expect(entry).toMatchObject({
       status: 'cancelled',

@@ -281,7 +281,7 @@ describe('the workflow tools', () => {
     const started = await ok('workflow_start', { type: 'test-run', description: 'Run the tests locally' });
     expect(started).toMatchObject({ type: 'test-run', phases: [PHASE, '07-testing'], current_phase: PHASE, state_version: 2 });
     expect(started['message']).toBe(
-      `Started test-run workflow "Run the tests locally": ${PHASE} → 07-testing. Current phase: ${PHASE}; artifact folder REQ-0001-run-the-tests-locally. Next: \`mcp__isdlc__phase_activate\`.`,
+      `Started test-run workflow "Run the tests locally": ${PHASE} → 07-testing. Current phase: ${PHASE}; artifact folder REQ-0001-run-the-tests-locally. Next: \`mcp__isdlc__phase_activate\` starts ${PHASE}'s clock and names its agent, environment-builder; then the phase's work, and \`mcp__isdlc__phase_complete\` once \`mcp__isdlc__gate_check\` says its gate is open. In Claude Code the /isdlc command does these steps.`,
     );
     expect(await refused('workflow_start', { type: 'test-run' })).toMatch(/^a test-run workflow is already active/);
     expect(await refused('workflow_start', { type: 'nope' })).toMatch(/^unknown workflow type "nope"; the types are: feature, fix/);

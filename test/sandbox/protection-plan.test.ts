@@ -1,5 +1,6 @@
 // What the sandbox must hold still, worked out from real folders on disk, for the guarded set of a project
-// as init leaves it (isdlc's files and Claude Code's).
+// as init leaves it (isdlc's files and every host's: a project without `.codex/` gets one stood in for, since
+// a planted `.codex/config.toml` would start its MCP server the next time the person runs Codex there).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,10 +69,10 @@ describe('planProtection', () => {
     const plan = relativePlan(root);
     expect(plan).toMatchObject({
       // .claude/agents is read-only: a definition's hooks run outside every sandbox.
-      readOnly: ['@/.claude/agents', '@/.claude/settings.json', '@/.git', '@/.isdlc', '@/.mcp.json', '@/docs/isdlc/constitution.md'],
+      readOnly: ['@/.claude/agents', '@/.claude/settings.json', '@/.codex', '@/.git', '@/.isdlc', '@/.mcp.json', '@/docs/isdlc/constitution.md'],
       pinned: ['@', '@/.claude', '@/docs', '@/docs/isdlc'],
       sealed: ['@/.claude'],
-      placeholders: ['.git'],
+      placeholders: ['.codex', '.git'],
     });
     // Every folder above the root is pinned too: none of them may be renamed away with the project in it.
     for (let folder = dirname(root); folder !== dirname(folder); folder = dirname(folder)) expect(plan.allPinned).toContain(folder);
@@ -86,6 +87,7 @@ describe('planProtection', () => {
         '@/.claude/hooks/config',
         '@/.claude/settings.json',
         '@/.claude/settings.local.json',
+        '@/.codex',
         '@/.git/config',
         '@/.git/hooks',
         '@/.isdlc',
@@ -95,7 +97,7 @@ describe('planProtection', () => {
       pinned: ['@', '@/.claude', '@/.claude/hooks', '@/.git', '@/docs', '@/docs/isdlc'],
       // No skills or commands folder yet: nothing new may appear in .claude/ while a rule runs.
       sealed: ['@/.claude'],
-      placeholders: [],
+      placeholders: ['.codex'],
     });
   });
 
@@ -110,7 +112,7 @@ describe('planProtection', () => {
     const plan = planProtection(root);
     expect(plan.readOnly).toEqual(expect.arrayContaining([join(root, '.git'), join(main, '.git/config'), join(main, '.git/hooks')]));
     expect(plan.pinned).toEqual(expect.arrayContaining([main, join(main, '.git')]));
-    expect(plan.placeholders).toEqual([]);
+    expect(plan.placeholders).toEqual(['.codex']);
   });
 
   it('a project in a folder of a larger repository: that repository, and no nested .git in the project', () => {
@@ -123,19 +125,27 @@ describe('planProtection', () => {
     }
     const plan = planProtection(root);
     expect(plan.readOnly).toEqual(expect.arrayContaining([join(top, '.git/config'), join(top, '.git/hooks'), join(root, '.git')]));
-    expect(plan.placeholders).toEqual(['.git']);
+    expect(plan.placeholders).toEqual(['.codex', '.git']);
   });
 
   it.each<[string, string[], Partial<ReturnType<typeof relativePlan>>]>([
-    ['.mcp.json missing: stood in for', INITED.filter((file) => file !== '.mcp.json'), { placeholders: ['.git', '.mcp.json'] }],
+    ['.mcp.json missing: stood in for', INITED.filter((file) => file !== '.mcp.json'), { placeholders: ['.codex', '.git', '.mcp.json'] }],
     [
       'no docs at all (the constitution under .isdlc/): docs stood in for',
       [...INITED.filter((file) => !file.startsWith('docs/')), '.isdlc/constitution.md'],
-      { placeholders: ['.git', 'docs'] },
+      { placeholders: ['.codex', '.git', 'docs'] },
     ],
     ['docs without docs/isdlc: docs sealed', [...INITED.filter((file) => !file.startsWith('docs/')), 'docs/guide.md'], { sealed: ['@/.claude', '@/docs'] }],
-    ['an empty docs folder is held like a placeholder', [...INITED.filter((file) => !file.startsWith('docs/')), 'docs/'], { placeholders: ['.git', 'docs'] }],
-    ['an empty .isdlc is a folder like any other', ['.isdlc/', '.claude/settings.json', '.mcp.json', 'docs/isdlc/constitution.md'], { placeholders: ['.git'] }],
+    [
+      'an empty docs folder is held like a placeholder',
+      [...INITED.filter((file) => !file.startsWith('docs/')), 'docs/'],
+      { placeholders: ['.codex', '.git', 'docs'] },
+    ],
+    [
+      'an empty .isdlc is a folder like any other',
+      ['.isdlc/', '.claude/settings.json', '.mcp.json', 'docs/isdlc/constitution.md'],
+      { placeholders: ['.codex', '.git'] },
+    ],
     [
       'no .isdlc (so nowhere to count placeholders): the root is sealed instead',
       ['.claude/settings.json', '.mcp.json', 'docs/isdlc/constitution.md'],

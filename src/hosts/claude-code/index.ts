@@ -43,6 +43,8 @@ export const CLAUDE_CODE: Host = {
   shellMarkers: ['CLAUDECODE'],
   doctor: (root, guarded, options) =>
     claudeCodeDoctor(root, guarded, typeof options['claudeVersion'] === 'string' ? { claudeVersion: options['claudeVersion'] } : {}),
+  installedIn: (record) => record?.['claude_code'] !== undefined,
+  usedIn: () => true,
   protection(root) {
     const state = projectSandboxState(root);
     // The version init registered for: doctor asks the installed one, status does not spawn it.

@@ -1,0 +1,53 @@
+// isdlc's part of `.codex/config.toml`: two marked blocks (a key before every table, the tables at the end),
+// put in beside the person's config and taken out again leaving it as it was.
+import { describe, expect, it } from 'vitest';
+import { configBlocks, personsDefaultPermissions, withIsdlcBlocks, withoutIsdlcBlocks } from './profile.js';
+import { withOurHooks, withoutOurHooks } from './hooks-json.js';
+
+const blocks = configBlocks(['.isdlc', 'docs/isdlc/constitution.md'], { command: '/usr/bin/node', args: ['/p/.isdlc/bin/isdlc.cjs', 'mcp', '--dir', '/p'] });
+
+describe('config.toml blocks', () => {
+  it.each([
+    ['no file', undefined],
+    ['an empty file', ''],
+    ['top-level keys and a table', 'model = "gpt-5.5"\n\n[tui]\nnotifications = true\n'],
+    ['comments and no final newline', '# mine\nmodel_reasoning_effort = "high"'],
+  ])('%s: the key comes first, the tables last, and taking them out gives the person their lines back', (_name, text) => {
+    const withOurs = withIsdlcBlocks(text, blocks);
+    expect(withOurs.startsWith(`${blocks.top}\n`)).toBe(true);
+    expect(withOurs.endsWith(`${blocks.end}\n`)).toBe(true);
+    expect(withoutIsdlcBlocks(withOurs).replace(/\n+$/, '')).toBe((text ?? '').replace(/\n+$/, ''));
+    // A second init changes nothing.
+    expect(withIsdlcBlocks(withOurs, blocks)).toBe(withOurs);
+  });
+
+  it('reads a default_permissions the person set, outside isdlc blocks only', () => {
+    expect(personsDefaultPermissions('default_permissions = "mine"\n')).toBe('mine');
+    expect(personsDefaultPermissions(withIsdlcBlocks('', blocks))).toBeUndefined();
+  });
+
+  it('names every guarded path read-only, the MCP server and its approval', () => {
+    expect(blocks.end).toContain('".isdlc" = "read"');
+    expect(blocks.end).toContain('"docs/isdlc/constitution.md" = "read"');
+    expect(blocks.end).toContain('args = ["/p/.isdlc/bin/isdlc.cjs", "mcp", "--dir", "/p"]');
+    expect(blocks.end).toContain('default_tools_approval_mode = "approve"');
+  });
+});
+
+describe('hooks.json', () => {
+  const theirs = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './lint.sh' }] }] }, other: 1 };
+  it("adds isdlc's hooks after the person's and takes only them out", () => {
+    const ours = withOurHooks(theirs, '/usr/bin/node', '/p q/.isdlc/bin/isdlc.cjs');
+    const pre = (ours['hooks'] as Record<string, { hooks: { command: string }[] }[]>)['PreToolUse']!;
+    expect(pre).toHaveLength(2);
+    expect(pre[1]!.hooks[0]!.command).toBe(
+      `/usr/bin/node '/p q/.isdlc/bin/isdlc.cjs' hook --host codex || { echo 'isdlc'"'"'s hook could not answer, so isdlc refuses this call; run isdlc doctor in the project' >&2; exit 2; }`.replace(
+        `'"'"'`,
+        `'\\''`,
+      ),
+    );
+    expect(withOurHooks(ours, '/usr/bin/node', '/p q/.isdlc/bin/isdlc.cjs')).toEqual(ours);
+    expect(withoutOurHooks(ours)).toEqual(theirs);
+    expect(withoutOurHooks(withOurHooks({}, 'node', '/p/x/isdlc.cjs'))).toEqual({});
+  });
+});

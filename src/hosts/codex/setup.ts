@@ -1,0 +1,185 @@
+// isdlc in Codex's own files (src/install/host-setup.ts): its hooks in `.codex/hooks.json`, and in
+// `.codex/config.toml` the permission profile that keeps the agent's shell and apply_patch off isdlc's files
+// and isdlc's MCP server. The person's own entries stay as they are; their bytes before isdlc's first change
+// are kept, and uninstall gives them back.
+import { existsSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { ChangeLine, HostInitContext, HostInitPlan, HostSetup } from '../../install/host-setup.js';
+import { InstallError } from '../../install/host-setup.js';
+import { serialise } from '../../install/json-file.js';
+import { editJson, sameJson } from '../../install/json-edit.js';
+import { keepOriginal, originalIfSame, originalOf } from '../../install/originals.js';
+import { writeFileAtomic } from '../../state/atomic-write.js';
+import type { InstallRecord } from '../../state/install-record.js';
+import { firstOnPath } from '../../util/program-path.js';
+import { readTextIfPresent } from '../../util/read-text.js';
+import { CONFIG_FILE, HOOKS_FILE } from './files.js';
+import { withOurHooks, withoutOurHooks } from './hooks-json.js';
+import { codexFieldsOf, type CodexInstallFields } from './install-record.js';
+import { configBlocks, personsDefaultPermissions, withIsdlcBlocks, withoutIsdlcBlocks } from './profile.js';
+import { codexTarget, CODEX_VERSIONS } from './versions.js';
+
+/** Codex's options of `isdlc init` (src/hosts/codex/index.ts). */
+export interface CodexInitOptions {
+  /** `--codex-version`: the version to go by; else what `codex --version` prints. */
+  codexVersion?: string;
+}
+
+const ORIGINALS = { hooks: 'codex-hooks', config: 'codex-config' } as const;
+
+type Json = Record<string, unknown>;
+
+function readJson(root: string, rel: string): { value: Json; text: string | undefined } {
+  const text = readTextIfPresent(join(root, rel));
+  if (text === undefined) return { value: {}, text };
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return { value: parsed as Json, text };
+  } catch {
+    // said below
+  }
+  throw new InstallError(`${join(root, rel)} is not a JSON object; fix it first, isdlc changed nothing`);
+}
+
+/** The paths the profile holds read-only: every guarded path, a monorepo's patterns left out (Codex takes no pattern). */
+function readOnlyPaths(context: HostInitContext): string[] {
+  return context.guarded.paths.filter((path) => !path.includes('*'));
+}
+
+function prepareInit(context: HostInitContext, options: CodexInitOptions): HostInitPlan {
+  const { root } = context;
+  const target = codexTarget(options.codexVersion);
+  const hooks = readJson(root, HOOKS_FILE);
+  const configText = readTextIfPresent(join(root, CONFIG_FILE));
+  const theirs = personsDefaultPermissions(configText);
+  if (theirs !== undefined && theirs !== 'isdlc') {
+    throw new InstallError(
+      `${join(root, CONFIG_FILE)} sets default_permissions = "${theirs}" already: isdlc's profile would replace it. Take that line out (or set up isdlc for Claude Code only), then run init again; isdlc changed nothing`,
+    );
+  }
+  const node = firstOnPath('node', process.env['PATH']) ?? 'node';
+  const bin = join(root, '.isdlc', 'bin', 'isdlc.cjs');
+  const nextHooks = withOurHooks(hooks.value, node, bin);
+  const blocks = configBlocks(readOnlyPaths(context), { command: node, args: [bin, 'mcp', '--dir', root] });
+  const previous = codexFieldsOf(context.previous);
+  const record: CodexInstallFields = {
+    codex: { version: target.version, from: target.from, wall: target.wall },
+    codex_hooks_file_created: previous?.codex_hooks_file_created ?? hooks.text === undefined,
+    codex_config_file_created: previous?.codex_config_file_created ?? configText === undefined,
+  };
+
+  const write = (): ChangeLine[] => {
+    const changes: ChangeLine[] = [];
+    const keep = (name: string, text: string | undefined): void => {
+      if (!previous) keepOriginal(root, name, text);
+    };
+    const hooksPath = join(root, HOOKS_FILE);
+    const hooksText = hooks.text === undefined ? serialise(nextHooks) : editJson(hooks.text, nextHooks);
+    if (hooksText === hooks.text) changes.push({ path: HOOKS_FILE, change: 'unchanged' });
+    else {
+      keep(ORIGINALS.hooks, hooks.text);
+      mkdirSync(dirname(hooksPath), { recursive: true });
+      writeFileAtomic(hooksPath, hooksText);
+      changes.push({ path: HOOKS_FILE, change: hooks.text === undefined ? 'created' : 'updated', note: "isdlc's hooks merged in" });
+    }
+    const configPath = join(root, CONFIG_FILE);
+    const nextConfig = withIsdlcBlocks(configText, blocks);
+    if (nextConfig === configText) changes.push({ path: CONFIG_FILE, change: 'unchanged' });
+    else {
+      keep(ORIGINALS.config, configText);
+      mkdirSync(dirname(configPath), { recursive: true });
+      writeFileAtomic(configPath, nextConfig);
+      changes.push({
+        path: CONFIG_FILE,
+        change: configText === undefined ? 'created' : 'updated',
+        note: "isdlc's permission profile (its files read-only to the agent) and MCP server",
+      });
+    }
+    return changes;
+  };
+
+  return {
+    record: record as unknown as Record<string, unknown>,
+    files: {},
+    write,
+    notices: () => [
+      `registered for Codex ${target.version}${target.from === 'assumed' ? ' (assumed: no `codex` found on PATH; pass --codex-version)' : ''}.` +
+        (target.wall
+          ? ' Its sandbox keeps isdlc\'s files read-only to the agent through the "isdlc" permission profile.'
+          : ` Codex ${target.version} has no permission profiles (they came in ${CODEX_VERSIONS.wallFrom}): isdlc's files are not held read-only, isdlc only notices changes afterwards.`),
+      "Codex runs a project's hooks only in a trusted project and only hooks a person trusted: open `codex` in the project, trust it, and review isdlc's hooks in /hooks. Until then Codex skips them without a word; `isdlc doctor` says whether they have run.",
+    ],
+  };
+}
+
+function removeIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // not empty, or gone already
+  }
+}
+
+function uninstall(root: string, installRecord: InstallRecord | undefined): ChangeLine[] {
+  const record = codexFieldsOf(installRecord);
+  const changes: ChangeLine[] = [];
+  const hooksPath = join(root, HOOKS_FILE);
+  const hooksText = readTextIfPresent(hooksPath);
+  if (hooksText !== undefined) {
+    let value: Json | undefined;
+    try {
+      value = JSON.parse(hooksText) as Json;
+    } catch {
+      value = undefined;
+    }
+    if (value && typeof value === 'object') {
+      const cleaned = withoutOurHooks(value);
+      const original = originalOf(root, ORIGINALS.hooks);
+      const asBefore = originalIfSame(original, (before) => {
+        try {
+          return sameJson(JSON.parse(before), cleaned);
+        } catch {
+          return false;
+        }
+      });
+      if (asBefore === undefined && Object.keys(cleaned).length === 0 && (record?.codex_hooks_file_created || (original && 'absent' in original))) {
+        rmSync(hooksPath);
+        changes.push({ path: HOOKS_FILE, change: 'removed', note: 'isdlc created it and nothing else was in it' });
+      } else {
+        const next = asBefore ?? editJson(hooksText, cleaned);
+        if (next !== hooksText) {
+          writeFileAtomic(hooksPath, next);
+          changes.push({ path: HOOKS_FILE, change: 'updated', note: "isdlc's hooks taken out" });
+        }
+      }
+    }
+  }
+  const configPath = join(root, CONFIG_FILE);
+  const configText = readTextIfPresent(configPath);
+  if (configText !== undefined) {
+    const cleaned = withoutIsdlcBlocks(configText);
+    const original = originalOf(root, ORIGINALS.config);
+    const asBefore = originalIfSame(original, (before) => before.replace(/\s+$/, '') === cleaned.replace(/\s+$/, ''));
+    if (asBefore === undefined && cleaned.trim() === '' && (record?.codex_config_file_created || (original && 'absent' in original))) {
+      rmSync(configPath);
+      changes.push({ path: CONFIG_FILE, change: 'removed', note: 'isdlc created it and nothing else was in it' });
+    } else {
+      const next = asBefore ?? cleaned;
+      if (next !== configText) {
+        writeFileAtomic(configPath, next);
+        changes.push({ path: CONFIG_FILE, change: 'updated', note: "isdlc's profile and MCP server taken out" });
+      }
+    }
+  }
+  if (record?.codex_hooks_file_created && record.codex_config_file_created && !existsSync(hooksPath) && !existsSync(configPath))
+    removeIfEmpty(join(root, '.codex'));
+  return changes;
+}
+
+export const CODEX_SETUP: HostSetup = {
+  checkInit: (options) => void codexTarget((options as CodexInitOptions).codexVersion),
+  prepareInit: (context, options) => prepareInit(context, options),
+  uninstall,
+  installed: () => false,
+  folders: [],
+};

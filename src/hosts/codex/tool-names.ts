@@ -1,0 +1,19 @@
+// Codex's tools by the names its hook payloads give them, as the canonical kinds the guards see. Its own
+// module: the executable reads it too (to pick a hook bundle's code cache) and is kept small.
+import type { ToolKind } from '../../events/hook-event.js';
+
+export const SHELL_TOOL = 'Bash';
+export const PATCH_TOOL = 'apply_patch';
+
+export const CODEX_TOOL_KIND_BY_NAME: Readonly<Record<string, ToolKind>> = Object.freeze({
+  [SHELL_TOOL]: 'shell',
+  [PATCH_TOOL]: 'patch',
+  spawn_agent: 'agent',
+});
+
+/** `tool_name` read straight from a payload's bytes, without parsing the rest. */
+export function peekCodexToolName(bytes: Buffer): string | undefined {
+  const at = bytes.indexOf('"tool_name"');
+  if (at < 0) return undefined;
+  return /^"tool_name"\s*:\s*"([\w-]+)"/.exec(bytes.toString('latin1', at, at + 120))?.[1];
+}
