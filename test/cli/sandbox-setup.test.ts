@@ -66,8 +66,11 @@ describe('isdlc init and the sandbox', () => {
       ]),
     );
     expect(settings.permissions?.blockWritesOutsideWorkingDirectories).toBe(true);
-    // Names that do not exist are listed; what init created (.mcp.json) is not.
+    // Names that do not exist are listed; what init created (.mcp.json) is not. `.claude/hooks` is where the
+    // sandbox mounts an empty folder for the missing `.claude/hooks/config`; `.cc-writes` is Claude Code's own.
     expect(excludeOf(dir)).toContain('\n/.claude/settings.local.json\n');
+    expect(excludeOf(dir)).toContain('\n/.claude/hooks\n');
+    expect(excludeOf(dir)).toContain('\n/.claude/.cc-writes\n');
     expect(excludeOf(dir)).not.toContain('/.mcp.json');
     expect(readJson(join(dir, '.isdlc/install.json'))['sandbox']).toEqual({ on: true });
 
@@ -116,6 +119,16 @@ describe('isdlc init and the sandbox', () => {
     // And on again.
     expect(cli(['init', dir]).stdout).toMatch(/^sandboxed:/m);
     expect(settingsOf(dir).sandbox?.enabled).toBe(true);
+  });
+
+  it('anchors the names at the project, wherever it is in the work tree', () => {
+    const top = repo();
+    const dir = join(top, 'services', 'api');
+    writeJson(join(dir, 'package.json'), { name: 'api', version: '1.0.0' });
+    expect(cli(['init', dir]).status).toBe(0);
+    expect(excludeOf(top)).toContain('\n/services/api/.bashrc\n');
+    expect(excludeOf(top)).toContain('\n/services/api/.claude/hooks\n');
+    expect(excludeOf(top)).not.toMatch(/^\/\.bashrc$/m);
   });
 
   it('on a machine without bubblewrap it leaves the sandbox off and says what to install', () => {

@@ -12,7 +12,7 @@ import type { InstallRecord } from '../../state/install-record.js';
 import { readTextIfPresent } from '../../util/read-text.js';
 import { AGENT_DIR, agentFiles, COMMAND_FILE } from './agent-files.js';
 import { MCP_FILE, SETTINGS_FILE } from './files.js';
-import { missingPlaceholders, updateGitExclude } from './git-exclude.js';
+import { sandboxMountNames, updateGitExclude } from './git-exclude.js';
 import { planHooks, resolveTarget, type HookPlan } from './hook-plan.js';
 import { claudeCodeFieldsOf, type ClaudeCodeInstallFields } from './install-record.js';
 import { initNotices } from './init-notices.js';
@@ -121,7 +121,8 @@ function prepareInit(context: HostInitContext, options: ClaudeCodeInitOptions): 
     }
 
     // After settings.json and .mcp.json exist: only names still missing are listed.
-    const placeholders = sandbox.on ? missingPlaceholders(root, protectedPaths(guarded, projectIds).files) : [];
+    const shown = protectedPaths(guarded, projectIds);
+    const placeholders = sandbox.on ? sandboxMountNames(root, [...shown.folders, ...shown.files]) : [];
     const exclude = updateGitExclude(root, placeholders);
     if (exclude.file && exclude.change !== 'unchanged') {
       changes.push({
