@@ -16,6 +16,7 @@ interface Settings {
     filesystem?: { denyWrite?: string[] };
   };
   permissions?: { allow?: string[]; deny?: string[]; blockWritesOutsideWorkingDirectories?: boolean };
+  hooks?: Record<string, { matcher?: string; hooks: { command: string }[] }[]>;
   [key: string]: unknown;
 }
 
@@ -72,6 +73,10 @@ describe('isdlc init and the sandbox', () => {
     expect(excludeOf(dir)).toContain('\n/.claude/hooks\n');
     expect(excludeOf(dir)).toContain('\n/.claude/.cc-writes\n');
     expect(excludeOf(dir)).not.toContain('/.mcp.json');
+    // The agent's shell gets its caches in Claude Code's temp folder, through a SessionStart hook of its own.
+    expect(settings.hooks?.['SessionStart']).toContainEqual({
+      hooks: [expect.objectContaining({ command: expect.stringContaining('>> "$CLAUDE_ENV_FILE"') })],
+    });
     expect(readJson(join(dir, '.isdlc/install.json'))['sandbox']).toEqual({ on: true });
 
     expect(cli(['status', '--dir', dir]).stdout).toContain("Protection: sandboxed (the agent's shell cannot write isdlc's files)");
@@ -107,6 +112,7 @@ describe('isdlc init and the sandbox', () => {
     const settings = settingsOf(dir);
     expect(settings.sandbox).toBeUndefined();
     expect(settings.permissions?.deny).toContain('Edit(/.isdlc/**)');
+    expect(JSON.stringify(settings.hooks)).not.toContain('CLAUDE_ENV_FILE');
     expect(excludeOf(dir)).not.toContain('isdlc');
     expect(cli(['status', '--dir', dir]).stdout).toContain('Protection: not sandboxed: the sandbox is off');
     // Both say in one sentence what holds without it, and what does not.
