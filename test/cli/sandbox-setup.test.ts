@@ -159,6 +159,21 @@ describe('isdlc init and the sandbox', () => {
     expect(doctor.stdout).toMatch(
       /✗ sandboxed in the settings, but the sandbox cannot run on this machine: `bwrap` and `socat` are not on PATH; Claude Code refuses to start here/,
     );
+    // What to install, or how to go without it on this machine alone: the shared settings stay as they are.
+    expect(doctor.stdout).toContain('fix: install it: sudo apt-get install bubblewrap socat');
+    expect(doctor.stdout).toContain(
+      'or, to work on this machine without the sandbox, put {"sandbox": {"enabled": false}} in .claude/settings.local.json and run `isdlc changes accept`',
+    );
+
+    // The teammate does so: doctor says the sandbox is off on this machine only, and how to take it back.
+    writeJson(join(dir, '.claude/settings.local.json'), { sandbox: { enabled: false } });
+    expect(cli(['changes', 'accept', '--dir', dir]).status).toBe(0);
+    const after = cli(['doctor', dir], { env: { ...pathWithoutBubblewrap(), ...trustedHome(dir) } });
+    expect(after.stdout).not.toContain('Claude Code refuses to start here');
+    expect(after.stdout).toMatch(
+      /! protection: not sandboxed: the sandbox is off .*\n\s+fix: \.claude\/settings\.local\.json turns it off on this machine only; `bwrap` and `socat` are not on PATH \(install: sudo apt-get install bubblewrap socat.*\): take its sandbox values out and run `isdlc changes accept`/,
+    );
+    expect(settingsOf(dir).sandbox).toMatchObject({ enabled: true, failIfUnavailable: true });
   });
 
   it('stops before any change when the settings cannot take the sandbox', () => {
