@@ -1,6 +1,6 @@
 // isdlc in Claude Code's own files (src/install/host-setup.ts): its hooks, permission rules and sandbox in
 // `.claude/settings.json`, its MCP server in `.mcp.json`, the /isdlc command and the phase agents in
-// `.claude/`, and the names its sandbox shows as placeholders kept out of git. Nothing the person wrote is
+// `.claude/`, and the names its sandbox mounts in the project kept out of git. Nothing the person wrote is
 // overwritten; uninstall gives back exactly what init took.
 import { existsSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -122,13 +122,13 @@ function prepareInit(context: HostInitContext, options: ClaudeCodeInitOptions): 
 
     // After settings.json and .mcp.json exist: only names still missing are listed.
     const shown = protectedPaths(guarded, projectIds);
-    const placeholders = sandbox.on ? sandboxMountNames(root, [...shown.folders, ...shown.files]) : [];
-    const exclude = updateGitExclude(root, placeholders);
+    const mounted = sandbox.on ? sandboxMountNames(root, [...shown.folders, ...shown.files]) : [];
+    const exclude = updateGitExclude(root, mounted);
     if (exclude.file && exclude.change !== 'unchanged') {
       changes.push({
         path: relative(root, exclude.file),
         change: exclude.change === 'removed' ? 'updated' : (exclude.change as Change),
-        note: placeholders.length > 0 ? `${placeholders.length} names the sandbox shows as placeholders, kept out of git` : "isdlc's block taken out",
+        note: mounted.length > 0 ? `${mounted.length} names the sandbox mounts in the project, kept out of git` : "isdlc's block taken out",
       });
     }
     return changes;
