@@ -190,20 +190,36 @@ describe('doctor and the node the hooks run', () => {
   });
 });
 
-describe('doctor and toolchains inside the sandbox', () => {
-  it('warns a Go or Rust project whose test cache stays in the home folder, naming the setting; quiet once it is set', () => {
+describe('doctor and toolchain caches inside the sandbox', () => {
+  const cacheFindings = (run: { findings: Finding[] }) =>
+    run.findings.filter((finding) => finding.what.includes('caches in your home folder') || finding.what.includes('"env": {'));
+
+  it("is quiet with init's SessionStart hook in place, and names `isdlc init` when it is gone", () => {
     const dir = projectFor('2.1.332');
     if ((readJson(join(dir, '.isdlc/install.json'))['sandbox'] as { on?: boolean } | undefined)?.on !== true) return;
-    writeJson(join(dir, 'go.mod'), {});
-    writeJson(join(dir, 'Cargo.toml'), {});
-    const cacheFindings = (run: { findings: Finding[] }) => run.findings.filter((finding) => finding.what.includes('writes its cache in your home folder'));
-    const warned = cacheFindings(doctor(dir, withClaude('2.1.332')));
-    expect(warned.map((finding) => finding.fix)).toEqual([
-      expect.stringContaining('"env": {"GOCACHE": "/tmp/claude-'),
-      expect.stringContaining('"env": {"CARGO_HOME": "/tmp/claude-'),
-    ]);
-    writeJson(join(dir, '.claude/settings.local.json'), { env: { GOCACHE: '/tmp/claude-0/go-build', CARGO_HOME: '/tmp/claude-0/cargo' } });
     expect(cacheFindings(doctor(dir, withClaude('2.1.332')))).toEqual([]);
+    const file = join(dir, '.claude/settings.json');
+    const settings = readJson<{ hooks: Record<string, { hooks: { command: string }[] }[]> }>(file);
+    settings.hooks['SessionStart'] = settings.hooks['SessionStart']!.filter((entry) => !entry.hooks[0]!.command.includes('CLAUDE_ENV_FILE'));
+    writeJson(file, settings);
+    expect(cacheFindings(doctor(dir, withClaude('2.1.332')))).toEqual([
+      expect.objectContaining({ severity: 'warn', fix: expect.stringContaining(`run \`isdlc init ${dir}\``) }),
+    ]);
+  });
+
+  it('warns a cache variable in `env` that points into a folder the agent writes: hooks and MCP servers would read it', () => {
+    const dir = projectFor('2.1.332');
+    // The recipe earlier versions gave, and one that stays out of the agent's reach.
+    writeJson(join(dir, '.claude/settings.local.json'), { env: { GOCACHE: '/tmp/claude-0/go-build', CARGO_HOME: '/home/someone/.cargo' } });
+    expect(cacheFindings(doctor(dir, withClaude('2.1.332')))).toEqual([
+      expect.objectContaining({
+        severity: 'warn',
+        what: expect.stringMatching(
+          /^\.claude\/settings\.local\.json sets "env": \{"GOCACHE": "\/tmp\/claude-0\/go-build"\}, a folder the agent's shell can write; Claude Code gives `env` to its hooks and MCP servers too/,
+        ),
+        fix: expect.stringContaining('take GOCACHE out of "env" in .claude/settings.local.json'),
+      }),
+    ]);
   });
 });
 

@@ -16,6 +16,7 @@ interface Settings {
     filesystem?: { denyWrite?: string[] };
   };
   permissions?: { allow?: string[]; deny?: string[]; blockWritesOutsideWorkingDirectories?: boolean };
+  hooks?: Record<string, { matcher?: string; hooks: { command: string }[] }[]>;
   [key: string]: unknown;
 }
 
@@ -75,9 +76,16 @@ describe('isdlc init and the sandbox', () => {
       ]),
     );
     expect(settings.permissions?.blockWritesOutsideWorkingDirectories).toBe(true);
-    // Names that do not exist are listed; what init created (.mcp.json) is not.
+    // Names that do not exist are listed; what init created (.mcp.json) is not. `.claude/hooks` is where the
+    // sandbox mounts an empty folder for the missing `.claude/hooks/config`; `.cc-writes` is Claude Code's own.
     expect(excludeOf(dir)).toContain('\n/.claude/settings.local.json\n');
+    expect(excludeOf(dir)).toContain('\n/.claude/hooks\n');
+    expect(excludeOf(dir)).toContain('\n/.claude/.cc-writes\n');
     expect(excludeOf(dir)).not.toContain('/.mcp.json');
+    // The agent's shell gets its caches in Claude Code's temp folder, through a SessionStart hook of its own.
+    expect(settings.hooks?.['SessionStart']).toContainEqual({
+      hooks: [expect.objectContaining({ command: expect.stringContaining('>> "$CLAUDE_ENV_FILE"') })],
+    });
     expect(readJson(join(dir, '.isdlc/install.json'))['sandbox']).toEqual({ on: true });
 
     expect(cli(['status', '--dir', dir]).stdout).toContain("Protection: sandboxed (the agent's shell cannot write isdlc's files)");
@@ -113,6 +121,7 @@ describe('isdlc init and the sandbox', () => {
     const settings = settingsOf(dir);
     expect(settings.sandbox).toBeUndefined();
     expect(settings.permissions?.deny).toContain('Edit(/.isdlc/**)');
+    expect(JSON.stringify(settings.hooks)).not.toContain('CLAUDE_ENV_FILE');
     expect(excludeOf(dir)).not.toContain('isdlc');
     expect(cli(['status', '--dir', dir]).stdout).toContain('Protection: not sandboxed: the sandbox is off');
     // Both say in one sentence what holds without it, and what does not.
@@ -125,6 +134,16 @@ describe('isdlc init and the sandbox', () => {
     // And on again.
     expect(cli(['init', dir]).stdout).toMatch(/^sandboxed:/m);
     expect(settingsOf(dir).sandbox?.enabled).toBe(true);
+  });
+
+  it('anchors the names at the project, wherever it is in the work tree', () => {
+    const top = repo();
+    const dir = join(top, 'services', 'api');
+    writeJson(join(dir, 'package.json'), { name: 'api', version: '1.0.0' });
+    expect(cli(['init', dir]).status).toBe(0);
+    expect(excludeOf(top)).toContain('\n/services/api/.bashrc\n');
+    expect(excludeOf(top)).toContain('\n/services/api/.claude/hooks\n');
+    expect(excludeOf(top)).not.toMatch(/^\/\.bashrc$/m);
   });
 
   it('on a machine without bubblewrap it leaves the sandbox off and says what to install', () => {
@@ -149,6 +168,21 @@ describe('isdlc init and the sandbox', () => {
     expect(doctor.stdout).toMatch(
       /✗ sandboxed in the settings, but the sandbox cannot run on this machine: `bwrap` and `socat` are not on PATH; Claude Code refuses to start here/,
     );
+    // What to install, or how to go without it on this machine alone: the shared settings stay as they are.
+    expect(doctor.stdout).toContain('fix: install it: sudo apt-get install bubblewrap socat');
+    expect(doctor.stdout).toContain(
+      'or, to work on this machine without the sandbox, put {"sandbox": {"enabled": false}} in .claude/settings.local.json and run `isdlc changes accept`',
+    );
+
+    // The teammate does so: doctor says the sandbox is off on this machine only, and how to take it back.
+    writeJson(join(dir, '.claude/settings.local.json'), { sandbox: { enabled: false } });
+    expect(cli(['changes', 'accept', '--dir', dir]).status).toBe(0);
+    const after = cli(['doctor', dir], { env: { ...pathWithoutBubblewrap(), ...trustedHome(dir) } });
+    expect(after.stdout).not.toContain('Claude Code refuses to start here');
+    expect(after.stdout).toMatch(
+      /! protection: not sandboxed: the sandbox is off .*\n\s+fix: \.claude\/settings\.local\.json turns it off on this machine only; `bwrap` and `socat` are not on PATH \(install: sudo apt-get install bubblewrap socat.*\): take its sandbox values out and run `isdlc changes accept`/,
+    );
+    expect(settingsOf(dir).sandbox).toMatchObject({ enabled: true, failIfUnavailable: true });
   });
 
   it('stops before any change when the settings cannot take the sandbox', () => {

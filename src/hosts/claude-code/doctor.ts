@@ -11,6 +11,7 @@ import type { GuardedSet } from '../../integrity/guarded-set.js';
 import type { Finding } from '../../install/host-setup.js';
 import { readInstallRecord } from '../../state/install-record.js';
 import { agentWritableFolder, firstOnPath, tempFolders } from '../../util/program-path.js';
+import { recordOrUndefined } from '../../util/json.js';
 import { SETTINGS_FILE } from './files.js';
 import { claudeUserSettingsFile, readSettingsObject } from './settings-files.js';
 import { sourceText } from './hook-plan.js';
@@ -29,6 +30,8 @@ import { claudeCodeFieldsOf } from './install-record.js';
 import { isOurMcpServer, MCP_FILE, MCP_SERVER_NAME } from './mcp-json.js';
 import { protectionFindings } from './protection-level.js';
 import { claudeSandboxSupport } from './sandbox-support.js';
+import { AGENT_SHELL_CACHES, SANDBOX_CACHES_KEY, sandboxCachesHookEntry } from './sandbox-caches.js';
+import { holdsEntry } from './owned-settings.js';
 import { findOurHooks, PERMISSION_RULES, registrationsFor, type HookCommand, type Settings } from './settings.js';
 import { projectTrust } from './trust.js';
 import { capabilitiesOf, CLAUDE_CODE, detectClaudeVersion, isVersion } from './versions.js';
@@ -261,32 +264,44 @@ function checkHookNode(root: string, findings: Finding[]): void {
   findings.push({ severity: 'ok', what: `the hooks run ${found}` });
 }
 
-/** Toolchains whose test command writes a cache in the home folder, and the variable that moves it. */
-const HOME_CACHES: readonly { marker: string; variable: string; where: string; tool: string }[] = [
-  { marker: 'go.mod', variable: 'GOCACHE', where: 'go-build', tool: 'go test' },
-  { marker: 'Cargo.toml', variable: 'CARGO_HOME', where: 'cargo', tool: 'cargo test' },
-];
+/** The value at a dotted path of a settings object. */
+function getPath(settings: Settings | undefined, path: string): unknown {
+  return path.split('.').reduce<unknown>((here, key) => recordOrUndefined(here)?.[key], settings);
+}
 
 /**
- * Claude Code's sandbox leaves the agent's shell its temp folder (/tmp/claude-<uid>) and the project to
- * write: `go test` and `cargo test` fail on their home-folder caches unless the person's settings move them.
+ * Inside Claude Code's sandbox the agent's shell writes only the project and Claude Code's temp folder: npm,
+ * Go, cargo and pip fail on their caches in the home folder unless init's SessionStart hook sends them to
+ * that temp folder (sandbox-caches.ts). The same variables in a settings file's `env` reach Claude Code's
+ * hooks and MCP servers as well, outside the sandbox: pointing into a folder the agent writes, they would
+ * have those processes read what the agent left there.
  */
-function checkToolchainCaches(root: string, findings: Finding[]): void {
-  if (claudeCodeFieldsOf(readInstallRecord(root))?.sandbox?.on !== true) return;
-  const env = new Set<string>();
-  const settings = [readSettingsObject(claudeUserSettingsFile()), ...readProjectSettingsFiles(root).map((file) => file.settings)];
-  for (const one of settings) {
-    const vars = one?.['env'];
-    if (vars && typeof vars === 'object' && !Array.isArray(vars)) for (const name of Object.keys(vars)) env.add(name);
+function checkSandboxCaches(root: string, findings: Finding[]): void {
+  const sandboxed = claudeCodeFieldsOf(readInstallRecord(root))?.sandbox?.on === true;
+  const project = readProjectSettingsFiles(root);
+  if (sandboxed) {
+    const entries = getPath(project.find((file) => file.rel === SETTINGS_FILE)?.settings, SANDBOX_CACHES_KEY);
+    if (!Array.isArray(entries) || !holdsEntry(entries, sandboxCachesHookEntry())) {
+      findings.push({
+        severity: 'warn',
+        what: "the agent's shell keeps npm's, Go's, cargo's and pip's caches in your home folder, which Claude Code's sandbox keeps read-only: `npm install`, `go build` and the like fail there",
+        fix: `run \`isdlc init ${root}\`: it registers a SessionStart hook that sends them to Claude Code's temp folder, for the agent's shell alone`,
+      });
+    }
   }
-  const uid = process.getuid?.() ?? 0;
-  for (const cache of HOME_CACHES) {
-    if (!existsSync(join(root, cache.marker)) || env.has(cache.variable)) continue;
-    findings.push({
-      severity: 'warn',
-      what: `${cache.tool} writes its cache in your home folder, which Claude Code's sandbox keeps read-only for the agent's shell: it fails there`,
-      fix: `add "env": {"${cache.variable}": "/tmp/claude-${uid}/${cache.where}"} to .claude/settings.local.json (Claude Code's temp folder, which its sandbox leaves writable)`,
-    });
+  const temps = [...tempFolders(), '/private/tmp'];
+  const sources = [{ rel: claudeUserSettingsFile(), settings: readSettingsObject(claudeUserSettingsFile()) }, ...project];
+  for (const { rel, settings } of sources) {
+    const env = settings?.['env'];
+    if (!env || typeof env !== 'object' || Array.isArray(env)) continue;
+    for (const [name, value] of Object.entries(env as Record<string, unknown>)) {
+      if (!Object.hasOwn(AGENT_SHELL_CACHES, name) || typeof value !== 'string' || !agentWritableFolder(value, root, temps)) continue;
+      findings.push({
+        severity: 'warn',
+        what: `${rel} sets "env": {"${name}": "${value}"}, a folder the agent's shell can write; Claude Code gives \`env\` to its hooks and MCP servers too, which run outside the sandbox and would read what the agent left there`,
+        fix: `take ${name} out of "env" in ${rel}${sandboxed ? ": isdlc's SessionStart hook sets it for the agent's shell alone" : ''}`,
+      });
+    }
   }
 }
 
@@ -298,7 +313,7 @@ export function claudeCodeDoctor(root: string, guarded: GuardedSet, options: Cla
   const findings: Finding[] = [];
   checkSettings(root, claude, findings);
   checkHookNode(root, findings);
-  checkToolchainCaches(root, findings);
+  checkSandboxCaches(root, findings);
   findings.push(...protectionFindings(root, guarded, claudeSandboxSupport(), claude.version));
   checkTrust(root, findings);
   checkMcpServer(root, claude.reinit, findings);

@@ -1,7 +1,10 @@
-// Inside Claude Code's sandbox, a file the sandbox keeps read-only but which does not exist yet shows up
-// as a placeholder (a character device) in the agent's shell, and `git add -A` stops at the first one
-// ("can only add regular files"). So init lists those names, anchored to the project root, in the
-// repository's `.git/info/exclude` (never in a tracked file), inside a block of its own that uninstall
+// Inside Claude Code's sandbox, a name the sandbox keeps read-only but which does not exist yet shows up in
+// the agent's shell as a mount: a placeholder (a character device) where its folder exists, else an empty
+// read-only folder at the first folder on the way that does not (`.claude/hooks` for `.claude/hooks/config`).
+// `git add -A` stops at a placeholder ("can only add regular files"), and `git stash -u` / `git clean -d`
+// cannot remove such a folder ("Device or resource busy"): the stash is saved, the work tree is not
+// cleaned and the stash is never popped. So init lists those names, anchored to the project's folder, in
+// the repository's `.git/info/exclude` (never in a tracked file), inside a block of its own that uninstall
 // takes out again. Only names that do not exist are listed: a real file is not hidden from git.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -38,25 +41,36 @@ export const CLAUDE_PLACEHOLDERS: readonly string[] = Object.freeze([
   '.claude/commands',
 ]);
 
+/**
+ * Claude Code's own staging folder for its settings writes: an empty folder it makes outside the sandbox and
+ * binds read-only inside, never anyone's work. Claude Code asks git to ignore it in the user's global
+ * gitignore, which not every setup reads; listed whether it exists or not.
+ */
+export const CLAUDE_SCRATCH: readonly string[] = Object.freeze(['.claude/.cc-writes']);
+
 const BEGIN = "# isdlc: names that only exist as read-only placeholders inside Claude Code's sandbox (git cannot add them).";
 const NOTE = '# Delete a line if you create that file and want it in git; `isdlc uninstall` removes this block.';
 const END = '# isdlc: end';
 
+/** The repository's exclude file, and where the project is in the work tree (`''` at its top, else `sub/dir/`). */
+export interface GitExclude {
+  file: string;
+  prefix: string;
+}
+
 /** The repository's exclude file for a project root, or undefined when the project is not in a git repository. */
-export function gitExcludeFile(root: string): string | undefined {
-  const run = spawnSync(gitProgram(root), cleanGitArgs(root, ['rev-parse', '--git-path', 'info/exclude']), {
+export function gitExcludeFile(root: string): GitExclude | undefined {
+  const run = spawnSync(gitProgram(root), cleanGitArgs(root, ['rev-parse', '--git-path', 'info/exclude', '--show-prefix']), {
     cwd: root,
     env: cleanGitEnv(process.env),
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'ignore'],
     timeout: 10_000,
   });
-  if (run.status === 0 && run.stdout.trim()) {
-    const path = run.stdout.trim();
-    return isAbsolute(path) ? path : join(root, path);
-  }
+  const [path, prefix = ''] = run.status === 0 ? run.stdout.split('\n') : [];
+  if (path) return { file: isAbsolute(path) ? path : join(root, path), prefix };
   // No git on PATH: a plain `.git` folder is still found.
-  return existsSync(join(root, '.git', 'HEAD')) ? join(root, '.git', 'info', 'exclude') : undefined;
+  return existsSync(join(root, '.git', 'HEAD')) ? { file: join(root, '.git', 'info', 'exclude'), prefix: '' } : undefined;
 }
 
 /** `text` without isdlc's block. */
@@ -78,33 +92,66 @@ export function withOurBlock(text: string, names: readonly string[]): string {
   return `${base}${sep}${block}\n`;
 }
 
-/** The names to list for a project: the placeholders and protected files that do not exist there. */
-export function missingPlaceholders(root: string, protectedFiles: readonly string[]): string[] {
-  const names = [...new Set([...CLAUDE_PLACEHOLDERS, ...protectedFiles])];
-  return names.filter((name) => existsSync(join(root, dirname(name))) && !existsSync(join(root, name)));
+/**
+ * Where the sandbox mounts something for a protected path that does not exist: the path itself where its
+ * folder exists, else the first folder on the way that does not. Undefined when the path exists.
+ */
+export function mountPointFor(root: string, path: string): string | undefined {
+  const parts = path.split('/');
+  for (let end = 1; end <= parts.length; end++) {
+    const prefix = parts.slice(0, end).join('/');
+    if (!existsSync(join(root, prefix))) return prefix;
+  }
+  return undefined;
+}
+
+/**
+ * The names to list for a project: the placeholders Claude Code makes whose folder exists, its staging
+ * folder, and the mount point of each protected path that does not exist (git's own folder aside: it is no
+ * part of the work tree).
+ */
+export function sandboxMountNames(root: string, protectedPaths: readonly string[]): string[] {
+  const placeholders = CLAUDE_PLACEHOLDERS.filter((name) => existsSync(join(root, dirname(name))) && !existsSync(join(root, name)));
+  const mounts = protectedPaths
+    .filter((path) => path !== '.git' && !path.startsWith('.git/'))
+    .map((path) => mountPointFor(root, path))
+    .filter((name): name is string => name !== undefined);
+  return [...new Set([...placeholders, ...CLAUDE_SCRATCH, ...mounts])];
 }
 
 export type ExcludeChange = 'created' | 'updated' | 'unchanged' | 'removed' | 'deleted' | 'no-repository';
 
 /**
- * Writes isdlc's block into the exclude file (an empty list takes it out). `keep` is told what the file
- * held (undefined: no file) before a block goes into a file that has none. Taking the block out gives back
- * `original` byte for byte (a missing final line end, no file at all) when the rest is what it held.
+ * Writes isdlc's block into the exclude file (an empty list takes it out); `names` are relative to the
+ * project root. `keep` is told what the file held (undefined: no file) before a block goes into a file that
+ * has none. Taking the block out gives back `original` byte for byte (a missing final line end, no file at
+ * all) when the rest is what it held.
  */
 export function updateGitExclude(
   root: string,
   names: readonly string[],
   options: { keep?: (before: string | undefined) => void; original?: Original } = {},
 ): { change: ExcludeChange; file?: string } {
-  const file = gitExcludeFile(root);
-  if (!file) return { change: 'no-repository' };
+  const target = gitExcludeFile(root);
+  if (!target) return { change: 'no-repository' };
+  const { file, prefix } = target;
   const before = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
-  let after: string | undefined = withOurBlock(before ?? '', names);
+  let after: string | undefined = withOurBlock(
+    before ?? '',
+    names.map((name) => `${prefix}${name}`),
+  );
   if (names.length === 0 && options.original) {
     const original = options.original;
     // The block was put after a line end of its own where the file had none.
     if ('absent' in original && after === '') after = undefined;
-    else if ('text' in original && (after === original.text || after === `${original.text}\n`)) after = original.text;
+    else if (
+      'text' in original &&
+      (after === original.text ||
+        after ===
+          `${original.text}
+`)
+    )
+      after = original.text;
   }
   if (after === before || (after === '' && before === undefined)) return { change: 'unchanged', file };
   if (after === undefined) {

@@ -6,7 +6,7 @@
 // becomes the new baseline; a change to isdlc's part puts the whole file back as it was last seen whole
 // (whoever rewrote isdlc's part may have rewritten the rest too), the changed version kept aside.
 import { recordOrUndefined } from '../../util/json.js';
-import type { OwnedRecord } from './owned-settings.js';
+import { holdsEntry, type OwnedRecord } from './owned-settings.js';
 
 type Json = Record<string, unknown>;
 
@@ -27,7 +27,12 @@ function settingsPart(settings: Json, owned: OwnedRecord | undefined): unknown {
   const added: Record<string, string[]> = {};
   for (const [path, ours] of Object.entries(owned?.added ?? {})) {
     const list = getPath(settings, path);
-    added[path] = Array.isArray(list) ? ours.filter((entry) => list.includes(entry)).sort() : [];
+    added[path] = Array.isArray(list)
+      ? ours
+          .filter((entry) => holdsEntry(list, entry))
+          .map((entry) => JSON.stringify(entry))
+          .sort()
+      : [];
   }
   return {
     disableAllHooks: settings['disableAllHooks'] ?? null,

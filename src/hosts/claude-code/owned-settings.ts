@@ -9,8 +9,8 @@ export type KeyPath = string;
 export interface OwnedEdits {
   /** Scalar values to set. */
   set: Record<KeyPath, unknown>;
-  /** Strings to have in a list, added after the user's own entries. */
-  add: Record<KeyPath, readonly string[]>;
+  /** Entries to have in a list, added after the user's own: strings (a deny rule), or objects (a hook entry), compared by value. */
+  add: Record<KeyPath, readonly unknown[]>;
 }
 
 /** What isdlc did, kept in install.json. */
@@ -18,12 +18,17 @@ export interface OwnedRecord {
   /** Per key set: the value isdlc set, and whether the user had a value there before isdlc first set it, and which. */
   set: Record<KeyPath, { ours: unknown } & ({ had: false } | { had: true; value: unknown })>;
   /** Per list: the entries isdlc added (not the ones the user already had). */
-  added: Record<KeyPath, string[]>;
+  added: Record<KeyPath, unknown[]>;
 }
 
 export class OwnedSettingsShapeError extends Error {}
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** Whether `list` holds an entry equal to `entry` (by value: a hook entry is an object). */
+export function holdsEntry(list: readonly unknown[], entry: unknown): boolean {
+  return list.some((item) => same(item, entry));
+}
 
 function splitPath(path: KeyPath): { parents: string[]; key: string } {
   const parts = path.split('.');
@@ -67,8 +72,8 @@ function stalePart(record: OwnedRecord, edits: OwnedEdits): OwnedRecord {
   const stale: OwnedRecord = { set: {}, added: {} };
   for (const [path, before] of Object.entries(record.set)) if (!Object.hasOwn(edits.set, path)) stale.set[path] = before;
   for (const [path, added] of Object.entries(record.added)) {
-    const still = new Set(edits.add[path] ?? []);
-    const gone = added.filter((entry) => !still.has(entry));
+    const still = edits.add[path] ?? [];
+    const gone = added.filter((entry) => !holdsEntry(still, entry));
     if (gone.length > 0) stale.added[path] = gone;
   }
   return stale;
@@ -109,13 +114,13 @@ export function applyOwned(input: Record<string, unknown>, edits: OwnedEdits, pr
     if (current !== undefined && !Array.isArray(current)) throw new OwnedSettingsShapeError(`"${path}" is not a list`);
     if (current === undefined) created.push(path);
     const list = (current as unknown[] | undefined) ?? [];
-    const ours = new Set(previous?.record.added[path] ?? []);
-    const added: string[] = [];
+    const ours = previous?.record.added[path] ?? [];
+    const added: unknown[] = [];
     for (const entry of entries) {
-      if (!list.includes(entry)) {
-        list.push(entry);
-        added.push(entry);
-      } else if (ours.has(entry)) added.push(entry);
+      if (!holdsEntry(list, entry)) {
+        list.push(structuredClone(entry));
+        added.push(structuredClone(entry));
+      } else if (holdsEntry(ours, entry)) added.push(structuredClone(entry));
     }
     container[key] = list;
     record.added[path] = added;
@@ -144,7 +149,7 @@ export function removeOwned(input: Record<string, unknown>, record: OwnedRecord,
     const container = containerIfPresent(settings, parents);
     const list = container?.[key];
     if (!container || !Array.isArray(list)) continue;
-    container[key] = list.filter((entry) => !added.includes(entry as string));
+    container[key] = list.filter((entry) => !holdsEntry(added, entry));
   }
   // Emptied containers isdlc created go, the deepest first.
   const candidates = [...created];

@@ -24,8 +24,20 @@ export function sandboxGap(claudeVersion: string | undefined): string | undefine
   );
 }
 
+/**
+ * How a person whose machine cannot run the sandbox works in a project whose shared settings require it:
+ * their own local settings file, which Claude Code reads before the project's. isdlc guards that file like
+ * its own, so the edit is kept with `isdlc changes accept`.
+ */
+export const LOCAL_OPT_OUT =
+  'to work on this machine without the sandbox, put {"sandbox": {"enabled": false}} in .claude/settings.local.json and run `isdlc changes accept` (the agent\'s shell then runs unsandboxed on this machine; isdlc\'s deny rules and tamper evidence still apply)';
+
 /** What would turn the sandbox on, given why it is off. */
-function turnOnFix(root: string, support: SandboxSupport, claudeVersion: string): string {
+function turnOnFix(root: string, support: SandboxSupport, claudeVersion: string, state: SandboxState): string {
+  if (state.decidedBy === 'local') {
+    const when = support.ok ? 'the sandbox can run here now' : `${support.why}${support.install ? ` (install: ${support.install})` : ''}`;
+    return `.claude/settings.local.json turns it off on this machine only; ${when}: take its sandbox values out and run \`isdlc changes accept\``;
+  }
   if (!capabilitiesOf(claudeVersion).sandbox)
     return `Claude Code ${claudeVersion}'s sandbox cannot run Bash (it works from ${CLAUDE_CODE.sandboxWorksFrom}): upgrade it with ${UPGRADE_COMMANDS}, then run \`isdlc init\``;
   if (!support.ok) {
@@ -51,8 +63,8 @@ export function protectionFindings(root: string, guarded: GuardedSet, support: S
   } else if (state.sandboxed && !support.ok) {
     findings.push({
       severity: 'fail',
-      what: `sandboxed in the settings, but the sandbox cannot run on this machine: ${support.why}; Claude Code refuses to start here`,
-      fix: support.install ? `install it: ${support.install}` : 'run Claude Code where its sandbox can start, or `isdlc init --no-sandbox` to go without it',
+      what: `sandboxed in the settings, but the sandbox cannot run on this machine: ${support.why}; Claude Code refuses to start here ("sandbox required but unavailable")`,
+      fix: `${support.install ? `install it: ${support.install}` : 'run Claude Code where its sandbox can start'}; or, ${LOCAL_OPT_OUT}`,
     });
   } else if (state.sandboxed && sandboxGap(claudeVersion)) {
     findings.push({
@@ -66,7 +78,7 @@ export function protectionFindings(root: string, guarded: GuardedSet, support: S
     findings.push({
       severity: 'warn',
       what: `protection: not sandboxed: ${state.why ?? 'unknown'}; the agent's shell can write isdlc's files. ${WITHOUT_SANDBOX}`,
-      fix: turnOnFix(root, support, claudeVersion),
+      fix: turnOnFix(root, support, claudeVersion, state),
     });
   }
   if (state.excludedCommands.length > 0) {

@@ -6,11 +6,14 @@
 //    tools (Write, Edit, MultiEdit, NotebookEdit), and deny rules hold in every permission mode;
 //  - the file tools kept inside the project (`blockWritesOutsideWorkingDirectories`), because a settings
 //    file outside it (the user's, the managed one) can undo all of the above. Where Claude Code has no
-//    such setting, deny rules for those settings files instead.
+//    such setting, deny rules for those settings files instead;
+//  - a SessionStart hook that sends the caches of the agent's sandboxed shell to Claude Code's temp folder
+//    (sandbox-caches.ts), so that npm, Go, cargo and pip work in it.
 // The path forms are the ones seen to work with the real Claude Code (docs/sandbox.md): a denyWrite entry
 // relative to the project (`/x` would mean the file system's root, `$CLAUDE_PROJECT_DIR` is not
 // expanded); a permission rule with one leading slash, which means "from the project root".
 import { capabilitiesOf } from './versions.js';
+import { SANDBOX_CACHES_KEY, sandboxCachesHookEntry } from './sandbox-caches.js';
 import type { OwnedEdits } from './owned-settings.js';
 import type { GuardedSet } from '../../integrity/guarded-set.js';
 import { readMonorepoConfig } from '../../state/locate.js';
@@ -99,6 +102,7 @@ export function sandboxEdits(choice: SandboxChoice): OwnedEdits {
       [SANDBOX_KEYS.allowUnsandboxedCommands]: false,
     });
     edits.add[SANDBOX_KEYS.denyWrite] = [...paths.folders, ...paths.files];
+    edits.add[SANDBOX_CACHES_KEY] = [sandboxCachesHookEntry()];
   }
   return edits;
 }

@@ -55,6 +55,16 @@ describe('sandboxState: managed, local, project, user, the first to set a value 
     else expect(state.why).toBeUndefined();
   });
 
+  it.each([
+    ['a machine that opts out in the local file', [undefined, { sandbox: { enabled: false } }, ON, undefined], 'local'],
+    ['the same with failIfUnavailable', [undefined, { sandbox: { failIfUnavailable: false } }, ON, undefined], 'local'],
+    ['managed settings', [{ sandbox: { allowUnsandboxedCommands: true } }, undefined, ON, undefined], 'managed'],
+    ['the project file', [undefined, undefined, { sandbox: { enabled: false } }, undefined], 'project'],
+    ['no file sets it', [undefined, undefined, undefined, undefined], undefined],
+  ] as const)('names the file that decided it is off: %s', (_, files, decidedBy) => {
+    expect(sandboxState(files, ROOT).decidedBy).toBe(decidedBy);
+  });
+
   it('lists excluded commands from every file', () => {
     const state = sandboxState([undefined, { sandbox: { excludedCommands: ['docker *'] } }, ON, { sandbox: { excludedCommands: ['make'] } }], ROOT);
     expect(state).toMatchObject({ sandboxed: true, excludedCommands: ['docker *', 'make'] });

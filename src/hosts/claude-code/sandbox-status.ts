@@ -12,10 +12,16 @@ type Settings = Record<string, unknown>;
 /** Settings files from the highest precedence to the lowest: managed, local, project, user. */
 export type SettingsByPrecedence = readonly (Settings | undefined)[];
 
+/** The files of SettingsByPrecedence, in its order. */
+export const SETTINGS_SOURCES = ['managed', 'local', 'project', 'user'] as const;
+export type SettingsSource = (typeof SETTINGS_SOURCES)[number];
+
 export interface SandboxState {
   sandboxed: boolean;
   /** Why not, in a few words a person can act on. */
   why?: string;
+  /** The file whose value made it not sandboxed (none: no file sets it). */
+  decidedBy?: SettingsSource;
   /** Commands the settings let run outside the sandbox. */
   excludedCommands: string[];
 }
@@ -24,15 +30,15 @@ function sandboxOf(settings: Settings | undefined): Settings | undefined {
   return recordOrUndefined(settings?.['sandbox']);
 }
 
-/** The first value any file sets for `key` of the sandbox section. */
-function effective(files: SettingsByPrecedence, read: (sandbox: Settings) => unknown): unknown {
-  for (const settings of files) {
+/** The first value any file sets for `key` of the sandbox section, and which file that is. */
+function effective(files: SettingsByPrecedence, read: (sandbox: Settings) => unknown): { value: unknown; from?: SettingsSource } {
+  for (const [index, settings] of files.entries()) {
     const sandbox = sandboxOf(settings);
     if (!sandbox) continue;
     const value = read(sandbox);
-    if (value !== undefined) return value;
+    if (value !== undefined) return { value, ...(SETTINGS_SOURCES[index] ? { from: SETTINGS_SOURCES[index] } : {}) };
   }
-  return undefined;
+  return { value: undefined };
 }
 
 /** A denyWrite entry that covers the whole `.isdlc` folder of the project (the forms seen to work). */
@@ -47,13 +53,21 @@ export function sandboxState(files: SettingsByPrecedence, root: string): Sandbox
     const list = sandboxOf(settings)?.['excludedCommands'];
     return Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : [];
   });
-  const state = (why?: string): SandboxState => ({ sandboxed: why === undefined, ...(why ? { why } : {}), excludedCommands });
-  if (effective(files, (s) => s['enabled']) !== true) return state('the sandbox is off (`sandbox.enabled` is not true)');
-  if (effective(files, (s) => s['allowUnsandboxedCommands']) !== false) {
-    return state('a command may ask to run outside the sandbox (`sandbox.allowUnsandboxedCommands` is not false)');
+  const state = (why?: string, decidedBy?: SettingsSource): SandboxState => ({
+    sandboxed: why === undefined,
+    ...(why ? { why } : {}),
+    ...(decidedBy ? { decidedBy } : {}),
+    excludedCommands,
+  });
+  const enabled = effective(files, (s) => s['enabled']);
+  if (enabled.value !== true) return state('the sandbox is off (`sandbox.enabled` is not true)', enabled.from);
+  const letOut = effective(files, (s) => s['allowUnsandboxedCommands']);
+  if (letOut.value !== false) {
+    return state('a command may ask to run outside the sandbox (`sandbox.allowUnsandboxedCommands` is not false)', letOut.from);
   }
-  if (effective(files, (s) => s['failIfUnavailable']) !== true) {
-    return state('where the sandbox cannot start, Claude Code runs commands without it (`sandbox.failIfUnavailable` is not true)');
+  const strict = effective(files, (s) => s['failIfUnavailable']);
+  if (strict.value !== true) {
+    return state('where the sandbox cannot start, Claude Code runs commands without it (`sandbox.failIfUnavailable` is not true)', strict.from);
   }
   const denied = files.flatMap((settings) => {
     const list = recordOrUndefined(sandboxOf(settings)?.['filesystem'])?.['denyWrite'];

@@ -1,6 +1,6 @@
 // isdlc in Claude Code's own files (src/install/host-setup.ts): its hooks, permission rules and sandbox in
 // `.claude/settings.json`, its MCP server in `.mcp.json`, the /isdlc command and the phase agents in
-// `.claude/`, and the names its sandbox shows as placeholders kept out of git. Nothing the person wrote is
+// `.claude/`, and the names its sandbox mounts in the project kept out of git. Nothing the person wrote is
 // overwritten; uninstall gives back exactly what init took.
 import { existsSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -14,7 +14,7 @@ import type { InstallRecord } from '../../state/install-record.js';
 import { readTextIfPresent } from '../../util/read-text.js';
 import { AGENT_DIR, agentFiles, COMMAND_FILE } from './agent-files.js';
 import { MCP_FILE, SETTINGS_FILE } from './files.js';
-import { missingPlaceholders, updateGitExclude, type ExcludeChange } from './git-exclude.js';
+import { sandboxMountNames, updateGitExclude, type ExcludeChange } from './git-exclude.js';
 import { planHooks, resolveTarget, type HookPlan } from './hook-plan.js';
 import { claudeCodeFieldsOf, type ClaudeCodeInstallFields } from './install-record.js';
 import { initNotices } from './init-notices.js';
@@ -136,8 +136,9 @@ function prepareInit(context: HostInitContext, options: ClaudeCodeInitOptions): 
     }
 
     // After settings.json and .mcp.json exist: only names still missing are listed.
-    const placeholders = sandbox.on ? missingPlaceholders(root, protectedPaths(guarded, projectIds).files) : [];
-    const exclude = updateGitExclude(root, placeholders, {
+    const shown = protectedPaths(guarded, projectIds);
+    const mounted = sandbox.on ? sandboxMountNames(root, [...shown.folders, ...shown.files]) : [];
+    const exclude = updateGitExclude(root, mounted, {
       keep: (before) => keep(ORIGINALS.gitExclude, before),
       original: originalOf(root, ORIGINALS.gitExclude),
     });
@@ -145,7 +146,7 @@ function prepareInit(context: HostInitContext, options: ClaudeCodeInitOptions): 
       changes.push({
         path: relative(root, exclude.file),
         change: excludeChange(exclude.change),
-        note: placeholders.length > 0 ? `${placeholders.length} names the sandbox shows as placeholders, kept out of git` : "isdlc's block taken out",
+        note: mounted.length > 0 ? `${mounted.length} names the sandbox mounts in the project, kept out of git` : "isdlc's block taken out",
       });
     }
     return changes;

@@ -52,6 +52,25 @@ describe('applyOwned and removeOwned', () => {
     expect(third.settings).toEqual({ sandbox: { enabled: false }, permissions: { deny: ['Edit(/.isdlc/**)'] } });
   });
 
+  it("adds an object entry (a hook) once, keeps the user's equal one, and takes only its own out", () => {
+    const entry = { hooks: [{ type: 'command', command: 'echo ours', timeout: 10 }] };
+    const theirs = { matcher: 'startup', hooks: [{ type: 'command', command: 'echo theirs' }] };
+    const edits = { set: {}, add: { 'hooks.SessionStart': [entry] } };
+    const user = { hooks: { SessionStart: [theirs] } };
+    const first = applyOwned(user, edits);
+    const second = applyOwned(first.settings, edits, { record: first.record, created: first.created });
+    expect(second.settings).toEqual({ hooks: { SessionStart: [theirs, entry] } });
+    expect(second.record.added['hooks.SessionStart']).toEqual([entry]);
+    expect(removeOwned(second.settings, second.record, first.created)).toEqual(user);
+    // No longer asked for: given back.
+    const third = applyOwned(second.settings, { set: {}, add: {} }, { record: second.record, created: first.created });
+    expect(third.settings).toEqual(user);
+    // An equal entry the user had before is theirs: it stays.
+    const had = applyOwned({ hooks: { SessionStart: [entry] } }, edits);
+    expect(had.record.added['hooks.SessionStart']).toEqual([]);
+    expect(removeOwned(had.settings, had.record, had.created)).toEqual({ hooks: { SessionStart: [entry] } });
+  });
+
   it.each([
     [{ sandbox: true }, '"sandbox" is not an object'],
     [{ sandbox: { filesystem: [] } }, '"sandbox.filesystem" is not an object'],
