@@ -85,6 +85,25 @@ describe('the mock Responses API', () => {
     expect(promptsOf({ input: followUp })).toEqual(['go']);
   });
 
+  test('tells a subagent from its parent by the thread-id header, though they share prompt_cache_key', async () => {
+    await start([
+      { name: 'worker', match: (first) => first.startsWith('WORKER'), turns: [say('worker reply')] },
+      { name: 'main', turns: [say('main reply')] },
+    ]);
+    const send = (thread: string, text: string): Promise<Response> =>
+      fetch(`${api!.url}/responses`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'thread-id': thread, 'session-id': 'root' },
+        body: JSON.stringify({ prompt_cache_key: 'root', input: [context, prompt(text)] }),
+      });
+    await send('root', 'go');
+    await send('child', 'WORKER help');
+    expect(api!.requests.map((request) => [request.thread, request.conversation, request.turn])).toEqual([
+      ['root', 'main', 0],
+      ['child', 'worker', 0],
+    ]);
+  });
+
   test('answers any other path with a 404 and keeps the request', async () => {
     await start([{ name: 'main' }]);
     const response = await post({}, '/v1/models');

@@ -2,7 +2,7 @@
 // base_url is this server). Codex sends every model request as `POST /v1/responses` with `stream: true`
 // and reads Server-Sent Events back: `response.created`, per output item `response.output_item.added`
 // and `.done`, then `response.completed`. Each request gets the next reply of its conversation's script;
-// a conversation is a Codex thread (the request's `prompt_cache_key`), and a script answers the threads
+// a conversation is a Codex thread (the request's `thread-id` header), and a script answers the threads
 // whose first prompt it matches (a subagent's thread starts with the prompt it was given). Every request
 // is kept, so a test can read what the model was told.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -58,7 +58,7 @@ export interface CodexRequest {
   path: string;
   /** The script that answered, or `(unscripted)`, or `other` for a path the mock does not serve. */
   conversation: string;
-  /** The thread the request belongs to (`prompt_cache_key`, else the `session_id` header). */
+  /** The thread the request belongs to: the `thread-id` header (else `prompt_cache_key`). */
   thread: string;
   /** Index of the request within its thread. */
   turn: number;
@@ -170,8 +170,9 @@ export class CodexMockApi {
       } catch {
         body = {};
       }
-      const sessionHeader = request.headers['session_id'] ?? request.headers['session-id'];
-      const thread = body.prompt_cache_key ?? (typeof sessionHeader === 'string' ? sessionHeader : '');
+      // A subagent shares its parent's prompt_cache_key and session-id header; only thread-id is its own.
+      const threadHeader = request.headers['thread-id'];
+      const thread = typeof threadHeader === 'string' ? threadHeader : (body.prompt_cache_key ?? '');
       if (request.method !== 'POST' || !path.replace(/\?.*$/, '').endsWith('/responses')) {
         this.requests.push({ path, conversation: 'other', thread, turn: 0, at: Date.now(), headers: request.headers, body });
         response.writeHead(404, { 'content-type': 'application/json' });
@@ -203,7 +204,7 @@ export class CodexMockApi {
     const n = this.nextId++;
     const kind = typeof item['type'] === 'string' ? item['type'] : 'item';
     const stamped: OutputItem = { id: `${kind.slice(0, 4)}_e2e_${n}`, ...item };
-    if ((item['type'] === 'function_call' || item['type'] === 'custom_tool_call') && !item['call_id']) stamped['call_id'] = `call_e2e_${n}`;
+    if (kind.endsWith('_call') && !item['call_id']) stamped['call_id'] = `call_e2e_${n}`;
     if (item['type'] === 'function_call' && typeof item['arguments'] !== 'string') stamped['arguments'] = JSON.stringify(item['arguments'] ?? {});
     return stamped;
   }

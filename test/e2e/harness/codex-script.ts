@@ -61,3 +61,28 @@ export function shellSession(output: string | undefined): number {
   if (!match) throw new Error(`no session id in: ${output ?? '(no output)'}`);
   return Number(match[1]);
 }
+
+/** Codex's client-side tool search (how the model finds deferred tools: MCP servers' and the subagent tools). */
+export function toolSearch(query: string): OutputItem {
+  return { type: 'tool_search_call', execution: 'client', arguments: { query } };
+}
+
+/**
+ * A subagent (`spawn_agent` of the deferred `multi_agent_v1` namespace; callable without a search first).
+ * `agent_type` names a role: `default`, `explorer`, `worker`, or one a `.codex/agents/<name>.toml` defines.
+ */
+export function spawnAgent(message: string, extra: Record<string, unknown> = {}): OutputItem {
+  return { type: 'function_call', namespace: 'multi_agent_v1', name: 'spawn_agent', arguments: JSON.stringify({ message, ...extra }) };
+}
+
+/** Waits for subagents to finish (their ids are in the `spawn_agent` outputs). */
+export function waitAgent(ids: string[], timeoutMs = 10_000): OutputItem {
+  return { type: 'function_call', namespace: 'multi_agent_v1', name: 'wait_agent', arguments: JSON.stringify({ targets: ids, timeout_ms: timeoutMs }) };
+}
+
+/** The id of the agent a `spawn_agent` call started, from that call's output (`{"agent_id": …, "nickname": …}`). */
+export function spawnedAgentId(output: string | undefined): string {
+  const parsed = JSON.parse(output ?? '{}') as { agent_id?: unknown };
+  if (typeof parsed.agent_id !== 'string') throw new Error(`no agent id in: ${output ?? '(no output)'}`);
+  return parsed.agent_id;
+}
