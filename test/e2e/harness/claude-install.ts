@@ -3,10 +3,10 @@
 // package (`@anthropic-ai/claude-code-linux-x64`); older ones are one JavaScript file run by Node.
 // Nothing of the package's own install scripts runs: the tarballs are fetched with `npm pack` (which
 // checks them against the registry's integrity) and unpacked here.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fetchPackage, installOnce, suiteCache } from './pinned-cache.js';
 
 export interface ClaudeLauncher {
   version: string;
@@ -15,9 +15,8 @@ export interface ClaudeLauncher {
   args: string[];
 }
 
-/** Outside node_modules, which `npm ci` deletes: each run would download Claude Code again (some 650 MB). */
-const CACHE = process.env['ISDLC_E2E_CACHE'] ?? join(process.env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'isdlc', 'claude-code');
-const LOCK_STALE_MS = 10 * 60_000;
+/** The three versions are some 650 MB: kept across `npm ci`, fetched once. */
+const CACHE = suiteCache('claude-code', process.env['ISDLC_E2E_CACHE']);
 
 function platformPackage(): string {
   const arch = process.arch === 'x64' || process.arch === 'arm64' ? process.arch : undefined;
@@ -29,22 +28,6 @@ function platformPackage(): string {
   if (process.platform === 'darwin') return `@anthropic-ai/claude-code-darwin-${arch}`;
   if (process.platform === 'win32') return `@anthropic-ai/claude-code-win32-${arch}`;
   throw new Error(`no Claude Code build for ${process.platform}`);
-}
-
-/** `npm pack SPEC` into `dir`, unpacked into `dir/package`; returns that folder. */
-function fetchPackage(spec: string, dir: string): string {
-  mkdirSync(dir, { recursive: true });
-  const out = execFileSync('npm', ['pack', spec, '--pack-destination', dir, '--json', '--silent'], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 5 * 60_000,
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  const [packed] = JSON.parse(out) as { filename: string }[];
-  if (!packed) throw new Error(`npm pack ${spec} printed no file`);
-  execFileSync('tar', ['xzf', join(dir, packed.filename), '-C', dir]);
-  rmSync(join(dir, packed.filename));
-  return join(dir, 'package');
 }
 
 function launcherFile(version: string): string {
@@ -98,47 +81,18 @@ function install(version: string): ClaudeLauncher {
   }
 }
 
-function sleep(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-/**
- * The launcher of a pinned version, installing it first if the cache lacks it. Test files run in
- * parallel workers: one installs under a lock folder, the others wait for it.
- */
+/** The launcher of a pinned version, installing it first if the cache lacks it. */
 export function ensureClaudeCode(version: string): ClaudeLauncher {
-  const ready = readLauncher(version);
-  if (ready) return ready;
-  mkdirSync(CACHE, { recursive: true });
-  const lock = join(CACHE, `.lock-${version}`);
-  const deadline = Date.now() + LOCK_STALE_MS;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      const done = readLauncher(version);
-      if (done) return done;
-      let age: number;
-      try {
-        age = Date.now() - statSync(lock).mtimeMs;
-      } catch {
-        continue;
-      }
-      if (age > LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true });
-      else if (Date.now() > deadline) throw new Error(`waited too long for another worker to install Claude Code ${version}`);
-      else sleep(500);
-    }
-  }
-  try {
-    const done = readLauncher(version);
-    if (done) return done;
-    const launcher = install(version);
-    const check = spawnSync(launcher.command, [...launcher.args, '--version'], { encoding: 'utf8', timeout: 60_000 });
-    if (!check.stdout.startsWith(version))
-      throw new Error(`Claude Code ${version} does not run here: ${check.stdout}${check.stderr}${check.error?.message ?? ''}`);
-    return launcher;
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
+  return installOnce(
+    CACHE,
+    version,
+    () => readLauncher(version),
+    () => {
+      const launcher = install(version);
+      const check = spawnSync(launcher.command, [...launcher.args, '--version'], { encoding: 'utf8', timeout: 60_000 });
+      if (!check.stdout.startsWith(version))
+        throw new Error(`Claude Code ${version} does not run here: ${check.stdout}${check.stderr}${check.error?.message ?? ''}`);
+      return launcher;
+    },
+  );
 }
