@@ -41,9 +41,25 @@ function readJson(root: string, rel: string): { value: Json; text: string | unde
   throw new InstallError(`${join(root, rel)} is not a JSON object; fix it first, isdlc changed nothing`);
 }
 
-/** The paths the profile holds read-only: every guarded path, a monorepo's patterns left out (Codex takes no pattern). */
-function readOnlyPaths(context: HostInitContext): string[] {
-  return context.guarded.paths.filter((path) => !path.includes('*'));
+/**
+ * The paths the profile holds read-only: every guarded path, each where it is or, missing, at the first
+ * folder on its way that is missing (so that nothing can be made there), none inside another. Codex's
+ * sandbox cannot apply a profile that names a missing path inside a folder it already holds, or two missing
+ * paths in one missing folder: every patch then fails. A monorepo's patterns are left out (Codex takes none).
+ */
+export function readOnlyPaths(root: string, guarded: readonly string[]): string[] {
+  const points = guarded
+    .filter((path) => !path.includes('*'))
+    .map((path) => {
+      const parts = path.split('/');
+      for (let end = 1; end <= parts.length; end += 1) {
+        const prefix = parts.slice(0, end).join('/');
+        if (!existsSync(join(root, prefix))) return prefix;
+      }
+      return path;
+    });
+  const unique = [...new Set(points)];
+  return unique.filter((path) => !unique.some((other) => other !== path && path.startsWith(`${other}/`)));
 }
 
 function prepareInit(context: HostInitContext, options: CodexInitOptions): HostInitPlan {
@@ -60,7 +76,7 @@ function prepareInit(context: HostInitContext, options: CodexInitOptions): HostI
   const node = firstOnPath('node', process.env['PATH']) ?? 'node';
   const bin = join(root, '.isdlc', 'bin', 'isdlc.cjs');
   const nextHooks = withOurHooks(hooks.value, node, bin);
-  const blocks = configBlocks(readOnlyPaths(context), { command: node, args: [bin, 'mcp', '--dir', root] });
+  const blocks = configBlocks(readOnlyPaths(root, context.guarded.paths), { command: node, args: [bin, 'mcp', '--dir', root] });
   const previous = codexFieldsOf(context.previous);
   const record: CodexInstallFields = {
     codex: { version: target.version, from: target.from, wall: target.wall },

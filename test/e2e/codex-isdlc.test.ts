@@ -1,0 +1,132 @@
+// The real Codex (0.171.0, offline against the scripted Responses API) in a project as `isdlc init --host
+// codex` leaves it: isdlc's hooks run (and say so at each session start), the permission profile keeps the
+// agent's shell and apply_patch off every guarded file whatever the route, ordinary work goes on, and a
+// hook that cannot answer denies instead of letting the call through.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { addFile, applyPatch, call, say, shell, updateFile } from './harness/codex-script.js';
+import { codexProject, runCodex, usesCodex, type CodexProject } from './harness/codex-session.js';
+import { cli, readJson } from '../helpers/project.js';
+
+usesCodex();
+
+const STATE = '.isdlc/state.json';
+
+/** A small project with a test, set up by `isdlc init --host codex` as a person does. */
+function isdlcProject(hosts = 'codex'): CodexProject {
+  const project = codexProject({
+    files: {
+      'package.json': '{"name":"sum","version":"1.0.0","private":true,"scripts":{"test":"node --test"}}\n',
+      'sum.js': 'module.exports = (a, b) => a + b;\n',
+      'test/sum.test.js':
+        "const test = require('node:test');\nconst assert = require('node:assert');\nconst sum = require('../sum.js');\ntest('adds', () => assert.strictEqual(sum(1, 2), 3));\n",
+    },
+  });
+  const run = cli(['init', project.dir, '--host', hosts, '--codex-version', '0.171.0']);
+  if (run.status !== 0) throw new Error(run.stderr);
+  return project;
+}
+
+/** Every guarded file's bytes, by path: isdlc's folder, the constitution, Codex's files. */
+function guardedBytes(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (path: string): void => {
+    if (!existsSync(path)) return;
+    if (statSync(path).isDirectory()) {
+      for (const name of readdirSync(path)) walk(join(path, name));
+      return;
+    }
+    const rel = relative(dir, path);
+    // What isdlc itself writes while the session runs: its state, its log, its journal of those writes.
+    const isdlcs = rel === STATE || rel.endsWith('.cache') || rel.endsWith('.lock') || /^\.isdlc\/(?:hook-activity\.log|journal\/|branch-heads\/)/.test(rel);
+    if (isdlcs) return;
+    out.set(rel, createHash('sha256').update(readFileSync(path)).digest('hex'));
+  };
+  for (const top of ['.isdlc', '.codex', 'docs/isdlc']) walk(join(dir, top));
+  return out;
+}
+
+const stateOf = (dir: string): Record<string, any> => readJson(join(dir, STATE));
+
+describe('Codex in a project isdlc set up', () => {
+  test("isdlc's hooks run: the session start is recorded, and doctor says so", async () => {
+    const project = isdlcProject();
+    const run = await runCodex(project, { turns: [say('Hello.')] });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(stateOf(project.dir)['hooks_seen']?.['codex']).toMatch(/^\d{4}-/);
+    const doctor = cli(['doctor', project.dir, '--json'], { env: { CODEX_HOME: project.codexHome, PATH: process.env['PATH'] ?? '' } });
+    const findings = (JSON.parse(doctor.stdout) as { findings: { severity: string; what: string }[] }).findings;
+    expect(findings).toContainEqual(expect.objectContaining({ severity: 'ok', what: 'Codex trusts this project' }));
+    expect(findings).toContainEqual(expect.objectContaining({ severity: 'ok', what: expect.stringContaining("isdlc's hooks ran under Codex") }));
+  });
+
+  test('no route of the shell or apply_patch changes a guarded file, and the state keeps only what isdlc wrote', async () => {
+    const project = isdlcProject();
+    const before = guardedBytes(project.dir);
+    const stateBefore = readFileSync(join(project.dir, STATE), 'utf8');
+    const routes = [
+      shell(`echo '{"forged":1}' > ${STATE}`),
+      shell(`rm -f ${STATE}`),
+      shell(`mv ${STATE} /tmp/moved.json`),
+      shell('cd .isdlc && printf x > state.json'),
+      shell(`python3 -c "open('${STATE}','w').write('x')"`),
+      shell(`node -e "require('fs').writeFileSync('${STATE}','x')"`),
+      shell('ln -s /tmp/elsewhere .isdlc/link'),
+      shell(`ln ${STATE} hard-link.json`),
+      shell('echo x >> docs/isdlc/constitution.md'),
+      shell('echo "[mcp_servers.evil]" >> .codex/config.toml'),
+      shell('echo {} > .codex/hooks.json'),
+      shell('mkdir -p .isdlc/config && echo {} > .isdlc/config/testing.json'),
+    ];
+    const patches = [
+      applyPatch(addFile('.isdlc/planted.json', '{}')),
+      applyPatch(['*** Begin Patch', `*** Delete File: ${STATE}`, '*** End Patch'].join('\n')),
+      applyPatch(updateFile('docs/isdlc/constitution.md', [readFileSync(join(project.dir, 'docs/isdlc/constitution.md'), 'utf8').split('\n')[0]!], ['# mine'])),
+      applyPatch(addFile('.codex/agents/evil.toml', 'name = "x"')),
+    ];
+    const run = await runCodex(project, { turns: [...routes.map((item) => call(item)), ...patches.map((item) => call(item)), say('Done.')] });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const after = guardedBytes(project.dir);
+    expect([...after.entries()].filter(([path, sum]) => before.get(path) !== sum)).toEqual([]);
+    expect([...after.keys()].filter((path) => !before.has(path))).toEqual([]);
+    const state = readFileSync(join(project.dir, STATE), 'utf8');
+    expect(state).not.toContain('forged');
+    expect(stateOf(project.dir)['project_name']).toBe(JSON.parse(stateBefore)['project_name']);
+    expect(existsSync(join(project.dir, 'hard-link.json'))).toBe(false);
+    // The agent was told, in the tool's output, that the file system refused.
+    expect(run.api.output(run.api.callIds('exec_command')[0]!)).toContain('Read-only file system');
+  });
+
+  test.each(['codex', 'claude-code,codex'])(
+    'ordinary work goes on (set up for %s): a source edit by patch, the tests, a commit on a feature branch',
+    async (hosts) => {
+      const project = isdlcProject(hosts);
+      const run = await runCodex(project, {
+        turns: [
+          call(applyPatch(updateFile('sum.js', ['module.exports = (a, b) => a + b;'], ['module.exports = (a, b) => b + a;']))),
+          call(shell('node --test')),
+          call(shell('git switch -q -c feat/sum && git add -A && git -c user.email=a@b -c user.name=a commit -qm "sum" && git log --oneline -1')),
+          say('Done.'),
+        ],
+      });
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(readFileSync(join(project.dir, 'sum.js'), 'utf8'), run.api.output(run.api.callIds('apply_patch')[0]!)).toContain('b + a');
+      const [, tests, commit] =
+        run.api.callIds('exec_command').length === 2 ? [undefined, ...run.api.callIds('exec_command')] : run.api.callIds('exec_command');
+      expect(run.api.output(tests!)).toContain('pass 1');
+      expect(run.api.output(commit!)).toContain('sum');
+    },
+  );
+
+  test("a hook that cannot answer denies (Codex would let the call run): isdlc's bundles gone, a shell call is refused", async () => {
+    const project = isdlcProject();
+    // What a broken install looks like to Codex: the program the hooks run is not there.
+    writeFileSync(join(project.dir, '.isdlc/bin/isdlc.cjs'), 'process.exit(1);\n');
+    const run = await runCodex(project, { turns: [call(shell('touch ran.txt')), say('Done.')] });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(existsSync(join(project.dir, 'ran.txt'))).toBe(false);
+    expect(run.api.output(run.api.callIds('exec_command')[0]!)).toContain("isdlc's hook could not answer");
+  });
+});
