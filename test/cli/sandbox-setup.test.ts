@@ -53,16 +53,7 @@ describe('isdlc init and the sandbox', () => {
       failIfUnavailable: true,
       allowUnsandboxedCommands: false,
       filesystem: {
-        denyWrite: [
-          '.isdlc',
-          '.claude/hooks/config',
-          '.claude/settings.json',
-          '.claude/settings.local.json',
-          '.mcp.json',
-          '.codex/hooks.json',
-          '.codex/config.toml',
-          'docs/isdlc/constitution.md',
-        ],
+        denyWrite: ['.isdlc', '.claude/hooks/config', '.claude/settings.json', '.claude/settings.local.json', '.mcp.json', 'docs/isdlc/constitution.md'],
       },
     });
     expect(settings.permissions?.deny).toEqual(

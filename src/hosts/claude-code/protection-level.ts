@@ -94,7 +94,7 @@ export function protectionFindings(root: string, guarded: GuardedSet, support: S
       return Array.isArray(deny) ? (deny as unknown[]) : [];
     }),
   );
-  const missing = editDenyRules(guarded).filter((rule) => !denied.has(rule));
+  const missing = editDenyRules(guarded, root).filter((rule) => !denied.has(rule));
   if (missing.length > 0) {
     findings.push({
       severity: 'warn',

@@ -12,6 +12,8 @@
 // The path forms are the ones seen to work with the real Claude Code (docs/sandbox.md): a denyWrite entry
 // relative to the project (`/x` would mean the file system's root, `$CLAUDE_PROJECT_DIR` is not
 // expanded); a permission rule with one leading slash, which means "from the project root".
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { capabilitiesOf } from './versions.js';
 import { SANDBOX_CACHES_KEY, sandboxCachesHookEntry } from './sandbox-caches.js';
 import type { OwnedEdits } from './owned-settings.js';
@@ -50,8 +52,9 @@ export function protectedPaths(guarded: GuardedSet, projectIds: readonly string[
 }
 
 /** The `Edit(...)` rules for the guarded set: one leading slash means "from the project root"; `*` is a pattern there. */
-export function editDenyRules(guarded: GuardedSet): string[] {
-  return guarded.paths.map((path) => (guarded.folders.has(path) ? `Edit(/${path}/**)` : `Edit(/${path})`));
+export function editDenyRules(guarded: GuardedSet, root?: string): string[] {
+  const paths = root ? heldBySandbox(root, guarded.paths, guarded.folders) : guarded.paths;
+  return paths.map((path) => (guarded.folders.has(path) ? `Edit(/${path}/**)` : `Edit(/${path})`));
 }
 
 export interface SandboxChoice {
@@ -63,6 +66,26 @@ export interface SandboxChoice {
   claudeVersion: string;
   /** The monorepo's project ids (none for a single project). */
   projectIds: readonly string[];
+  /** The project: where paths that do not exist yet are held as their missing folder (src/sandbox/missing-paths.ts). */
+  root?: string;
+}
+
+/** The top folders init makes (isdlc's, the constitution's, Claude Code's settings) before the sandbox first runs. */
+const MADE_BY_INIT: ReadonlySet<string> = new Set(['.isdlc', '.claude', 'docs']);
+
+/**
+ * What denyWrite and the Edit rules list (Claude Code makes what an Edit rule denies read-only to its sandbox
+ * too): a path in a top folder the project does not have and init does not make (another
+ * host's `.codex/`) is left to isdlc's tamper check and its own sandbox, since Claude Code's sandbox cannot
+ * mount two missing files in one missing folder (every Bash call then fails, "Can't create file at .codex").
+ */
+export function heldBySandbox(root: string, paths: readonly string[], folders: ReadonlySet<string>): string[] {
+  return paths.filter((path) => {
+    const top = path.split('/')[0]!;
+    // A missing file at the top is held by a placeholder, as ever; a missing folder of another host's is not.
+    if (path === top && !folders.has(path)) return true;
+    return MADE_BY_INIT.has(top) || existsSync(join(root, top));
+  });
 }
 
 export const SANDBOX_KEYS = {
@@ -93,7 +116,7 @@ export function sandboxEdits(choice: SandboxChoice): OwnedEdits {
   const blockOutside = hasBlockWritesOutside(choice.claudeVersion);
   const edits: OwnedEdits = {
     set: blockOutside ? { [BLOCK_WRITES_OUTSIDE]: true } : {},
-    add: { [PERMISSION_DENY]: [...editDenyRules(choice.guarded), ...(blockOutside ? [] : OUTSIDE_SETTINGS_RULES)] },
+    add: { [PERMISSION_DENY]: [...editDenyRules(choice.guarded, choice.root), ...(blockOutside ? [] : OUTSIDE_SETTINGS_RULES)] },
   };
   if (choice.sandbox) {
     Object.assign(edits.set, {
@@ -101,7 +124,8 @@ export function sandboxEdits(choice: SandboxChoice): OwnedEdits {
       [SANDBOX_KEYS.failIfUnavailable]: true,
       [SANDBOX_KEYS.allowUnsandboxedCommands]: false,
     });
-    edits.add[SANDBOX_KEYS.denyWrite] = [...paths.folders, ...paths.files];
+    const listed = [...paths.folders, ...paths.files];
+    edits.add[SANDBOX_KEYS.denyWrite] = choice.root ? heldBySandbox(choice.root, listed, choice.guarded.folders) : listed;
     edits.add[SANDBOX_CACHES_KEY] = [sandboxCachesHookEntry()];
   }
   return edits;

@@ -20,7 +20,7 @@ import { claudeCodeFieldsOf, type ClaudeCodeInstallFields } from './install-reco
 import { initNotices } from './init-notices.js';
 import { mergeOurMcpServer, removeOurMcpServer } from './mcp-json.js';
 import { applyOwned, OwnedSettingsShapeError, removeOwned } from './owned-settings.js';
-import { monorepoProjectIds, protectedPaths, sandboxEdits } from './sandbox-settings.js';
+import { heldBySandbox, monorepoProjectIds, protectedPaths, sandboxEdits } from './sandbox-settings.js';
 import { claudeSandboxSupport, type SandboxSupport } from './sandbox-support.js';
 import { mergeOurSettings, removeOurSettings, type HookForm, type Settings } from './settings.js';
 import { CLAUDE_CODE, UPGRADE_COMMANDS } from './versions.js';
@@ -80,7 +80,7 @@ function prepareInit(context: HostInitContext, options: ClaudeCodeInitOptions): 
   let owned: ReturnType<typeof applyOwned>;
   try {
     const before = previous?.settings_owned ? { record: previous.settings_owned, created: previous.settings_created ?? [] } : undefined;
-    owned = applyOwned(merged.settings, sandboxEdits({ guarded, sandbox: sandbox.on, claudeVersion: plan.target.version, projectIds }), before);
+    owned = applyOwned(merged.settings, sandboxEdits({ guarded, sandbox: sandbox.on, claudeVersion: plan.target.version, projectIds, root }), before);
   } catch (error) {
     if (error instanceof OwnedSettingsShapeError)
       throw new InstallError(`${join(root, SETTINGS_FILE)}: ${error.message}. Fix it first; isdlc changed nothing.`);
@@ -137,7 +137,7 @@ function prepareInit(context: HostInitContext, options: ClaudeCodeInitOptions): 
 
     // After settings.json and .mcp.json exist: only names still missing are listed.
     const shown = protectedPaths(guarded, projectIds);
-    const mounted = sandbox.on ? sandboxMountNames(root, [...shown.folders, ...shown.files]) : [];
+    const mounted = sandbox.on ? sandboxMountNames(root, heldBySandbox(root, [...shown.folders, ...shown.files], guarded.folders)) : [];
     const exclude = updateGitExclude(root, mounted, {
       keep: (before) => keep(ORIGINALS.gitExclude, before),
       original: originalOf(root, ORIGINALS.gitExclude),
