@@ -52,6 +52,8 @@ export interface HookRunOutput {
 
 function summary(event: HookEvent): Record<string, unknown> {
   const out: Record<string, unknown> = { event: event.name };
+  // Which host ran isdlc's hook: doctor's proof that a host which skips untrusted hooks silently ran them.
+  if (event.host) out['host'] = event.host;
   if (event.tool) out['tool'] = event.tool.name;
   if (event.sessionId) out['session'] = event.sessionId;
   if (event.agentId) out['agent_id'] = event.agentId;

@@ -2,7 +2,6 @@
 // ...), in the registry's order (index.ts; a test keeps them equal). Built into their own hook bundle.
 import type { Guard } from '../engine/guard.js';
 import { branchEvidence } from './branch-evidence.js';
-import { hooksSeen } from './hooks-seen.js';
 import { delegationGate } from './delegation-gate.js';
 import { iterationLoop } from './iteration-loop.js';
 import { logSkillUsage } from './log-skill-usage.js';
@@ -18,5 +17,4 @@ export const TURN_GUARDS: readonly Guard[] = Object.freeze([
   iterationLoop,
   logSkillUsage,
   sessionContext,
-  hooksSeen,
 ]);

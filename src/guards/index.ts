@@ -23,7 +23,6 @@ import { phaseSequenceGuard } from './phase-sequence-guard.js';
 import { planSurfacer } from './plan-surfacer.js';
 import { reviewReminder } from './review-reminder.js';
 import { sessionContext } from './session-context.js';
-import { hooksSeen } from './hooks-seen.js';
 import { skillDelegationEnforcer } from './skill-delegation-enforcer.js';
 import { skillValidator } from './skill-validator.js';
 import { stateWriteValidator } from './state-write-validator.js';
@@ -74,5 +73,4 @@ export const GUARDS: readonly Guard[] = Object.freeze([
   // what a subagent's tool call did, once its result is in: the evidence its run did the phase's work
   agentWorkTracker,
   sessionContext,
-  hooksSeen,
 ]);

@@ -1,22 +1,23 @@
-// The proof that an agent host runs isdlc's hooks in a project: each session start records when, by host
-// (`hooks_seen` in state). A host that skips hooks it does not trust records nothing, so doctor can tell a
+// The proof that an agent host runs isdlc's hooks in a project: the activity log names the host of every
+// call it answered. A host that skips hooks it does not trust records nothing, so doctor can tell a
 // registered hook from one that runs.
 import { join } from 'node:path';
+import { ACTIVITY_LOG } from './activity-log.js';
 import { readTextIfPresent } from '../util/read-text.js';
-import { recordOrUndefined } from '../util/json.js';
-import type { IsdlcState } from './schema.js';
 
-export function noteHooksSeen(draft: IsdlcState, host: string, at: string): void {
-  draft['hooks_seen'] = { ...(recordOrUndefined(draft['hooks_seen']) ?? {}), [host]: at };
-}
-
-/** When the host's hooks last ran at a session start in this project, as the state file says. */
-export function hooksSeenAt(root: string, host: string): string | undefined {
-  try {
-    const state = JSON.parse(readTextIfPresent(join(root, '.isdlc', 'state.json')) ?? '{}') as Record<string, unknown>;
-    const at = recordOrUndefined(state['hooks_seen'])?.[host];
-    return typeof at === 'string' ? at : undefined;
-  } catch {
-    return undefined;
+/** When the host's hooks last ran in this project (the newest logged call from it), as the activity log says. */
+export function hooksSeenAt(isdlcDir: string, host: string): string | undefined {
+  for (const file of [ACTIVITY_LOG, `${ACTIVITY_LOG}.1`]) {
+    const lines = (readTextIfPresent(join(isdlcDir, file)) ?? '').split('\n').reverse();
+    for (const line of lines) {
+      if (!line.includes(`"host":"${host}"`)) continue;
+      try {
+        const entry = JSON.parse(line) as { ts?: unknown; host?: unknown };
+        if (entry.host === host && typeof entry.ts === 'string') return entry.ts;
+      } catch {
+        // a line cut short
+      }
+    }
   }
+  return undefined;
 }

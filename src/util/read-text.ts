@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 
 /**
  * A file's text, or undefined when it does not exist; any other failure is thrown. Most optional files
@@ -22,5 +22,15 @@ export function readTextQuietly(path: string): string | undefined {
     return readFileSync(path, 'utf8');
   } catch {
     return undefined;
+  }
+}
+
+/** Whether anything is at `path` (a link counts as itself, even one that points nowhere). */
+export function somethingAt(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -1,5 +1,5 @@
 // The real Codex (0.171.0, offline against the scripted Responses API) in a project as `isdlc init --host
-// codex` leaves it: isdlc's hooks run (and say so at each session start), the permission profile keeps the
+// codex` leaves it: isdlc's hooks run (the activity log names the host of each call), the permission profile keeps the
 // agent's shell and apply_patch off every guarded file whatever the route, ordinary work goes on, and a
 // hook that cannot answer denies instead of letting the call through.
 import { createHash } from 'node:crypto';
@@ -55,7 +55,8 @@ describe('Codex in a project isdlc set up', () => {
     const project = isdlcProject();
     const run = await runCodex(project, { turns: [say('Hello.')] });
     expect(run.exitCode, run.stderr).toBe(0);
-    expect(stateOf(project.dir)['hooks_seen']?.['codex']).toMatch(/^\d{4}-/);
+    const logged = readFileSync(join(project.dir, '.isdlc/hook-activity.log'), 'utf8');
+    expect(logged).toContain('"event":"SessionStart","host":"codex"');
     const doctor = cli(['doctor', project.dir, '--json'], { env: { CODEX_HOME: project.codexHome, PATH: process.env['PATH'] ?? '' } });
     const findings = (JSON.parse(doctor.stdout) as { findings: { severity: string; what: string }[] }).findings;
     expect(findings).toContainEqual(expect.objectContaining({ severity: 'ok', what: 'Codex trusts this project' }));

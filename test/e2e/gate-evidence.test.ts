@@ -119,10 +119,10 @@ describe('a determined agent and a gate that gathers its own evidence', () => {
       expect.objectContaining({ command: COVERAGE, result: 'passed', counts: expect.objectContaining({ executed: 1 }) }),
     ]);
 
-    // The person takes the coverage command out; the agent fixes the code for real.
+    // The person names a coverage command that measures nothing; the agent fixes the code for real.
     writeFile(join(dir, 'test/add.test.js'), ADD_TESTS);
     const { coverage_command: _coverage, ...withoutCoverage } = testing(dir);
-    writeFile(join(dir, '.isdlc/config/testing.json'), JSON.stringify(withoutCoverage, null, 2));
+    writeFile(join(dir, '.isdlc/config/testing.json'), JSON.stringify({ ...withoutCoverage, coverage_command: 'npm test' }, null, 2));
     asPersonWrote(made);
     const unmeasured = await runClaude(made, {
       prompt: 'Fix add() and finish the phase.',
@@ -142,7 +142,7 @@ describe('a determined agent and a gate that gathers its own evidence', () => {
     expect(unmeasured.exitCode, unmeasured.stderr).toBe(0);
     const [noCoverage] = answers(unmeasured, 'phase_complete');
     expect(noCoverage!.isError).toBe(true);
-    expect(noCoverage!.text).toContain('requires 80% coverage, and coverage is unknown: no coverage_command is configured');
+    expect(noCoverage!.text).toContain('requires 80% coverage, and coverage is unknown: `npm test` printed no figure');
 
     // The person puts it back: the same completion now opens the gate on the gate's own run.
     writeFile(join(dir, '.isdlc/config/testing.json'), JSON.stringify({ ...withoutCoverage, coverage_command: COVERAGE }, null, 2));

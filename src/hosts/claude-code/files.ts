@@ -3,7 +3,7 @@
 // iSDLC framework's config folder (that framework ran as Claude Code hooks), the agent, skill and command
 // definitions Claude Code runs, and its settings outside the project.
 import { dirname } from 'node:path';
-import { lstatSync } from 'node:fs';
+import { somethingAt } from '../../util/read-text.js';
 import type { HostFiles, SharedFile } from '../../integrity/host-files.js';
 import { claudeCodeFieldsOf } from './install-record.js';
 import { isdlcPartOf } from './isdlc-part.js';
@@ -39,14 +39,5 @@ export const CLAUDE_CODE_FILES: HostFiles = {
  */
 export function claudeHostTargets(env: NodeJS.ProcessEnv = process.env): string[] {
   const candidates = [dirname(claudeUserSettingsFile(env)), claudeConfigFile(env), dirname(claudeManagedSettingsFile())];
-  return candidates.filter(present);
-}
-
-function present(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
+  return candidates.filter(somethingAt);
 }

@@ -124,14 +124,14 @@ export function codexDoctor(root: string, env: NodeJS.ProcessEnv = process.env):
         },
   );
   if (!version || compareVersions(version, TRUST_CHECKED_FROM) >= 0) findings.push(...hookTrustFindings(root, person));
-  const seen = hooksSeenAt(root, 'codex');
+  const seen = hooksSeenAt(join(root, '.isdlc'), 'codex');
   findings.push(
     seen
-      ? { severity: 'ok', what: `isdlc's hooks ran under Codex (last session start ${seen})` }
+      ? { severity: 'ok', what: `isdlc's hooks ran under Codex (last at ${seen})` }
       : {
           severity: 'warn',
           what: "isdlc's hooks have not run under Codex yet: Codex skips hooks nobody trusted, without a word",
-          fix: `start \`codex\` in the project and trust isdlc's hooks in /hooks (${HOOKS_FILE}); the next session start shows here`,
+          fix: `start \`codex\` in the project and trust isdlc's hooks in /hooks (${HOOKS_FILE}); their next call shows here`,
         },
   );
   findings.push(

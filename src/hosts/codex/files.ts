@@ -2,9 +2,9 @@
 // registrations in `.codex/hooks.json`, isdlc's part of `.codex/config.toml` (the permission profile that
 // keeps the agent's shell off isdlc's files, and the MCP server), and the person's Codex home and the
 // machine's managed config, which decide whether those hooks run at all.
-import { lstatSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { somethingAt } from '../../util/read-text.js';
 import type { HostFiles } from '../../integrity/host-files.js';
 import { parseToml } from '../../util/toml.js';
 import { hooksFeatureOf } from './hooks-feature.js';
@@ -90,14 +90,5 @@ export const CODEX_FILES: HostFiles = {
 
 /** The person's Codex home and the machine's managed config, where they exist. */
 export function codexHostTargets(env: NodeJS.ProcessEnv = process.env): string[] {
-  return [codexHome(env), '/etc/codex'].filter(present);
-}
-
-function present(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
+  return [codexHome(env), '/etc/codex'].filter(somethingAt);
 }

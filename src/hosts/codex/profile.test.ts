@@ -1,6 +1,10 @@
 // isdlc's part of `.codex/config.toml`: two marked blocks (a key before every table, the tables at the end),
 // put in beside the person's config and taken out again leaving it as it was.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readOnlyPaths } from './setup.js';
 import { configBlocks, personsDefaultPermissions, withIsdlcBlocks, withoutIsdlcBlocks } from './profile.js';
 import { withOurHooks, withoutOurHooks } from './hooks-json.js';
 
@@ -49,5 +53,27 @@ describe('hooks.json', () => {
     expect(withOurHooks(ours, '/usr/bin/node', '/p q/.isdlc/bin/isdlc.cjs')).toEqual(ours);
     expect(withoutOurHooks(ours)).toEqual(theirs);
     expect(withoutOurHooks(withOurHooks({}, 'node', '/p/x/isdlc.cjs'))).toEqual({});
+  });
+});
+
+describe('the paths the profile holds', () => {
+  it('each where it is, a missing one at its first missing folder, none inside another', () => {
+    const root = mkdtempSync(join(tmpdir(), 'isdlc-profile-'));
+    for (const dir of ['.isdlc', '.codex', 'docs/isdlc', '.git/hooks']) mkdirSync(join(root, dir), { recursive: true });
+    writeFileSync(join(root, 'docs/isdlc/constitution.md'), '#\n');
+    const guarded = [
+      '.isdlc',
+      '.claude/settings.json',
+      '.claude/settings.local.json',
+      '.mcp.json',
+      '.codex/hooks.json',
+      'docs/isdlc/constitution.md',
+      'docs/isdlc/projects/*/constitution.md',
+      '.git/config',
+      '.git/hooks',
+      '.claude/agents',
+      '.codex',
+    ];
+    expect(readOnlyPaths(root, guarded)).toEqual(['.isdlc', '.claude', '.mcp.json', 'docs/isdlc/constitution.md', '.git/config', '.git/hooks', '.codex']);
   });
 });

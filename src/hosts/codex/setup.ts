@@ -76,7 +76,6 @@ function prepareInit(context: HostInitContext, options: CodexInitOptions): HostI
   const node = firstOnPath('node', process.env['PATH']) ?? 'node';
   const bin = join(root, '.isdlc', 'bin', 'isdlc.cjs');
   const nextHooks = withOurHooks(hooks.value, node, bin);
-  const blocks = configBlocks(readOnlyPaths(root, context.guarded.paths), { command: node, args: [bin, 'mcp', '--dir', root] });
   const previous = codexFieldsOf(context.previous);
   const record: CodexInstallFields = {
     codex: { version: target.version, from: target.from, wall: target.wall },
@@ -99,6 +98,9 @@ function prepareInit(context: HostInitContext, options: CodexInitOptions): HostI
       changes.push({ path: HOOKS_FILE, change: hooks.text === undefined ? 'created' : 'updated', note: "isdlc's hooks merged in" });
     }
     const configPath = join(root, CONFIG_FILE);
+    // Worked out once isdlc's own files are in place: a path init just made is held where it is, not at the
+    // missing folder it was in a moment ago (which would have held all of docs/, say).
+    const blocks = configBlocks(readOnlyPaths(root, context.guarded.paths), { command: node, args: [bin, 'mcp', '--dir', root] });
     const nextConfig = withIsdlcBlocks(configText, blocks);
     if (nextConfig === configText) changes.push({ path: CONFIG_FILE, change: 'unchanged' });
     else {

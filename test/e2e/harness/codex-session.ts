@@ -5,6 +5,7 @@
 // CODEX_HOME lives in the suite's cache folder, not under the temp folder: Codex makes links to its
 // sandbox helper under CODEX_HOME and refuses to when CODEX_HOME lies under `$TMPDIR` (or /tmp), and
 // every sandboxed command and patch then fails.
+import { childOutcome } from './child-output.js';
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -191,21 +192,7 @@ export async function runCodex(project: CodexProject, options: CodexRunOptions =
   };
   const started = Date.now();
   const child = spawn(binary.command, args, { cwd: project.dir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }, options.timeoutMs ?? 60_000);
-  const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (code, sig) => resolve([code, sig])));
-  clearTimeout(timer);
+  const { stdout, stderr, exitCode, signal, timedOut } = await childOutcome(child, options.timeoutMs ?? 60_000);
   await api.close();
   const events: Record<string, unknown>[] = [];
   for (const line of stdout.split('\n')) {

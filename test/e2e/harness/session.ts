@@ -1,6 +1,7 @@
 // One headless Claude Code session against the mock Messages API, in a project `isdlc init` set up:
 // its own HOME (trust, sessions and caches live there), its own port, a hard timeout. The stream-json
 // output (with hook events) is parsed; the mock keeps every request the model side received.
+import { childOutcome } from './child-output.js';
 import { execFileSync, spawn, type ChildProcessByStdio } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -219,21 +220,7 @@ export async function runClaude(project: E2eProject, options: RunOptions): Promi
   const started = Date.now();
   const child = spawn(launcher.command, args, { cwd: project.dir, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   feedPrompts(child, options.prompt);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }, options.timeoutMs ?? 90_000);
-  const exitCode = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  clearTimeout(timer);
+  const { stdout, stderr, exitCode, timedOut } = await childOutcome(child, options.timeoutMs ?? 90_000);
   await api.close();
   const events: StreamEvent[] = [];
   for (const line of stdout.split('\n')) {
