@@ -75,7 +75,7 @@ forbidden.push(
     comment: 'an import that does not resolve to a file',
     severity: 'error',
     from: {},
-    to: { couldNotResolve: true, pathNot: '^[.]/(cli|mcp|loop|gate|yaml|shell-quote)[.]cjs$' },
+    to: { couldNotResolve: true, pathNot: '^[.]/(cli|mcp|loop|gate|yaml|toml|shell-quote)[.]cjs$' },
   },
   {
     name: 'no-tests-from-src',

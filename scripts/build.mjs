@@ -1,7 +1,8 @@
 // Bundles isdlc into dist/: isdlc.cjs (the executable: a few lines that carry its code as a string and
 // run it through V8's code cache, src/entry/launcher.ts), hook-tool-call.cjs,
 // hook-tool-result.cjs and hook-turn.cjs (`isdlc hook` for each kind of event, the hot path), cli.cjs
-// (every other command), yaml.cjs (the YAML parser, loaded only for YAML config) and shell-quote.cjs (the
+// (every other command), yaml.cjs (the YAML parser, loaded only for YAML config), toml.cjs (the TOML
+// parser, loaded only for Codex's config files) and shell-quote.cjs (the
 // shell parser, loaded only for a command line that names a state file or a commit), loop.cjs (the
 // iteration loop: SQLite store on Node's own
 // node:sqlite, rules, Stop answer; loaded only where a loop is at work), validate.cjs (a loop's rules run: the program of the Stop hook's
@@ -17,7 +18,7 @@ import { join } from 'node:path';
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 /** Modules that ship as their own file in dist/ and are required from there at run time. */
-const SIBLINGS = { yaml: './yaml.cjs', 'shell-quote': './shell-quote.cjs', './cli.cjs': './cli.cjs', './mcp.cjs': './mcp.cjs' };
+const SIBLINGS = { yaml: './yaml.cjs', 'shell-quote': './shell-quote.cjs', 'smol-toml': './toml.cjs', './cli.cjs': './cli.cjs', './mcp.cjs': './mcp.cjs' };
 const siblingFiles = {
   name: 'sibling-files',
   setup(b) {
@@ -27,7 +28,7 @@ const siblingFiles = {
       contents: JSON.stringify(JSON.parse(readFileSync(args.path, 'utf8'))),
       loader: 'text',
     }));
-    b.onResolve({ filter: /^(yaml|shell-quote|\.\/cli\.cjs|\.\/mcp\.cjs)$/ }, (args) => ({ path: SIBLINGS[args.path], external: true }));
+    b.onResolve({ filter: /^(yaml|shell-quote|smol-toml|\.\/cli\.cjs|\.\/mcp\.cjs)$/ }, (args) => ({ path: SIBLINGS[args.path], external: true }));
     // src/loop/load.ts requires the loop's API: in a build that is the loop bundle beside the caller.
     b.onResolve({ filter: /^\.\/api\.js$/ }, (args) =>
       args.importer.endsWith(join('src', 'loop', 'load.ts')) ? { path: './loop.cjs', external: true } : undefined,
@@ -108,6 +109,11 @@ await Promise.all([
     ...common,
     stdin: { contents: "module.exports = require('shell-quote');", resolveDir: process.cwd(), loader: 'js' },
     outfile: 'dist/shell-quote.cjs',
+  }),
+  build({
+    ...common,
+    stdin: { contents: "module.exports = require('smol-toml');", resolveDir: process.cwd(), loader: 'js' },
+    outfile: 'dist/toml.cjs',
   }),
 ]);
 chmodSync('dist/isdlc.cjs', 0o755);

@@ -46,10 +46,32 @@ export function guardsWithHosts(core: readonly Guard[]): readonly Guard[] {
 /** Every host's folders of agent definitions. */
 export const AGENT_DEFINITION_DIRS: readonly string[] = Object.freeze(HOSTS.flatMap((host) => host.agentDefinitions));
 
-/** What keeps the agent's shell from isdlc's files in this project: a host that sandboxes it, else why none does. */
-export function protectionOf(root: string): HostProtection {
-  const each = hostsFor(root).map((host) => host.protection(root));
-  return each.find((protection) => protection.sandboxed) ?? each[0]!;
+/** What keeps the agent's shell from isdlc's files in a project, as a whole and host by host. */
+export interface ProjectProtection extends HostProtection {
+  /** Each host the project is set up for, by the name people call it. */
+  hosts: (HostProtection & { host: string })[];
+}
+
+/**
+ * What keeps the agent's shell from isdlc's files in this project. With two hosts the agent may work in
+ * either, so the project is sandboxed only when each host holds its shell, and a command that wrote
+ * isdlc's files can have come from neither shell only when both let no command out.
+ */
+export function protectionOf(root: string): ProjectProtection {
+  const hosts = hostsFor(root).map((host) => ({ host: host.hook.name, ...host.protection(root) }));
+  if (hosts.length === 1) {
+    const { host: _host, ...only } = hosts[0]!;
+    return { ...only, hosts };
+  }
+  const open = hosts.filter((each) => !each.sandboxed);
+  const gaps = hosts.filter((each) => each.gap);
+  return {
+    sandboxed: open.length === 0,
+    ...(open.length > 0 ? { why: open.map((each) => `${each.host}: ${each.why ?? 'unknown'}`).join('; ') } : {}),
+    ...(gaps.length > 0 ? { gap: gaps.map((each) => `${each.host}: ${each.gap}`).join('; ') } : {}),
+    everyCommand: hosts.every((each) => each.everyCommand),
+    hosts,
+  };
 }
 
 /** The host whose agent's shell this process runs in, if any. */

@@ -7,6 +7,7 @@ export const BIN_FILES = [
   'hook-turn.cjs',
   'cli.cjs',
   'yaml.cjs',
+  'toml.cjs',
   'shell-quote.cjs',
   'loop.cjs',
   'validate.cjs',

@@ -18,6 +18,8 @@ export interface Protection {
   sandboxed: boolean;
   why?: string;
   gap?: string;
+  /** Host by host, where the project is set up for more than one (the agent may work in either). */
+  hosts?: (Omit<Protection, 'hosts'> & { host: string })[];
 }
 
 export interface StatusReport {
@@ -74,6 +76,10 @@ function phaseLine(state: IsdlcState, config: ProjectConfig, key: string): Phase
   };
 }
 
+function reported(protection: Omit<Protection, 'hosts'>): Omit<Protection, 'hosts'> {
+  return { sandboxed: protection.sandboxed, ...(protection.why ? { why: protection.why } : {}), ...(protection.gap ? { gap: protection.gap } : {}) };
+}
+
 export function buildStatus(location: StateLocation, snapshot: StateSnapshot, config: ProjectConfig, protection: Protection): StatusReport {
   const state = snapshot.state ?? {};
   const workflow = activeWorkflowOf(state);
@@ -88,7 +94,10 @@ export function buildStatus(location: StateLocation, snapshot: StateSnapshot, co
     escalations: (Array.isArray(state.pending_escalations) ? state.pending_escalations : []) as Escalation[],
     nextStep: null,
     // Only what the report says; a host may know more.
-    protection: { sandboxed: protection.sandboxed, ...(protection.why ? { why: protection.why } : {}), ...(protection.gap ? { gap: protection.gap } : {}) },
+    protection: {
+      ...reported(protection),
+      ...(protection.hosts && protection.hosts.length > 1 ? { hosts: protection.hosts.map((each) => ({ host: each.host, ...reported(each) })) } : {}),
+    },
   };
   if (snapshot.corrupt) report.stateProblem = `${snapshot.corrupt.problem}; kept as ${snapshot.corrupt.keptAs}`;
   else if (!snapshot.state) report.stateProblem = 'no state file: run `isdlc init`';
@@ -129,11 +138,16 @@ function reviewOf(workflow: ActiveWorkflow): { phase: string; status: string } |
   return review ? { phase: review.phase, status: review.status } : null;
 }
 
-/** `Protection: sandboxed` or `Protection: not sandboxed: why`, for `status`. */
-function protectionLine(state: Protection): string {
-  if (!state.sandboxed) return `Protection: not sandboxed: ${state.why ?? 'unknown'}. ${WITHOUT_SANDBOX}`;
-  if (state.gap) return `Protection: sandboxed, with a gap: ${state.gap.split(', so ')[0]} (\`isdlc doctor\` says more)`;
-  return "Protection: sandboxed (the agent's shell cannot write isdlc's files)";
+function protectionText(state: Omit<Protection, 'hosts'>): string {
+  if (!state.sandboxed) return `not sandboxed: ${state.why ?? 'unknown'}. ${WITHOUT_SANDBOX}`;
+  if (state.gap) return `sandboxed, with a gap: ${state.gap.split(', so ')[0]} (\`isdlc doctor\` says more)`;
+  return "sandboxed (the agent's shell cannot write isdlc's files)";
+}
+
+/** `Protection: sandboxed` or `Protection: not sandboxed: why`, for `status`; a line per host where there are several. */
+function protectionLines(state: Protection): string[] {
+  if (!state.hosts || state.hosts.length < 2) return [`Protection: ${protectionText(state)}`];
+  return ['Protection (the agent may work in either host):', ...state.hosts.map((each) => `  ${each.host}: ${protectionText(each)}`)];
 }
 
 const MARK: Record<string, string> = { completed: '✓', in_progress: '▶', pending: '·' };
@@ -156,7 +170,7 @@ function timingText(phase: PhaseLine, now: Date): string {
 export function formatStatus(report: StatusReport): string {
   const lines = [`isdlc status: ${report.project}${report.projectId ? ` (project ${report.projectId})` : ''}`];
   lines.push(`State: ${report.stateFile} (version ${report.stateVersion})${report.stateProblem ? `: ${report.stateProblem}` : ''}`);
-  lines.push(protectionLine(report.protection));
+  lines.push(...protectionLines(report.protection));
   const workflow = report.workflow;
   if (!workflow) {
     lines.push('No active workflow. Start one with `isdlc workflow start <type>`.');

@@ -6,6 +6,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { somethingAt } from '../../util/read-text.js';
 import type { HostFiles } from '../../integrity/host-files.js';
+import { parseToml } from '../../util/toml.js';
+import { hooksFeatureOf } from './hooks-feature.js';
 
 export const HOOKS_FILE = '.codex/hooks.json';
 export const CONFIG_FILE = '.codex/config.toml';
@@ -31,6 +33,23 @@ export function isdlcBlocksOf(text: string | undefined): string | undefined {
     } else inside?.push(line);
   }
   return blocks.join('\n---\n');
+}
+
+/**
+ * isdlc's part of `.codex/config.toml`: its blocks, and the hooks feature wherever the file sets it. The
+ * rest of the file is the person's, but `[features] hooks = false` there switches every hook off, isdlc's
+ * included, so a change to it is undone like a change to isdlc's blocks (a person keeps it with `isdlc
+ * changes accept`). A text that is not TOML is no part at all, so it is undone too.
+ */
+export function isdlcConfigPart(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  let config: Record<string, unknown>;
+  try {
+    config = parseToml(text);
+  } catch {
+    return undefined;
+  }
+  return `${isdlcBlocksOf(text)}\n---\n${JSON.stringify(hooksFeatureOf(config))}`;
 }
 
 /** isdlc's hook registrations in a hooks.json text: the handlers whose command runs isdlc's hook. */
@@ -61,7 +80,7 @@ export function isdlcHooksOf(text: string | undefined): string | undefined {
 export const CODEX_FILES: HostFiles = {
   shared: [
     { path: HOOKS_FILE, kind: 'settings', isdlcPart: (text) => isdlcHooksOf(text) },
-    { path: CONFIG_FILE, kind: 'settings', isdlcPart: (text) => isdlcBlocksOf(text) },
+    { path: CONFIG_FILE, kind: 'settings', isdlcPart: (text) => isdlcConfigPart(text) },
   ],
   configFolders: [],
   // Codex runs what these say with the person's rights: hook commands, and agent roles' instructions.

@@ -70,3 +70,18 @@ export async function listHooks(project: CodexProject): Promise<HookListing> {
   if (!listing) throw new Error(`hooks/list answered ${JSON.stringify(result)}`);
   return listing;
 }
+
+/**
+ * Trusts hooks the way the `/hooks` review does: Codex's own config writer (`config/batchWrite`) puts
+ * `[hooks.state."<key>"] trusted_hash = "<current hash>"` in the person's config.toml, for every hook
+ * `hooks/list` shows (or those `which` picks), with the key and the hash Codex itself gives.
+ */
+export async function trustHooks(project: CodexProject, which: (hook: ListedHook) => boolean = () => true): Promise<ListedHook[]> {
+  const chosen = (await listHooks(project)).hooks.filter(which);
+  const value = Object.fromEntries(chosen.map((hook) => [hook.key, { trusted_hash: hook.currentHash }]));
+  const [result] = (await call(project, [
+    { method: 'config/batchWrite', params: { edits: [{ keyPath: 'hooks.state', value, mergeStrategy: 'upsert' }] } },
+  ])) as [{ error?: unknown } | undefined];
+  if (result && 'error' in result && result.error) throw new Error(`config/batchWrite answered ${JSON.stringify(result)}`);
+  return chosen;
+}
