@@ -204,9 +204,10 @@ function runRuleLater(project: string, command: string): Promise<RuleResult> {
 describe.skipIf(!here.ok || process.platform !== 'linux')('rules in the OS sandbox at the same time', () => {
   it("one ending does not lift another's placeholders", async () => {
     const dir = project('plain');
-    const long = runRuleLater(dir, 'sleep 1.5; mkdir .git/hooks && echo pwned > .git/hooks/pre-commit');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(existsSync(join(dir, '.git'))).toBe(true); // the long rule's placeholder
+    const long = runRuleLater(dir, 'sleep 4; mkdir .git/hooks && echo pwned > .git/hooks/pre-commit');
+    // The long rule's placeholder, once its sandbox is up (a loaded machine takes a while to start it).
+    for (let waited = 0; waited < 3000 && !existsSync(join(dir, '.git')); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(existsSync(join(dir, '.git'))).toBe(true);
     expect((await runRuleLater(dir, 'true')).passed).toBe(true);
     const result = await long;
     expect(result.passed).toBe(false);
