@@ -59,7 +59,8 @@ export function readOnlyPaths(root: string, guarded: readonly string[]): string[
       return path;
     });
   const unique = [...new Set(points)];
-  return unique.filter((path) => !unique.some((other) => other !== path && path.startsWith(`${other}/`)));
+  // Sorted: the same files give the same profile, whichever of them existed first.
+  return unique.filter((path) => !unique.some((other) => other !== path && path.startsWith(`${other}/`))).sort();
 }
 
 function prepareInit(context: HostInitContext, options: CodexInitOptions): HostInitPlan {
@@ -76,7 +77,6 @@ function prepareInit(context: HostInitContext, options: CodexInitOptions): HostI
   const node = firstOnPath('node', process.env['PATH']) ?? 'node';
   const bin = join(root, '.isdlc', 'bin', 'isdlc.cjs');
   const nextHooks = withOurHooks(hooks.value, node, bin);
-  const blocks = configBlocks(readOnlyPaths(root, context.guarded.paths), { command: node, args: [bin, 'mcp', '--dir', root] });
   const previous = codexFieldsOf(context.previous);
   const record: CodexInstallFields = {
     codex: { version: target.version, from: target.from, wall: target.wall },
@@ -99,6 +99,8 @@ function prepareInit(context: HostInitContext, options: CodexInitOptions): HostI
       changes.push({ path: HOOKS_FILE, change: hooks.text === undefined ? 'created' : 'updated', note: "isdlc's hooks merged in" });
     }
     const configPath = join(root, CONFIG_FILE);
+    // Worked out now that isdlc's files are in place: a folder init makes (docs/isdlc) is not held whole.
+    const blocks = configBlocks(readOnlyPaths(root, context.guarded.paths), { command: node, args: [bin, 'mcp', '--dir', root] });
     const nextConfig = withIsdlcBlocks(configText, blocks);
     if (nextConfig === configText) changes.push({ path: CONFIG_FILE, change: 'unchanged' });
     else {

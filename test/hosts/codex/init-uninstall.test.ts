@@ -50,6 +50,9 @@ describe('isdlc init --host codex', () => {
     expect(config.split('\n').find((line) => line.trim() && !line.startsWith('#'))).toBe('default_permissions = "isdlc"');
     expect(config).toContain(THEIR_CONFIG.trim());
     expect(config).toContain('".isdlc" = "read"');
+    // The profile is worked out once the constitution is in place: the docs folder around it stays the agent's.
+    expect(config).toContain('"docs/isdlc/constitution.md" = "read"');
+    expect(config).not.toContain('"docs" = "read"');
     expect(config).toContain('[mcp_servers.isdlc]');
     const hooks = readJson<{ hooks: Record<string, { hooks: { command: string }[] }[]> }>(join(dir, HOOKS));
     expect(hooks.hooks['PreToolUse']![0]!.hooks[0]!.command).toBe('./lint.sh');
