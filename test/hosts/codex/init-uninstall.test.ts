@@ -56,7 +56,7 @@ describe('isdlc init --host codex', () => {
     expect(config).toContain('[mcp_servers.isdlc]');
     const hooks = readJson<{ hooks: Record<string, { hooks: { command: string }[] }[]> }>(join(dir, HOOKS));
     expect(hooks.hooks['PreToolUse']![0]!.hooks[0]!.command).toBe('./lint.sh');
-    expect(Object.keys(hooks.hooks).sort()).toEqual(['PostToolUse', 'PreToolUse', 'SessionStart', 'Stop', 'UserPromptSubmit']);
+    expect(Object.keys(hooks.hooks).sort()).toEqual(['PostToolUse', 'PreToolUse', 'SessionStart', 'Stop', 'SubagentStop', 'UserPromptSubmit']);
     expect(existsSync(join(dir, '.claude/settings.json')), 'Codex only: no Claude Code files').toBe(false);
 
     const second = init(dir);
