@@ -11,6 +11,7 @@ import { hooksSeenAt } from '../../state/hooks-seen.js';
 import { readTextIfPresent } from '../../util/read-text.js';
 import { codexHome, CONFIG_FILE, HOOKS_FILE } from './files.js';
 import { codexFieldsOf } from './install-record.js';
+import { codexWorkflowFindings } from './limits.js';
 import { codexProfileHolds } from './profile.js';
 import { CODEX_VERSIONS, compareVersions, installedCodexVersion } from './versions.js';
 
@@ -79,5 +80,6 @@ export function codexDoctor(root: string, env: NodeJS.ProcessEnv = process.env):
       ? { severity: 'ok', what: `${CONFIG_FILE} makes isdlc's files read-only to the agent (profile "isdlc")` }
       : { severity: 'fail', what: `${CONFIG_FILE} does not hold isdlc's permission profile: the agent's shell can write isdlc's files`, fix: REINIT },
   );
+  findings.push(...codexWorkflowFindings(root));
   return { reinit: REINIT, version: versionFindings(installedCodexVersion(env)), findings };
 }
