@@ -5,7 +5,8 @@
 // apply_patch and runs the tests; the reviewer role reads what changed with the shell and records the
 // articles; the gate runs the project's tests itself, keeps the phase open while they fail and completes
 // it when they pass. Then the end of a turn: a loop holds it while its rule fails and lets it end when it
-// passes, and a turn held again and again with nothing done between the holds ends at isdlc's own bound.
+// passes (a phase agent's own loop too, at its SubagentStop), and a turn held again and again with nothing
+// done between the holds ends at isdlc's own bound.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -184,6 +185,41 @@ describe('the isdlc workflow under Codex', () => {
     const [loop] = JSON.parse(cli(['loop', 'status', '--all', '--json', '--dir', project.dir]).stdout) as State[];
     expect(loop).toMatchObject({ status: 'completed', iteration: 2 });
     expect(run.api.requests).toHaveLength(4);
+  });
+
+  test("a subagent's loop holds its SubagentStop while the rule fails and lets it end when it passes; its parent is not held", async () => {
+    const project = isdlcProject();
+    const run = await runCodex(project, {
+      scripts: [
+        {
+          name: 'developer',
+          match: (prompt) => prompt.startsWith('Make sum() add'),
+          turns: [
+            call(isdlc('loop_start', { prompt: 'Make sum() add', agent: DEVELOPER, rules: ['node --test'], maxIterations: 5 })),
+            say('Done. <promise>COMPLETE</promise>'),
+            call(applyPatch(updateFile('sum.js', [BROKEN], [FIXED]))),
+            say('Fixed; node --test passes. <promise>COMPLETE</promise>'),
+          ],
+        },
+        {
+          name: 'main',
+          turns: [call(spawnAgent('Make sum() add.', { agent_type: DEVELOPER })), (context) => call(waitAgent([spawned(context, 0)], 60_000)), say('Done.')],
+        },
+      ],
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const ends = activity(project).filter((entry) => entry['event'] === 'Stop' || entry['event'] === 'SubagentStop');
+    expect(ends.map((entry) => [entry['event'], entry['decision'], entry['agent_type'] ?? 'main'])).toEqual([
+      ['SubagentStop', 'block', DEVELOPER],
+      ['SubagentStop', 'allow', DEVELOPER],
+      ['Stop', 'allow', 'main'],
+    ]);
+    const held = String(ends[0]!['reason']);
+    const next = CodexMockApi.shown(run.api.conversation('developer')[2]!);
+    expect(next).toContain('<hook_prompt hook_run_id="subagent-stop:');
+    expect(next).toContain(held.slice(0, held.indexOf('failed.') + 'failed.'.length));
+    const [loop] = JSON.parse(cli(['loop', 'status', '--all', '--json', '--dir', project.dir]).stdout) as State[];
+    expect(loop).toMatchObject({ status: 'completed', iteration: 2 });
   });
 
   test("a turn held again and again with nothing done between the holds ends at isdlc's bound; an agent working between holds is not cut short", async () => {
