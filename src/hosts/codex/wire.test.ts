@@ -123,6 +123,13 @@ describe('what Codex sends around a subagent (its recorded payloads)', () => {
     });
   });
 
+  it('wait_agent names the subagents that ended; one still running is not among them', () => {
+    expect(parsed('post-wait-agent').outcome?.endedAgents).toEqual(['01a21de7-6897-75c1-bac8-d0255067c3eb']);
+    const status = { a: { completed: 'Done.' }, b: 'running', c: { errored: 'boom' }, d: 'shutdown', e: 'pending_init' };
+    const waited = parseCodexPayload({ ...recorded('post-wait-agent'), tool_response: JSON.stringify({ status, timed_out: true }) });
+    expect(waited.ok && waited.event.outcome?.endedAgents).toEqual(['a', 'c', 'd']);
+  });
+
   it('an answer without an id launched nothing: no run to wait for', () => {
     const event = parseCodexPayload({ ...recorded('post-spawn-agent'), tool_response: 'collab spawn failed: agent limit reached' });
     expect(event.ok && event.event.outcome).toMatchObject({ backgrounded: false });

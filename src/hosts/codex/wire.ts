@@ -12,7 +12,7 @@ import type { Verdict } from '../../engine/verdict.js';
 import { toolName } from '../../config/agent-operations.js';
 import { asText, recordOrUndefined } from '../../util/json.js';
 import { patchPaths } from './apply-patch.js';
-import { CODEX_TOOL_KIND_BY_NAME, SPAWN_TOOL } from './tool-names.js';
+import { CODEX_TOOL_KIND_BY_NAME, SPAWN_TOOL, WAIT_TOOL } from './tool-names.js';
 
 /** Codex names an MCP tool `mcp__<server>__<tool>`; isdlc's server is registered as `isdlc`. */
 const ISDLC_TOOL_PREFIX = toolName('');
@@ -88,6 +88,10 @@ export function parseCodexPayload(raw: unknown, eventOverride?: string): ParseRe
     if (useId) event.tool.useId = useId;
     if (event.tool.kind === 'patch') event.tool.paths = patchPaths(asText(input['command']));
     if (name === 'PostToolUse') event.outcome = tool === SPAWN_TOOL ? spawnOutcome(p['tool_response']) : outcomeOf(p['tool_response']);
+    if (name === 'PostToolUse' && tool === WAIT_TOOL) {
+      const ended = endedAgentsOf(event.outcome?.text ?? '');
+      if (ended.length > 0 && event.outcome) event.outcome.endedAgents = ended;
+    }
   }
   if (name === 'Stop' || name === 'SubagentStop') {
     event.stop = { hookActive: p['stop_hook_active'] === true };
@@ -132,6 +136,24 @@ function spawnOutcome(response: unknown): ToolOutcome {
     agentId = undefined;
   }
   return { failed: false, text, interrupted: false, backgrounded: agentId !== undefined, ...(agentId ? { agentId } : {}) };
+}
+
+/** A status wait_agent gives a subagent that has ended: `{"completed": <last message>}`, `{"errored": …}`, `"shutdown"`. */
+const ENDED = (status: unknown): boolean => status === 'shutdown' || ['completed', 'errored'].some((key) => recordOrUndefined(status)?.[key] !== undefined);
+
+/**
+ * The subagents wait_agent says have ended (`{"status":{"<id>":{"completed":…}},"timed_out":false}`): the
+ * end of their runs even where SubagentStop did not run (a hook the person has not trusted yet).
+ */
+function endedAgentsOf(text: string): string[] {
+  try {
+    const status = recordOrUndefined(recordOrUndefined(JSON.parse(text))?.['status']) ?? {};
+    return Object.entries(status)
+      .filter(([id, value]) => id !== '' && ENDED(value))
+      .map(([id]) => id);
+  } catch {
+    return [];
+  }
 }
 
 /**

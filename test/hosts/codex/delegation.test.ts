@@ -85,6 +85,19 @@ describe('a phase agent run under Codex', () => {
     expect(delegationCheck(dir)).toMatchObject({ met: true, detail: expect.stringContaining('software-developer ran in this phase and did its work') });
   });
 
+  it('wait_agent saying the run ended ends it where SubagentStop did not run (a hook the person has not trusted yet)', () => {
+    const dir = implementationProject();
+    send(dir, spawn(dir, 'post', 'software-developer'));
+    const patch = { tool_name: 'apply_patch', tool_input: { command: PATCH } };
+    send(dir, inside({ ...recorded('post-apply-patch', dir), ...patch }));
+    const waited = recorded('post-wait-agent', dir);
+    send(dir, { ...waited, tool_response: JSON.stringify({ status: { 'another-agent': 'running' }, timed_out: true }) });
+    expect(stateOf(dir)['skill_usage_log'][0]).toMatchObject({ outcome: 'launched' });
+    send(dir, waited);
+    expect(stateOf(dir)['skill_usage_log'][0]).toMatchObject({ outcome: 'completed', completed_at: expect.any(String) });
+    expect(delegationCheck(dir)).toMatchObject({ met: true });
+  });
+
   it("the main session's own patch is no run's work, and a run that only talked counts for nothing", () => {
     const dir = implementationProject();
     send(dir, spawn(dir, 'post', 'software-developer'));
