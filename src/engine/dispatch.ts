@@ -10,6 +10,7 @@ import { JournaledStateStore } from '../integrity/journaled-state.js';
 import type { HookEvent } from '../events/hook-event.js';
 import { guardReactsTo, type Guard, type GuardContext } from './guard.js';
 import { refusalAfterFailure } from './guard-failure.js';
+import { boundStopHolds } from './stop-hold-cap.js';
 import { emptyVerdict, type Verdict } from './verdict.js';
 
 export interface DispatchInput {
@@ -120,6 +121,8 @@ export function dispatch(input: DispatchInput): DispatchResult {
     }
     if (verdict.deny) break;
   }
+  // Whatever held the end of a turn, isdlc holds it only so many times in a row with nothing done between.
+  boundStopHolds({ event, verdict, isdlcDir: location.isdlcDir, log: (detail) => result.details.push(detail) });
 
   if (updates.length > 0 && input.dryRun) result.wouldWrite = true;
   else if (updates.length > 0) {

@@ -236,7 +236,7 @@ export function runHook(input: HookRunInput): HookRunOutput {
   if (result.lockTakeovers.length > 0) entry['lock_takeover'] = result.lockTakeovers.length === 1 ? result.lockTakeovers[0] : result.lockTakeovers;
   const configProblems = config.problems();
   if (configProblems.length > 0) entry['config_problems'] = configProblems;
-  return finish(input.host.render(event.name, verdict), location, stderr);
+  return finish(input.host.render(event.name, verdict, event.tool), location, stderr);
 }
 
 /** The check's report; `failed` when it could not be made (a full disk, a journal it may not write). */

@@ -55,6 +55,8 @@ export interface ToolOutcome {
   agentId?: string;
   /** A synchronous subagent's result: how many tool calls the subagent made, as the host counted them. */
   toolCalls?: number;
+  /** A wait for subagents: those it says have ended, by the id their SubagentStop carries as `agentId`. */
+  endedAgents?: string[];
   /** A shell command's result: the files it changed, when the host reports them. */
   fileChanges?: FileChanges;
 }

@@ -113,6 +113,27 @@ guardTable('agent-work-tracker', {
       expect: 'allow',
       then: ({ state }) => expect(logOf(state)[0].read_in).toBeUndefined(),
     },
+    ...(
+      [
+        ['cat', "cat src/sum.js && sed -n '1,40p' test/sum.test.js", ['src/sum.js', 'test/sum.test.js']],
+        ['a cd before it, nl and head with their values', 'cd src && nl -ba sum.js | head -n 20', ['src/sum.js']],
+        ['a search is no reading, nor an edit in place', "grep -n add src/sum.js; sed -i 's/a/b/' test/sum.test.js", []],
+        ['a word the shell still expands names no file yet', 'cat src/*.js', []],
+      ] as const
+    ).map(([name, command, read]) => ({
+      name: `a reviewer reading with the shell: ${name}`,
+      state: (() => {
+        const state = withLog([run({ agent: 'constitution-reviewer', agent_phase: '' })]);
+        state['phases']['06-implementation'].changed_files = { 'src/sum.js': '2026-11-25T10:00:00.000Z', 'test/sum.test.js': '2026-11-25T10:00:00.000Z' };
+        return state;
+      })(),
+      payload: inside(bashPassed('/project', command, 'module.exports = (a, b) => a + b;')),
+      expect: 'allow' as const,
+      then: ({ state }: { state: Record<string, any> }) =>
+        expect(logOf(state)[0].read_in).toEqual(
+          read.length === 0 ? undefined : { '06-implementation': Object.fromEntries(read.map((path) => [path, expect.stringMatching(/^\d{4}-/)])) },
+        ),
+    })),
     {
       name: 'an ended run stays as it ended',
       state: withLog([run({ outcome: 'completed', completed_at: '2026-11-25T10:06:00.000Z' })]),

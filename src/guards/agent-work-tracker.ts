@@ -4,8 +4,8 @@
 //     counts a run only for the phase's kind of work done in that phase (src/state/agent-runs.ts), so a run
 //     that called only isdlc's tools, ran `true`, or worked while another phase was active stands for nothing;
 //   - the files changed in the phase, by anyone (`changed_files`, with when each last changed), and which of
-//     them a subagent run read after their last change (`read_in`): an independent review counts only from
-//     a run that read them (src/gates/article-recorders.ts).
+//     them a subagent run read after their last change (`read_in`, from a Read tool or a shell line that
+//     prints them): an independent review counts only from a run that read them (src/gates/article-recorders.ts).
 // Each fact is recorded once, so repeated calls cost no write.
 import { defineGuard } from '../engine/guard.js';
 import type { HookEvent } from '../events/hook-event.js';
@@ -15,6 +15,7 @@ import { currentPhaseOf } from '../state/current-phase.js';
 import { changedFiles, noteChange, noteRead, projectPath, readFiles } from '../state/review-evidence.js';
 import type { IsdlcState, SkillUsageEntry } from '../state/schema.js';
 import { findTestCommand } from '../testwatch/test-commands.js';
+import { shellReads } from '../detect/shell-reads.js';
 import { toolFilePath } from '../detect/state-file-writes.js';
 
 const CHANGES = new Set(['write', 'edit', 'notebook', 'patch']);
@@ -30,6 +31,17 @@ function workOf(event: HookEvent): PhaseWork | undefined {
   return findTestCommand(line) ? 'test' : undefined;
 }
 
+/**
+ * The files a subagent's call read: a Read tool's file, or what its shell printed (a host whose agents have
+ * no Read tool reads with the shell). A shell line is parsed only while the phase has changed files to read.
+ */
+function readsOf(event: HookEvent, cwd: string, changed: Record<string, string>): string[] {
+  const input = event.tool?.input ?? {};
+  if (event.tool?.kind === 'read') return typeof input['file_path'] === 'string' ? [toolFilePath(input['file_path'], cwd)] : [];
+  if (event.tool?.kind !== 'shell' || typeof input['command'] !== 'string' || Object.keys(changed).length === 0) return [];
+  return shellReads(input['command'], cwd);
+}
+
 const recorded = (entry: SkillUsageEntry, phase: string, work: PhaseWork): boolean =>
   Array.isArray(entry.work_in?.[phase]) && entry.work_in[phase].includes(work);
 
@@ -38,7 +50,7 @@ const entries = (draft: IsdlcState): SkillUsageEntry[] => (Array.isArray(draft.s
 export const agentWorkTracker = defineGuard({
   id: 'agent-work-tracker',
   description:
-    "Records what was done while a phase was active: a subagent run's work (a file written or edited, a test run: work_in on its skill_usage_log entry), the files changed (changed_files on the phase) and which of them a run read after their last change (read_in), the evidence the agent-delegation and independent-review checks count.",
+    "Records what was done while a phase was active: a subagent run's work (a file written or edited, a test run: work_in on its skill_usage_log entry), the files changed (changed_files on the phase) and which of them a run read after their last change (read_in: a Read, or a shell line printing them), the evidence the agent-delegation and independent-review checks count.",
   on: { PostToolUse: ['write', 'edit', 'notebook', 'patch', 'shell', 'read'], PostToolUseFailure: ['shell'] },
   check({ event, state, config, location, guarded, now, update }) {
     if (!state || !event.tool) return;
@@ -55,19 +67,21 @@ export const agentWorkTracker = defineGuard({
       draft.skill_usage_log = [...entries(draft), seenRunEntry(agentId, event.agentType, config.manifest, phase, at)].slice(-SKILL_USAGE_LOG_LIMIT);
     };
 
-    if (event.tool.kind === 'read') {
-      const named = event.tool.input['file_path'];
-      if (!agentId || typeof named !== 'string' || event.name !== 'PostToolUse') return;
-      const path = projectPath(location.root, toolFilePath(named, event.cwd ?? location.root));
-      const changedAt = path === undefined ? undefined : changedFiles(state.phases?.[phase])[path];
-      if (path === undefined || changedAt === undefined) return;
-      const stale = (entry: SkillUsageEntry) => mine(entry) && !((readFiles(entry, phase)[path] ?? '') >= changedAt);
-      if (!unseen && !(state.skill_usage_log ?? []).some(stale)) return;
-      update((draft) => {
-        ensureRun(draft);
-        for (const entry of entries(draft)) if (stale(entry)) noteRead(entry, phase, path, at);
-      });
-      return;
+    const phaseChanges = changedFiles(state.phases?.[phase]);
+    const reads = event.name === 'PostToolUse' && agentId ? readsOf(event, event.cwd ?? location.root, phaseChanges) : [];
+    if (event.tool.kind === 'read' || reads.length > 0) {
+      const paths = reads
+        .map((file) => projectPath(location.root, file))
+        .filter((path): path is string => path !== undefined && phaseChanges[path] !== undefined);
+      const stale = (path: string) => (entry: SkillUsageEntry) => mine(entry) && !((readFiles(entry, phase)[path] ?? '') >= phaseChanges[path]!);
+      const fresh = paths.filter((path) => unseen || (state.skill_usage_log ?? []).some(stale(path)));
+      if (fresh.length > 0) {
+        update((draft) => {
+          ensureRun(draft);
+          for (const path of fresh) for (const entry of entries(draft)) if (stale(path)(entry)) noteRead(entry, phase, path, at);
+        });
+      }
+      if (event.tool.kind === 'read') return;
     }
 
     const targets = event.name === 'PostToolUse' && CHANGES.has(event.tool.kind) ? toolTargets(event, location.root, guarded) : [];

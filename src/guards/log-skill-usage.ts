@@ -5,7 +5,8 @@
 // has only started when its Agent call returns, so its entry says `launched` and becomes `completed` at
 // that subagent's SubagentStop, or at the <task-notification> the host submits when it ended. A
 // synchronous result is the run's end, with the host's count of its tool calls. agent-run-tracker marks
-// the run's first tool call; a run it saw working before its launch was logged is completed here.
+// the run's first tool call; a run it saw working before its launch was logged is completed here. A host's
+// wait for its subagents that says they ended (Codex's wait_agent) ends their runs too.
 import { homePhaseOf, normalizeAgentName, PHASELESS_MARKERS } from '../config/agents.js';
 import { delegationFor } from '../detect/phase-delegation.js';
 import { defineGuard } from '../engine/guard.js';
@@ -86,11 +87,19 @@ function runEnd(event: HookEvent): { agentId: string; toolUses?: number } | unde
 export const logSkillUsage = defineGuard({
   id: 'log-skill-usage',
   description:
-    "Logs every subagent delegation (agent, its phase, the current phase) in skill_usage_log, the evidence for the agent-delegation gate check; a run is followed by its id to its end (SubagentStop, the synchronous result, or the host's task notification), with the host's count of its tool calls.",
-  on: { PostToolUse: ['agent'], SubagentStop: true, UserPromptSubmit: true },
+    "Logs every subagent delegation (agent, its phase, the current phase) in skill_usage_log, the evidence for the agent-delegation gate check; a run is followed by its id to its end (SubagentStop, the synchronous result, the host's task notification, or a wait that says it ended), with the host's count of its tool calls.",
+  on: { PostToolUse: ['agent', 'other'], SubagentStop: true, UserPromptSubmit: true },
   check({ event, state, config, now, update, log }) {
+    // Another tool's result matters only when it says subagents ended (a host's wait for them).
+    const waited = event.name === 'PostToolUse' && event.tool?.kind !== 'agent' ? (event.outcome?.endedAgents ?? []) : undefined;
+    if (waited?.length === 0) return;
     // Logged with or without a workflow: delegation-gate looks here for the orchestrator that starts one.
     if (!state) return;
+    if (waited) {
+      for (const agentId of waited)
+        if (endRun(state, agentId, now.toISOString(), undefined, update)) log({ agent_id: agentId, outcome: 'completed', by: 'wait' });
+      return;
+    }
     if (event.name !== 'PostToolUse') {
       const end = runEnd(event);
       if (end && endRun(state, end.agentId, now.toISOString(), end.toolUses, update)) {

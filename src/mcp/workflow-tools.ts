@@ -136,7 +136,10 @@ export function registerWorkflowTools(server: McpServer, root: string, isolation
         return {
           ...delegation,
           agent,
-          message: `Delegate ${delegation.phase} with the Agent tool${agent ? ` (subagent_type "${agent}")` : ''}: this prompt, then the user's request, unchanged.`,
+          // The server answers every host: each host's delegation tool is named.
+          message: agent
+            ? `Delegate ${delegation.phase} to ${agent} (the Agent tool with subagent_type "${agent}", or Codex's spawn_agent with agent_type "${agent}"): this prompt, then the user's request, unchanged.`
+            : `Delegate ${delegation.phase} with the Agent tool (or Codex's spawn_agent): this prompt, then the user's request, unchanged.`,
         };
       }),
   );

@@ -1,6 +1,6 @@
 // `.isdlc/hook-activity.log`: one JSON line per hook decision, kept under a size bound by rotating to
 // `hook-activity.log.1` (one older generation is kept).
-import { appendFileSync, renameSync, statSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const ACTIVITY_LOG = 'hook-activity.log';
@@ -29,4 +29,37 @@ export function appendActivity(isdlcDir: string, entry: Record<string, unknown>,
     // no log yet, or another process rotated it a moment ago
   }
   appendFileSync(file, line);
+}
+
+/**
+ * The entries among the last `tailBytes` of the log whose line contains `needle`, oldest first: a cheap look
+ * back at what the hooks decided for one session. What rotated away is not seen.
+ */
+export function recentActivity(isdlcDir: string, needle: string, tailBytes: number): Record<string, unknown>[] {
+  let text: string;
+  try {
+    const file = join(isdlcDir, ACTIVITY_LOG);
+    const size = statSync(file).size;
+    const length = Math.min(size, tailBytes);
+    const buffer = Buffer.alloc(length);
+    const fd = openSync(file, 'r');
+    try {
+      readSync(fd, buffer, 0, length, size - length);
+    } finally {
+      closeSync(fd);
+    }
+    text = buffer.toString('utf8');
+  } catch {
+    return [];
+  }
+  const entries: Record<string, unknown>[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('{') || !line.includes(needle)) continue;
+    try {
+      entries.push(JSON.parse(line) as Record<string, unknown>);
+    } catch {
+      // the line the tail began in the middle of, or one another process was still writing
+    }
+  }
+  return entries;
 }

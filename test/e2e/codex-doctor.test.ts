@@ -43,7 +43,8 @@ function doctorSkips(findings: Finding[]): string[] {
   for (const finding of findings) {
     if (finding.severity !== 'fail') continue;
     if (!finding.what.startsWith("Codex will skip isdlc's hooks at") && !finding.what.includes("switches off isdlc's hooks at")) continue;
-    for (const event of ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop']) if (finding.what.includes(event)) events.add(event);
+    for (const event of ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStop'])
+      if (finding.what.includes(event)) events.add(event);
   }
   return [...events].sort();
 }
@@ -51,7 +52,7 @@ function doctorSkips(findings: Finding[]): string[] {
 /** The events Codex itself says it will not run isdlc's hook at. */
 async function codexSkips(project: CodexProject): Promise<string[]> {
   const ours = (await listHooks(project)).hooks.filter((hook: ListedHook) => hook.command?.includes('hook --host codex'));
-  expect(ours).toHaveLength(5);
+  expect(ours).toHaveLength(6);
   const name = (event: string): string => event[0]!.toUpperCase() + event.slice(1);
   return ours
     .filter((hook) => !hook.enabled || hook.trustStatus !== 'trusted')
@@ -74,7 +75,7 @@ const seenEvents = (project: CodexProject): string[] => {
 describe("doctor on whether Codex runs isdlc's hooks", () => {
   test('"not trusted": Codex skips them; trusted as /hooks does it: doctor says so and they run without the bypass', async () => {
     const project = isdlcProject();
-    expect(doctorSkips(doctor(project))).toEqual(['PostToolUse', 'PreToolUse', 'SessionStart', 'Stop', 'UserPromptSubmit']);
+    expect(doctorSkips(doctor(project))).toEqual(['PostToolUse', 'PreToolUse', 'SessionStart', 'Stop', 'SubagentStop', 'UserPromptSubmit']);
     const skippedRun = await runCodex(project, { bypassHookTrust: false, turns: [call(shell('true')), say('Done.')] });
     expect(skippedRun.exitCode, skippedRun.stderr).toBe(0);
     expect(seenEvents(project)).toEqual([]);

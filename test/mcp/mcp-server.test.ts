@@ -298,7 +298,7 @@ describe('the workflow tools', () => {
     expect(delegation['prompt']).toMatch(/^Artifact folder: REQ-0001-run-the-tests-locally\nPhase: 11-local-testing\n/);
     expect(delegation['prompt']).toContain('GATE REQUIREMENTS');
     expect(delegation['message']).toBe(
-      'Delegate 11-local-testing with the Agent tool (subagent_type "environment-builder"): this prompt, then the user\'s request, unchanged.',
+      'Delegate 11-local-testing to environment-builder (the Agent tool with subagent_type "environment-builder", or Codex\'s spawn_agent with agent_type "environment-builder"): this prompt, then the user\'s request, unchanged.',
     );
 
     const closed = await ok('gate_check');

@@ -1,12 +1,10 @@
 // The agent-facing files `isdlc init` installs: the /isdlc command that runs the phase loop with isdlc's
 // MCP tools, and one definition per phase agent of the skills manifest. Generated from the project's
 // config so names, phases and limits cannot drift from what the guards enforce.
-import { artifactTemplatesFor } from '../../config/artifacts.js';
-import { knownPhaseKeys } from '../../config/phases.js';
 import type { ProjectConfig } from '../../config/project-config.js';
-import { effectivePhaseRequirements } from '../../config/requirements.js';
-import { DEFAULT_REVIEWER, phaseAgent } from '../../config/agents.js';
+import { DEFAULT_REVIEWER } from '../../config/agents.js';
 import { toolRef } from '../../config/agent-operations.js';
+import { bulleted, neverByHand, phaseAgentGuide, phaseAgents, reviewerDuties, type HostWords } from '../../install/agent-guide.js';
 
 /** A tool of isdlc's MCP server, as the model calls it. */
 const T = toolRef;
@@ -14,9 +12,8 @@ const T = toolRef;
 export const COMMAND_FILE = '.claude/commands/isdlc.md';
 export const AGENT_DIR = '.claude/agents';
 
-/** Once the sandbox is on the shell cannot write `.isdlc/`; said up front, it saves the agent a failed try. */
-const NEVER_BY_HAND =
-  'Never write `.isdlc/` yourself, nor change it by running `isdlc` with the Bash tool: your shell cannot write there, and isdlc refuses hand edits of its state.';
+const WORDS: HostWords = { shell: 'the Bash tool' };
+const NEVER_BY_HAND = neverByHand(WORDS);
 
 const PHASE_LOOP = `---
 description: Run an isdlc workflow (feature, fix, test-run, test-generate, upgrade) phase by phase, through its gates
@@ -92,55 +89,15 @@ disallowedTools: Write, Edit, MultiEdit, NotebookEdit, Bash, PowerShell
 ---
 You review the work of the current isdlc phase; someone else did it. You change nothing.
 
-- ${T('gate_check')} names the articles this phase needs and the files the phase changed.
-- Read every one of those files (the Read tool) and whatever else you need to judge them. A check recorded
-  without reading what changed does not count.
-- Record each article with ${T('constitution_record')}: compliant, or violation with what is wrong and
-  where. Say violation when it is one; the phase's agent fixes it and you review again.
-- Report back which articles you recorded, and how.
+${bulleted(reviewerDuties('the Read tool'))}
 `;
 
-function list(items: string[]): string {
-  return items.map((item) => `- ${item}`).join('\n');
-}
-
 function phaseAgentFile(config: ProjectConfig, agent: string, phases: string[]): string {
-  const testing = phases
-    .map((phase) => effectivePhaseRequirements(config.iterationRequirements, phase)?.test_iteration)
-    .find((tests) => tests?.enabled === true);
-  const artifacts = phases.flatMap((phase) => artifactTemplatesFor(config.artifactPaths, phase));
-  const constitutional = phases.some((phase) => effectivePhaseRequirements(config.iterationRequirements, phase)?.constitutional_validation?.enabled === true);
-  const independent = phases.every(
-    (phase) => effectivePhaseRequirements(config.iterationRequirements, phase)?.constitutional_validation?.independent_review === true,
-  );
-  const work = [
-    'Your delegation prompt names the artifact folder and ends with the GATE REQUIREMENTS of your phase: plan your work to meet every one of them the first time.',
-    ...(artifacts.length > 0
-      ? [`Write what the gate expects: ${artifacts.map((path) => `\`${path}\``).join(', ')} ({artifact_folder} is in your prompt).`]
-      : []),
-    ...(testing
-      ? [
-          `Hold yourself to an iteration loop before you change code: ${T('loop_start')} with agent "${agent}", rules ["<the command that runs this project's tests>"] and the task as prompt. From then on your turn ends only when its rules pass and your final message declares completion (or you declare BLOCKED); each time it does not, you are told what still fails.`,
-          'Run the tests in the foreground with their output visible; isdlc records each run and tells you where you stand.',
-        ]
-      : []),
-    ...(constitutional
-      ? independent
-        ? [
-            `Your phase's constitutional articles are checked by a reviewer (${DEFAULT_REVIEWER}), not by you: your own records do not count. Say in your report which files you changed.`,
-          ]
-        : [`Record each constitutional article you check: ${T('constitution_record')} (article, result compliant or violation, note).`]
-      : []),
-    `Before you report back, call ${T('gate_check')} and say what it shows.`,
-    `${NEVER_BY_HAND} Leave commits to the end of the workflow.`,
-  ];
+  const { duties, promises } = phaseAgentGuide(config, agent, phases, WORDS);
   // Only keys Claude Code documents: it warns about others. So the loop defaults are not kept in an
   // `iteration:` key here; they come from the agent's phase config (loop/agent-defaults.ts).
   const front = [`name: ${agent}`, `description: isdlc phase agent for ${phases.join(', ')}.`];
-  const promises = testing
-    ? '\n\nWhen the work is done and the tests pass, end with `<promise>COMPLETE</promise>`; when something outside your reach stops you, end with `<promise>BLOCKED</promise>` and the reason.'
-    : '';
-  return `---\n${front.join('\n')}\n---\nYou are the ${agent} of an isdlc workflow, working in phase ${phases.join(' / ')}.\n\n${list(work)}${promises}\n`;
+  return `---\n${front.join('\n')}\n---\nYou are the ${agent} of an isdlc workflow, working in phase ${phases.join(' / ')}.\n\n${bulleted(duties)}${promises ? `\n\n${promises}` : ''}\n`;
 }
 
 /** Every file to install, by path relative to the project root. */
@@ -150,11 +107,6 @@ export function agentFiles(config: ProjectConfig): Record<string, string> {
     [`${AGENT_DIR}/sdlc-orchestrator.md`]: ORCHESTRATOR,
     [`${AGENT_DIR}/${DEFAULT_REVIEWER}.md`]: REVIEWER,
   };
-  const phasesOf = new Map<string, string[]>();
-  for (const phase of knownPhaseKeys(config)) {
-    const agent = phaseAgent(config.manifest, phase);
-    if (agent && /^[a-z0-9-]+$/.test(agent)) phasesOf.set(agent, [...(phasesOf.get(agent) ?? []), phase]);
-  }
-  for (const [agent, phases] of phasesOf) files[`${AGENT_DIR}/${agent}.md`] = phaseAgentFile(config, agent, phases);
+  for (const [agent, phases] of phaseAgents(config)) files[`${AGENT_DIR}/${agent}.md`] = phaseAgentFile(config, agent, phases);
   return files;
 }

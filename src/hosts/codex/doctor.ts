@@ -12,6 +12,7 @@ import { recordOrUndefined } from '../../util/json.js';
 import { CONFIG_FILE, HOOKS_FILE } from './files.js';
 import { hooksSwitchedOff } from './hooks-feature.js';
 import { codexFieldsOf } from './install-record.js';
+import { codexWorkflowFindings } from './limits.js';
 import { codexProfileHolds } from './profile.js';
 import { codexPathOf, ourHooksTrust, personCodexConfig, readCodexConfig, type CodexConfigFile, type HookTrust, type OurHookTrust } from './trust-state.js';
 import { CODEX_VERSIONS, compareVersions, installedCodexVersion } from './versions.js';
@@ -139,5 +140,6 @@ export function codexDoctor(root: string, env: NodeJS.ProcessEnv = process.env):
       ? { severity: 'ok', what: `${CONFIG_FILE} makes isdlc's files read-only to the agent (profile "isdlc")` }
       : { severity: 'fail', what: `${CONFIG_FILE} does not hold isdlc's permission profile: the agent's shell can write isdlc's files`, fix: REINIT },
   );
+  findings.push(...codexWorkflowFindings(root));
   return { reinit: REINIT, version: versionFindings(version), findings };
 }

@@ -2,10 +2,10 @@
 // `$SHELL -lc "<command>"` and lets the tool run when a hook fails (a crash, a bad answer): the PreToolUse
 // command turns any failure of isdlc's own into exit 2 with a reason, which Codex takes as a deny.
 
-export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'] as const;
+export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStop'] as const;
 const TOOL_EVENTS = new Set<string>(['PreToolUse', 'PostToolUse']);
-/** Seconds; Stop runs a loop's rules (a test suite), the others answer in milliseconds. */
-const TIMEOUTS: Record<string, number> = { Stop: 600, PreToolUse: 60, PostToolUse: 60, SessionStart: 30, UserPromptSubmit: 30 };
+/** Seconds; Stop and SubagentStop run a loop's rules (a test suite), the others answer in milliseconds. */
+const TIMEOUTS: Record<string, number> = { Stop: 600, SubagentStop: 600, PreToolUse: 60, PostToolUse: 60, SessionStart: 30, UserPromptSubmit: 30 };
 
 const FAILED_CLOSED = "isdlc's hook could not answer, so isdlc refuses this call; run isdlc doctor in the project";
 

@@ -7,6 +7,8 @@ export interface CodexInstallFields {
   codex: { version: string; from: 'flag' | 'installed' | 'assumed'; wall: boolean };
   codex_hooks_file_created?: boolean;
   codex_config_file_created?: boolean;
+  /** Whether init created the project's AGENTS.md (for isdlc's section) rather than adding to the person's. */
+  codex_agents_file_created?: boolean;
 }
 
 /** Codex's fields of a record, when init set isdlc up for Codex. */

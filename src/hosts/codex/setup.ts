@@ -1,8 +1,9 @@
-// isdlc in Codex's own files (src/install/host-setup.ts): its hooks in `.codex/hooks.json`, and in
+// isdlc in Codex's own files (src/install/host-setup.ts): its hooks in `.codex/hooks.json`, in
 // `.codex/config.toml` the permission profile that keeps the agent's shell and apply_patch off isdlc's files
-// and isdlc's MCP server. The person's own entries stay as they are; their bytes before isdlc's first change
-// are kept, and uninstall gives them back.
-import { existsSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
+// and isdlc's MCP server, the workflow's instructions as a section of the project's `AGENTS.md`, and the
+// phase agents as roles in `.codex/agents/`. The person's own entries stay as they are; their bytes before
+// isdlc's first change are kept, and uninstall gives them back.
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ChangeLine, HostInitContext, HostInitPlan, HostSetup } from '../../install/host-setup.js';
 import { InstallError } from '../../install/host-setup.js';
@@ -13,6 +14,8 @@ import { writeFileAtomic } from '../../state/atomic-write.js';
 import type { InstallRecord } from '../../state/install-record.js';
 import { firstOnPath } from '../../util/program-path.js';
 import { readTextIfPresent } from '../../util/read-text.js';
+import { ROLES_DIR, roleFiles } from './agent-roles.js';
+import { AGENTS_FILE, agentsSection, withoutSection, withSection } from './agents-md.js';
 import { CONFIG_FILE, HOOKS_FILE } from './files.js';
 import { withOurHooks, withoutOurHooks } from './hooks-json.js';
 import { codexFieldsOf, type CodexInstallFields } from './install-record.js';
@@ -25,7 +28,7 @@ export interface CodexInitOptions {
   codexVersion?: string;
 }
 
-const ORIGINALS = { hooks: 'codex-hooks', config: 'codex-config' } as const;
+const ORIGINALS = { hooks: 'codex-hooks', config: 'codex-config', agents: 'codex-agents-md' } as const;
 
 type Json = Record<string, unknown>;
 
@@ -42,24 +45,17 @@ function readJson(root: string, rel: string): { value: Json; text: string | unde
 }
 
 /**
- * The paths the profile holds read-only: every guarded path, each where it is or, missing, at the first
- * folder on its way that is missing (so that nothing can be made there), none inside another. Codex's
- * sandbox cannot apply a profile that names a missing path inside a folder it already holds, or two missing
- * paths in one missing folder: every patch then fails. A monorepo's patterns are left out (Codex takes none).
+ * The paths the profile holds read-only: every guarded path that exists once init has written isdlc's
+ * files, none inside another. A missing one is not named: Codex would stand an empty file or folder in
+ * for it, left in the project as untracked work, and it cannot apply a profile that names a missing path
+ * inside a folder it already holds (every patch then fails). What the agent makes there instead (another
+ * host's settings, say) is undone by the tamper check at the next hook call. A monorepo's patterns are
+ * left out (Codex takes none).
  */
 export function readOnlyPaths(root: string, guarded: readonly string[]): string[] {
-  const points = guarded
-    .filter((path) => !path.includes('*'))
-    .map((path) => {
-      const parts = path.split('/');
-      for (let end = 1; end <= parts.length; end += 1) {
-        const prefix = parts.slice(0, end).join('/');
-        if (!existsSync(join(root, prefix))) return prefix;
-      }
-      return path;
-    });
-  const unique = [...new Set(points)];
-  return unique.filter((path) => !unique.some((other) => other !== path && path.startsWith(`${other}/`)));
+  const present = [...new Set(guarded.filter((path) => !path.includes('*') && existsSync(join(root, path))))];
+  // Sorted: the same files give the same profile, whichever of them existed first.
+  return present.filter((path) => !present.some((other) => other !== path && path.startsWith(`${other}/`))).sort();
 }
 
 function prepareInit(context: HostInitContext, options: CodexInitOptions): HostInitPlan {
@@ -67,6 +63,7 @@ function prepareInit(context: HostInitContext, options: CodexInitOptions): HostI
   const target = codexTarget(options.codexVersion);
   const hooks = readJson(root, HOOKS_FILE);
   const configText = readTextIfPresent(join(root, CONFIG_FILE));
+  const agentsText = readTextIfPresent(join(root, AGENTS_FILE));
   const theirs = personsDefaultPermissions(configText);
   if (theirs !== undefined && theirs !== 'isdlc') {
     throw new InstallError(
@@ -81,6 +78,7 @@ function prepareInit(context: HostInitContext, options: CodexInitOptions): HostI
     codex: { version: target.version, from: target.from, wall: target.wall },
     codex_hooks_file_created: previous?.codex_hooks_file_created ?? hooks.text === undefined,
     codex_config_file_created: previous?.codex_config_file_created ?? configText === undefined,
+    codex_agents_file_created: previous?.codex_agents_file_created ?? agentsText === undefined,
   };
 
   const write = (): ChangeLine[] => {
@@ -113,12 +111,23 @@ function prepareInit(context: HostInitContext, options: CodexInitOptions): HostI
         note: "isdlc's permission profile (its files read-only to the agent) and MCP server",
       });
     }
+    const nextAgents = withSection(agentsText, agentsSection(context.config));
+    if (nextAgents === agentsText) changes.push({ path: AGENTS_FILE, change: 'unchanged' });
+    else {
+      keep(ORIGINALS.agents, agentsText);
+      writeFileAtomic(join(root, AGENTS_FILE), nextAgents);
+      changes.push({
+        path: AGENTS_FILE,
+        change: agentsText === undefined ? 'created' : 'updated',
+        note: "isdlc's section: how a workflow runs through isdlc's tools, for Codex's agent",
+      });
+    }
     return changes;
   };
 
   return {
     record: record as unknown as Record<string, unknown>,
-    files: {},
+    files: roleFiles(context.config),
     write,
     notices: () => [
       `registered for Codex ${target.version}${target.from === 'assumed' ? ' (assumed: no `codex` found on PATH; pass --codex-version)' : ''}.` +
@@ -128,14 +137,6 @@ function prepareInit(context: HostInitContext, options: CodexInitOptions): HostI
       "Codex runs a project's hooks only in a trusted project and only hooks a person trusted: open `codex` in the project, trust it, and review isdlc's hooks in /hooks. Until then Codex skips them without a word; `isdlc doctor` says whether they have run.",
     ],
   };
-}
-
-function removeIfEmpty(dir: string): void {
-  try {
-    rmdirSync(dir);
-  } catch {
-    // not empty, or gone already
-  }
 }
 
 function uninstall(root: string, installRecord: InstallRecord | undefined): ChangeLine[] {
@@ -189,15 +190,33 @@ function uninstall(root: string, installRecord: InstallRecord | undefined): Chan
       }
     }
   }
-  if (record?.codex_hooks_file_created && record.codex_config_file_created && !existsSync(hooksPath) && !existsSync(configPath))
-    removeIfEmpty(join(root, '.codex'));
+  changes.push(...removeSection(root, record));
   return changes;
+}
+
+/** AGENTS.md without isdlc's section: the person's bytes from before init where the rest is what they had. */
+function removeSection(root: string, record: CodexInstallFields | undefined): ChangeLine[] {
+  const path = join(root, AGENTS_FILE);
+  const text = readTextIfPresent(path);
+  if (text === undefined) return [];
+  const cleaned = withoutSection(text);
+  const original = originalOf(root, ORIGINALS.agents);
+  const asBefore = originalIfSame(original, (before) => before === cleaned || before.trim() === cleaned.trim());
+  if (asBefore === undefined && cleaned.trim() === '' && (record?.codex_agents_file_created || (original && 'absent' in original))) {
+    rmSync(path);
+    return [{ path: AGENTS_FILE, change: 'removed', note: 'isdlc created it and nothing else was in it' }];
+  }
+  const next = asBefore ?? cleaned;
+  if (next === text) return [];
+  writeFileAtomic(path, next);
+  return [{ path: AGENTS_FILE, change: 'updated', note: "isdlc's section taken out" }];
 }
 
 export const CODEX_SETUP: HostSetup = {
   checkInit: (options) => void codexTarget((options as CodexInitOptions).codexVersion),
   prepareInit: (context, options) => prepareInit(context, options),
   uninstall,
-  installed: () => false,
-  folders: [],
+  installed: (rel) => rel.startsWith(`${ROLES_DIR}/`),
+  // Deepest first; each only when empty, after the roles init installed are gone.
+  folders: [ROLES_DIR, '.codex'],
 };

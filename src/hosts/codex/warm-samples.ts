@@ -19,10 +19,25 @@ export function codexWarmSamples(project: string): Record<string, unknown>[] {
     tool('PreToolUse', 'Bash', { command: 'npm test' }),
     tool('PreToolUse', 'apply_patch', { command: patch }),
     tool('PreToolUse', 'mcp__isdlc__phase_complete', { summary: 'done' }),
+    tool('PreToolUse', 'spawn_agent', { message: 'Implement the cart.', agent_type: 'software-developer' }),
+    tool(
+      'PostToolUse',
+      'spawn_agent',
+      { message: 'Implement the cart.', agent_type: 'software-developer' },
+      { tool_response: '{"agent_id":"warm-agent","nickname":"Warm"}' },
+    ),
     tool('PostToolUse', 'Bash', { command: 'npm test' }, { tool_response: PASSING_RUN }),
     tool('PostToolUse', 'apply_patch', { command: patch }, { tool_response: 'Success. Updated the following files:\nA src/a.ts\n' }),
     { ...base, hook_event_name: 'SessionStart', source: 'startup' },
     { ...base, hook_event_name: 'UserPromptSubmit', prompt: 'Implement the cart.' },
     { ...base, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'Done.' },
+    {
+      ...base,
+      hook_event_name: 'SubagentStop',
+      stop_hook_active: false,
+      agent_id: 'warm-agent',
+      agent_type: 'software-developer',
+      last_assistant_message: 'Done.',
+    },
   ];
 }

@@ -1,16 +1,18 @@
 // The OpenAI Codex CLI's hook wire format: a JSON payload on stdin much like Claude Code's (the same field
 // names, plus `turn_id` and `model`), the decision on stdout. What differs: a shell result is one string
 // (stdout and stderr merged) with no exit code, and PostToolUse fires after a failing command too; a patch is
-// the `apply_patch` tool with the whole patch as `tool_input.command`; Codex fails open on anything it cannot
-// read, so a deny must carry a non-empty reason.
-import type { HookEvent, HookEventName, ToolKind, ToolOutcome } from '../../events/hook-event.js';
+// the `apply_patch` tool with the whole patch as `tool_input.command`; a subagent is `spawn_agent`, which
+// answers at launch with the new agent's id, and every payload from inside a subagent carries the parent's
+// session with the subagent's `agent_id` and `agent_type`; Codex fails open on anything it cannot read, so a
+// deny must carry a non-empty reason.
+import type { HookEvent, HookEventName, ToolCall, ToolKind, ToolOutcome } from '../../events/hook-event.js';
 import { isHookEventName } from '../../events/hook-event.js';
 import type { ParseResult } from '../../engine/host.js';
 import type { Verdict } from '../../engine/verdict.js';
 import { toolName } from '../../config/agent-operations.js';
 import { asText, recordOrUndefined } from '../../util/json.js';
 import { patchPaths } from './apply-patch.js';
-import { CODEX_TOOL_KIND_BY_NAME } from './tool-names.js';
+import { CODEX_TOOL_KIND_BY_NAME, SPAWN_TOOL, WAIT_TOOL } from './tool-names.js';
 
 /** Codex names an MCP tool `mcp__<server>__<tool>`; isdlc's server is registered as `isdlc`. */
 const ISDLC_TOOL_PREFIX = toolName('');
@@ -30,6 +32,8 @@ const STRING_FIELDS = [
   'transcript_path',
   'cwd',
   'permission_mode',
+  'agent_id',
+  'agent_type',
   'tool_name',
   'tool_use_id',
   'source',
@@ -67,25 +71,35 @@ export function parseCodexPayload(raw: unknown, eventOverride?: string): ParseRe
   if (cwd) event.cwd = cwd;
   if (transcript) event.transcriptPath = transcript;
   if (mode) event.permissionMode = mode;
+  const agentId = str(p['agent_id']);
+  const agentType = str(p['agent_type']);
+  if (agentId) event.agentId = agentId;
+  if (agentType) event.agentType = agentType;
 
   if (TOOL_EVENTS.has(name)) {
     const tool = str(p['tool_name']);
     if (!tool) return { ok: false, reason: `${name} payload has no tool_name` };
-    const input = (recordOrUndefined(p['tool_input']) ?? {}) as Record<string, unknown>;
+    const given = (recordOrUndefined(p['tool_input']) ?? {}) as Record<string, unknown>;
+    const input = tool === SPAWN_TOOL ? spawnInput(given) : given;
     event.tool = { name: tool, kind: codexToolKindOf(tool), input };
     const operation = isdlcOperationOf(tool);
     if (operation) event.tool.operation = operation;
     const useId = str(p['tool_use_id']);
     if (useId) event.tool.useId = useId;
     if (event.tool.kind === 'patch') event.tool.paths = patchPaths(asText(input['command']));
-    if (name === 'PostToolUse') event.outcome = outcomeOf(p['tool_response']);
+    if (name === 'PostToolUse') event.outcome = tool === SPAWN_TOOL ? spawnOutcome(p['tool_response']) : outcomeOf(p['tool_response']);
+    if (name === 'PostToolUse' && tool === WAIT_TOOL) {
+      const ended = endedAgentsOf(event.outcome?.text ?? '');
+      if (ended.length > 0 && event.outcome) event.outcome.endedAgents = ended;
+    }
   }
   if (name === 'Stop' || name === 'SubagentStop') {
     event.stop = { hookActive: p['stop_hook_active'] === true };
     const last = str(p['last_assistant_message']);
     if (last) event.stop.lastMessage = last;
   }
-  if (name === 'UserPromptSubmit') {
+  // Inside a subagent the prompt is the task its parent gave it, never the person's words.
+  if (name === 'UserPromptSubmit' && !agentId) {
     const prompt = typeof p['prompt'] === 'string' ? p['prompt'] : undefined;
     if (prompt !== undefined) event.prompt = prompt;
   }
@@ -94,6 +108,52 @@ export function parseCodexPayload(raw: unknown, eventOverride?: string): ParseRe
     if (source) event.source = source;
   }
   return { ok: true, event };
+}
+
+/**
+ * A `spawn_agent` call under the names the guards read (src/events/hook-event.ts): the role as
+ * `subagent_type`, the task as `prompt`. Codex's own fields stay; `codexInput` takes the added ones out again.
+ */
+function spawnInput(input: Record<string, unknown>): Record<string, unknown> {
+  const canonical = { ...input };
+  const role = str(input['agent_type']);
+  const task = typeof input['message'] === 'string' ? input['message'] : textOf(input['items']);
+  if (role) canonical['subagent_type'] = role;
+  if (task) canonical['prompt'] = task;
+  return canonical;
+}
+
+/**
+ * `spawn_agent` answers at launch (`{"agent_id":…,"nickname":…}`): the run goes on in the background and
+ * ends at its SubagentStop. An answer without an id launched nothing.
+ */
+function spawnOutcome(response: unknown): ToolOutcome {
+  const text = textOf(response);
+  let agentId: string | undefined;
+  try {
+    agentId = str(recordOrUndefined(JSON.parse(text))?.['agent_id']);
+  } catch {
+    agentId = undefined;
+  }
+  return { failed: false, text, interrupted: false, backgrounded: agentId !== undefined, ...(agentId ? { agentId } : {}) };
+}
+
+/** A status wait_agent gives a subagent that has ended: `{"completed": <last message>}`, `{"errored": …}`, `"shutdown"`. */
+const ENDED = (status: unknown): boolean => status === 'shutdown' || ['completed', 'errored'].some((key) => recordOrUndefined(status)?.[key] !== undefined);
+
+/**
+ * The subagents wait_agent says have ended (`{"status":{"<id>":{"completed":…}},"timed_out":false}`): the
+ * end of their runs even where SubagentStop did not run (a hook the person has not trusted yet).
+ */
+function endedAgentsOf(text: string): string[] {
+  try {
+    const status = recordOrUndefined(recordOrUndefined(JSON.parse(text))?.['status']) ?? {};
+    return Object.entries(status)
+      .filter(([id, value]) => id !== '' && ENDED(value))
+      .map(([id]) => id);
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -135,10 +195,21 @@ function capText(text: string): string {
 const CONTEXT_EVENTS = new Set<HookEventName>(['PreToolUse', 'PostToolUse', 'SessionStart', 'UserPromptSubmit']);
 
 /**
- * The JSON Codex honours for a verdict, or '' for a plain allow. A deny always carries a reason: Codex lets
- * the tool run when the reason is empty. Never `ask` (Codex runs the tool) and never a rewritten input.
+ * A rewritten input in the names Codex takes, or undefined where isdlc does not rewrite: only a subagent's
+ * task (the GATE REQUIREMENTS appended to it), back into `message`, without the fields spawnInput added.
  */
-export function renderCodexVerdict(eventName: HookEventName, verdict: Verdict): string {
+function codexInput(tool: ToolCall | undefined, updated: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (tool?.name !== SPAWN_TOOL || typeof tool.input['message'] !== 'string' || typeof updated['prompt'] !== 'string') return undefined;
+  const { subagent_type: _role, prompt, ...rest } = updated;
+  return { ...rest, message: prompt };
+}
+
+/**
+ * The JSON Codex honours for a verdict, or '' for a plain allow. A deny always carries a reason: Codex lets
+ * the tool run when the reason is empty. Never `ask` (Codex runs the tool). A rewritten input only for a
+ * subagent's task: Codex applies `updatedInput` beside an `allow`, which for spawn_agent skips no check.
+ */
+export function renderCodexVerdict(eventName: HookEventName, verdict: Verdict, tool?: ToolCall): string {
   const out: Record<string, unknown> = {};
   const specific: Record<string, unknown> = {};
   const context = verdict.notes.join('\n\n');
@@ -150,6 +221,12 @@ export function renderCodexVerdict(eventName: HookEventName, verdict: Verdict): 
     } else {
       out['decision'] = 'block';
       out['reason'] = reason;
+    }
+  } else if (verdict.updatedInput && eventName === 'PreToolUse') {
+    const rewritten = codexInput(tool, verdict.updatedInput);
+    if (rewritten) {
+      specific['permissionDecision'] = 'allow';
+      specific['updatedInput'] = rewritten;
     }
   }
   if (context && CONTEXT_EVENTS.has(eventName)) specific['additionalContext'] = capText(context);

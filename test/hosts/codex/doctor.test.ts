@@ -14,7 +14,7 @@ type Finding = { severity: 'ok' | 'warn' | 'fail'; what: string; fix?: string };
 
 const HOOKS = '.codex/hooks.json';
 const CONFIG = '.codex/config.toml';
-const ALL = 'SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop';
+const ALL = 'SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, SubagentStop';
 
 /** A folder holding a `codex` that prints what `codex --version` prints. */
 function fakeCodex(version: string): string {

@@ -2,8 +2,9 @@
 // files beside the person's, the hook answering Codex's payloads, doctor's account of trust and of hooks that
 // never ran, and uninstall giving every byte back.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { cli, cliProcess, readJson, tempDir, writeFile } from '../../helpers/project.js';
 
@@ -50,10 +51,13 @@ describe('isdlc init --host codex', () => {
     expect(config.split('\n').find((line) => line.trim() && !line.startsWith('#'))).toBe('default_permissions = "isdlc"');
     expect(config).toContain(THEIR_CONFIG.trim());
     expect(config).toContain('".isdlc" = "read"');
+    // The profile is worked out once the constitution is in place: the docs folder around it stays the agent's.
+    expect(config).toContain('"docs/isdlc/constitution.md" = "read"');
+    expect(config).not.toContain('"docs" = "read"');
     expect(config).toContain('[mcp_servers.isdlc]');
     const hooks = readJson<{ hooks: Record<string, { hooks: { command: string }[] }[]> }>(join(dir, HOOKS));
     expect(hooks.hooks['PreToolUse']![0]!.hooks[0]!.command).toBe('./lint.sh');
-    expect(Object.keys(hooks.hooks).sort()).toEqual(['PostToolUse', 'PreToolUse', 'SessionStart', 'Stop', 'UserPromptSubmit']);
+    expect(Object.keys(hooks.hooks).sort()).toEqual(['PostToolUse', 'PreToolUse', 'SessionStart', 'Stop', 'SubagentStop', 'UserPromptSubmit']);
     expect(existsSync(join(dir, '.claude/settings.json')), 'Codex only: no Claude Code files').toBe(false);
 
     const second = init(dir);
@@ -83,6 +87,62 @@ describe('isdlc init --host codex', () => {
     expect(again.status, again.stderr).toBe(0);
     expect(readJson(join(dir, '.isdlc/install.json'))).toMatchObject({ codex: { version: '0.171.0' }, claude_code: {} });
     expect(cli(['init', dir, '--host', 'nope']).stderr).toContain('--host takes claude-code, codex');
+  });
+});
+
+describe("Codex's instructions: isdlc's section of AGENTS.md and the phase agents' roles", () => {
+  // No newline at the end, and a blank line first: what uninstall gives back is these bytes.
+  const THEIRS = '\n# Our rules\r\n\nUse tabs.';
+
+  it("puts isdlc's section before the person's text and one role per agent; uninstall gives back the bytes and takes the roles", () => {
+    const dir = codexProject(false);
+    writeFile(join(dir, 'AGENTS.md'), THEIRS);
+    expect(init(dir).status).toBe(0);
+    const agents = readFileSync(join(dir, 'AGENTS.md'), 'utf8');
+    expect(agents.startsWith('<!-- >>> isdlc')).toBe(true);
+    expect(agents.endsWith(THEIRS)).toBe(true);
+    expect(agents).toContain("`spawn_agent` (namespace `multi_agent_v1`) with `agent_type` the phase's agent");
+    expect(agents).toContain('- `fix` (Bug Fix): 01-requirements (requirements-analyst) → 02-tracing (tracing-orchestrator)');
+    expect(agents).toContain('`isdlc escalation approve`');
+
+    const roles = readdirSync(join(dir, '.codex/agents')).sort();
+    expect(roles).toContain('software-developer.toml');
+    expect(roles).toContain('constitution-reviewer.toml');
+    for (const file of roles) {
+      const role = parse(readFileSync(join(dir, '.codex/agents', file), 'utf8')) as Record<string, string>;
+      expect(role['name']).toBe(file.replace(/\.toml$/, ''));
+      expect(role['developer_instructions']).toContain('mcp__isdlc');
+    }
+    const developer = parse(readFileSync(join(dir, '.codex/agents/software-developer.toml'), 'utf8')) as Record<string, string>;
+    expect(developer['developer_instructions']).toContain('Change files with apply_patch');
+    expect(developer['developer_instructions']).toContain('`mcp__isdlc__loop_start` with agent "software-developer"');
+
+    expect(init(dir).stdout).toContain('nothing to change');
+    const removed = cli(['uninstall', dir]);
+    expect(removed.status, removed.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'AGENTS.md'), 'utf8')).toBe(THEIRS);
+    expect(existsSync(join(dir, '.codex'))).toBe(false);
+  });
+
+  it('a role the person changed is theirs and stays; an AGENTS.md isdlc created goes', () => {
+    const dir = codexProject(false);
+    expect(init(dir).status).toBe(0);
+    expect(existsSync(join(dir, 'AGENTS.md'))).toBe(true);
+    writeFile(join(dir, '.codex/agents/qa-engineer.toml'), 'name = "qa-engineer"\ndescription = "mine"\ndeveloper_instructions = "Review."\n');
+    cli(['changes', 'accept', '--dir', dir]);
+    expect(cli(['uninstall', dir]).status).toBe(0);
+    expect(existsSync(join(dir, 'AGENTS.md'))).toBe(false);
+    expect(readdirSync(join(dir, '.codex/agents'))).toEqual(['qa-engineer.toml']);
+  });
+
+  it("the section follows the project's config: a workflow the person adds is listed at the next init", () => {
+    const dir = codexProject(false);
+    expect(init(dir).status).toBe(0);
+    const workflow = JSON.stringify({ label: 'Build', phases: ['06-implementation'] });
+    const set = cli(['config', 'set', 'workflows', 'workflows.build', workflow, '--dir', dir]);
+    expect(set.status, set.stderr).toBe(0);
+    expect(init(dir).stdout).toMatch(/updated +AGENTS\.md/);
+    expect(readFileSync(join(dir, 'AGENTS.md'), 'utf8')).toContain('- `build` (Build): 06-implementation (software-developer)');
   });
 });
 
