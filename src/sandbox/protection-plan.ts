@@ -105,7 +105,9 @@ export function gitTargets(root: string, rests: readonly string[]): string[] {
   const own = join(root, '.git');
   for (let folder = root; ; folder = dirname(folder)) {
     const dotGit = join(folder, '.git');
-    const stat = lstatIfPresent(dotGit);
+    const found = lstatIfPresent(dotGit);
+    // An empty `.git` folder is no repository (an agent host's sandbox makes them as mount points), as for git.
+    const stat = found?.isDirectory() && !lstatIfPresent(join(dotGit, 'HEAD')) ? undefined : found;
     if (stat) {
       const targets = folder === root ? [] : [own];
       // A link is followed by planProtection like any other link on the way.
