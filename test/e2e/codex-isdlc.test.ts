@@ -2,51 +2,16 @@
 // codex` leaves it: isdlc's hooks run (the activity log names the host of each call), the permission profile keeps the
 // agent's shell and apply_patch off every guarded file whatever the route, ordinary work goes on, and a
 // hook that cannot answer denies instead of letting the call through.
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { STATE, changedPaths, guardedBytes, isdlcProject } from './harness/codex-isdlc.js';
 import { addFile, applyPatch, call, say, shell, updateFile } from './harness/codex-script.js';
-import { codexProject, runCodex, usesCodex, type CodexProject } from './harness/codex-session.js';
+import { runCodex, usesCodex } from './harness/codex-session.js';
 import { cli, readJson } from '../helpers/project.js';
 
 usesCodex();
-
-const STATE = '.isdlc/state.json';
-
-/** A small project with a test, set up by `isdlc init --host codex` as a person does. */
-function isdlcProject(hosts = 'codex'): CodexProject {
-  const project = codexProject({
-    files: {
-      'package.json': '{"name":"sum","version":"1.0.0","private":true,"scripts":{"test":"node --test"}}\n',
-      'sum.js': 'module.exports = (a, b) => a + b;\n',
-      'test/sum.test.js':
-        "const test = require('node:test');\nconst assert = require('node:assert');\nconst sum = require('../sum.js');\ntest('adds', () => assert.strictEqual(sum(1, 2), 3));\n",
-    },
-  });
-  const run = cli(['init', project.dir, '--host', hosts, '--codex-version', '0.171.0']);
-  if (run.status !== 0) throw new Error(run.stderr);
-  return project;
-}
-
-/** Every guarded file's bytes, by path: isdlc's folder, the constitution, Codex's files. */
-function guardedBytes(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (path: string): void => {
-    if (!existsSync(path)) return;
-    if (statSync(path).isDirectory()) {
-      for (const name of readdirSync(path)) walk(join(path, name));
-      return;
-    }
-    const rel = relative(dir, path);
-    // What isdlc itself writes while the session runs: its state, its log, its journal of those writes.
-    const isdlcs = rel === STATE || rel.endsWith('.cache') || rel.endsWith('.lock') || /^\.isdlc\/(?:hook-activity\.log|journal\/|branch-heads\/)/.test(rel);
-    if (isdlcs) return;
-    out.set(rel, createHash('sha256').update(readFileSync(path)).digest('hex'));
-  };
-  for (const top of ['.isdlc', '.codex', 'docs/isdlc']) walk(join(dir, top));
-  return out;
-}
 
 const stateOf = (dir: string): Record<string, any> => readJson(join(dir, STATE));
 
@@ -65,7 +30,7 @@ describe('Codex in a project isdlc set up', () => {
 
   test('no route of the shell or apply_patch changes a guarded file, and the state keeps only what isdlc wrote', async () => {
     const project = isdlcProject();
-    const before = guardedBytes(project.dir);
+    const before = guardedBytes(project);
     const stateBefore = readFileSync(join(project.dir, STATE), 'utf8');
     const routes = [
       shell(`echo '{"forged":1}' > ${STATE}`),
@@ -89,9 +54,7 @@ describe('Codex in a project isdlc set up', () => {
     ];
     const run = await runCodex(project, { turns: [...routes.map((item) => call(item)), ...patches.map((item) => call(item)), say('Done.')] });
     expect(run.exitCode, run.stderr).toBe(0);
-    const after = guardedBytes(project.dir);
-    expect([...after.entries()].filter(([path, sum]) => before.get(path) !== sum)).toEqual([]);
-    expect([...after.keys()].filter((path) => !before.has(path))).toEqual([]);
+    expect(changedPaths(before, guardedBytes(project))).toEqual([]);
     const state = readFileSync(join(project.dir, STATE), 'utf8');
     expect(state).not.toContain('forged');
     expect(stateOf(project.dir)['project_name']).toBe(JSON.parse(stateBefore)['project_name']);
@@ -101,7 +64,7 @@ describe('Codex in a project isdlc set up', () => {
   });
 
   test.each(['codex', 'claude-code,codex'])(
-    'ordinary work goes on (set up for %s): a source edit by patch, the tests, a commit on a feature branch',
+    "ordinary work goes on (set up for %s): a source edit by patch, the tests; a commit is Codex's own to refuse (its sandbox keeps .git read-only, isdlc or not)",
     async (hosts) => {
       const project = isdlcProject(hosts);
       const run = await runCodex(project, {
@@ -117,7 +80,9 @@ describe('Codex in a project isdlc set up', () => {
       const [, tests, commit] =
         run.api.callIds('exec_command').length === 2 ? [undefined, ...run.api.callIds('exec_command')] : run.api.callIds('exec_command');
       expect(run.api.output(tests!)).toContain('pass 1');
-      expect(run.api.output(commit!)).toContain('sum');
+      // Codex's workspace profile holds .git read-only in every writable root; the branch and the commit are the person's.
+      expect(run.api.output(commit!)).toContain("cannot lock ref 'refs/heads/feat/sum'");
+      expect(execFileSync('git', ['log', '--oneline'], { cwd: project.dir, encoding: 'utf8' }).trim().split('\n')).toHaveLength(1);
     },
   );
 

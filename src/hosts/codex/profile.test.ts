@@ -57,7 +57,7 @@ describe('hooks.json', () => {
 });
 
 describe('the paths the profile holds', () => {
-  it('those that exist, none inside another: a missing one would be stood in for by an untracked placeholder', () => {
+  it('those that exist, in docs/ each where it is, any other at its top folder, none inside another: a missing one would be stood in for by an untracked placeholder', () => {
     const root = mkdtempSync(join(tmpdir(), 'isdlc-profile-'));
     for (const dir of ['.isdlc', '.codex', 'docs/isdlc', '.git/hooks']) mkdirSync(join(root, dir), { recursive: true });
     writeFileSync(join(root, 'docs/isdlc/constitution.md'), '#\n');
@@ -74,6 +74,29 @@ describe('the paths the profile holds', () => {
       '.claude/agents',
       '.codex',
     ];
-    expect(readOnlyPaths(root, guarded)).toEqual(['.codex', '.git/hooks', '.isdlc', 'docs/isdlc/constitution.md']);
+    expect(readOnlyPaths(root, guarded)).toEqual(['.codex', '.git', '.isdlc', 'docs/isdlc/constitution.md']);
+  });
+
+  it("a monorepo's pattern by the files that match it now: a project's constitution, not a project without one", () => {
+    const root = mkdtempSync(join(tmpdir(), 'isdlc-profile-'));
+    for (const dir of ['docs/isdlc/projects/a', 'docs/isdlc/projects/b']) mkdirSync(join(root, dir), { recursive: true });
+    writeFileSync(join(root, 'docs/isdlc/constitution.md'), '#\n');
+    writeFileSync(join(root, 'docs/isdlc/projects/a/constitution.md'), '#\n');
+    expect(readOnlyPaths(root, ['docs/isdlc/constitution.md', 'docs/isdlc/projects/*/constitution.md'])).toEqual([
+      'docs/isdlc/constitution.md',
+      'docs/isdlc/projects/a/constitution.md',
+    ]);
+  });
+});
+
+describe('the folders above', () => {
+  it('a path held in docs/: pinned, named writable beside the read-only paths', () => {
+    expect(blocks.end).toContain('".isdlc" = "read"\n"docs/isdlc/constitution.md" = "read"\n"docs" = "write"\n"docs/isdlc" = "write"\n');
+  });
+
+  it('the project: held read-only by absolute path, in the profile filesystem table, before the project-relative ones', () => {
+    const held = configBlocks(['.isdlc'], { command: 'node', args: [] }, ['/tmp/work']);
+    expect(held.end).toContain('[permissions.isdlc.filesystem]\n"/tmp/work" = "read"\n\n[permissions.isdlc.filesystem.":workspace_roots"]');
+    expect(blocks.end).not.toContain('[permissions.isdlc.filesystem]\n');
   });
 });

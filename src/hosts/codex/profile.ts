@@ -1,11 +1,13 @@
 // The permission profile that keeps Codex's agent off isdlc's files: in the project's `.codex/config.toml`,
 // `default_permissions` names a profile that extends Codex's workspace profile with every guarded path
 // read-only. The agent's shell and apply_patch then get "Read-only file system" there, whatever the command;
-// isdlc's hooks and MCP server run outside Codex's sandbox and still write. The key must come before any
-// table, so isdlc's part of the file is two blocks: one at its top, one at its end.
+// isdlc's hooks and MCP server run outside Codex's sandbox and still write. The folders above those paths are
+// named too (folders-above.ts), so that none can be renamed with a held path in it. The key must come before
+// any table, so isdlc's part of the file is two blocks: one at its top, one at its end.
 import { join } from 'node:path';
 import { readTextIfPresent } from '../../util/read-text.js';
 import { CONFIG_FILE, TOML_BEGIN, TOML_END, isdlcBlocksOf } from './files.js';
+import { foldersAboveHeld } from './folders-above.js';
 
 export const PROFILE = 'isdlc';
 export const DEFAULT_PERMISSIONS_LINE = `default_permissions = "${PROFILE}"`;
@@ -18,16 +20,23 @@ export interface McpServer {
   args: readonly string[];
 }
 
-/** isdlc's two blocks of config.toml: the key that must precede every table, and the tables. */
-export function configBlocks(readOnly: readonly string[], mcp: McpServer): { top: string; end: string } {
+/**
+ * isdlc's two blocks of config.toml: the key that must precede every table, and the tables. `readOnly`: the
+ * paths held read-only, relative to the project; `aboveProject`: absolute folders above the project held
+ * read-only too (folders-above.ts).
+ */
+export function configBlocks(readOnly: readonly string[], mcp: McpServer, aboveProject: readonly string[] = []): { top: string; end: string } {
   const top = [TOML_BEGIN, DEFAULT_PERMISSIONS_LINE, TOML_END].join('\n');
+  const pinned = (path: string): string => `${tomlString(path)} = "write"`;
   const end = [
     TOML_BEGIN,
     `[permissions.${PROFILE}]`,
     'extends = ":workspace"',
     '',
+    ...(aboveProject.length > 0 ? [`[permissions.${PROFILE}.filesystem]`, ...aboveProject.map((path) => `${tomlString(path)} = "read"`), ''] : []),
     `[permissions.${PROFILE}.filesystem.":workspace_roots"]`,
     ...readOnly.map((path) => `${tomlString(path)} = "read"`),
+    ...foldersAboveHeld(readOnly).map(pinned),
     '',
     `[mcp_servers.${PROFILE}]`,
     `command = ${tomlString(mcp.command)}`,

@@ -3,7 +3,7 @@
 // and isdlc's MCP server, the workflow's instructions as a section of the project's `AGENTS.md`, and the
 // phase agents as roles in `.codex/agents/`. The person's own entries stay as they are; their bytes before
 // isdlc's first change are kept, and uninstall gives them back.
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ChangeLine, HostInitContext, HostInitPlan, HostSetup } from '../../install/host-setup.js';
 import { InstallError } from '../../install/host-setup.js';
@@ -20,6 +20,7 @@ import { CONFIG_FILE, HOOKS_FILE } from './files.js';
 import { withOurHooks, withoutOurHooks } from './hooks-json.js';
 import { codexFieldsOf, type CodexInstallFields } from './install-record.js';
 import { configBlocks, personsDefaultPermissions, withIsdlcBlocks, withoutIsdlcBlocks } from './profile.js';
+import { codexTempFolders, parentsAboveProject } from './folders-above.js';
 import { codexTarget, CODEX_VERSIONS } from './versions.js';
 
 /** Codex's options of `isdlc init` (src/hosts/codex/index.ts). */
@@ -44,18 +45,44 @@ function readJson(root: string, rel: string): { value: Json; text: string | unde
   throw new InstallError(`${join(root, rel)} is not a JSON object; fix it first, isdlc changed nothing`);
 }
 
+/** The paths a pattern (`*` for one path segment) matches on disk now. */
+function matchesOnDisk(root: string, pattern: string): string[] {
+  let found = [''];
+  for (const part of pattern.split('/')) {
+    found = found.flatMap((base) => {
+      if (part !== '*') return existsSync(join(root, base, part)) ? [base ? `${base}/${part}` : part] : [];
+      try {
+        return readdirSync(join(root, base)).map((name) => (base ? `${base}/${name}` : name));
+      } catch {
+        return [];
+      }
+    });
+  }
+  return found;
+}
+
+/** The folder the constitution lives in, which is the agents' own too (the task plan, their documents). */
+const WORK_FOLDER = 'docs';
+
 /**
- * The paths the profile holds read-only: every guarded path that exists once init has written isdlc's
- * files, none inside another. A missing one is not named: Codex would stand an empty file or folder in
- * for it, left in the project as untracked work, and it cannot apply a profile that names a missing path
- * inside a folder it already holds (every patch then fails). What the agent makes there instead (another
- * host's settings, say) is undone by the tamper check at the next hook call. A monorepo's patterns are
- * left out (Codex takes none).
+ * The paths the profile holds read-only, none inside another, each there once init has written isdlc's
+ * files. A missing one is not named: Codex would stand an empty file or folder in for it, left in the
+ * project as untracked work, and it cannot apply a profile that names a missing path inside a folder it
+ * already holds (every patch then fails); what the agent makes there instead (another host's settings,
+ * say) is undone by the tamper check at the next hook call. A guarded path in the agents' `docs/` is held
+ * where it is, the folders above it pinned (folders-above.ts); any other at its top folder (`.claude`,
+ * `.git`, `.codex`): a tool's folder, none of it the agent's work, which then needs nothing pinned. Codex
+ * takes no patterns: a monorepo's are named by the files that match them now (a project's constitution
+ * written later is held once init runs again).
  */
 export function readOnlyPaths(root: string, guarded: readonly string[]): string[] {
-  const present = [...new Set(guarded.filter((path) => !path.includes('*') && existsSync(join(root, path))))];
+  const present = guarded
+    .flatMap((path) => (path.includes('*') ? matchesOnDisk(root, path) : [path]))
+    .map((path) => (path.split('/')[0] === WORK_FOLDER ? path : path.split('/')[0]!))
+    .filter((path) => existsSync(join(root, path)));
+  const unique = [...new Set(present)];
   // Sorted: the same files give the same profile, whichever of them existed first.
-  return present.filter((path) => !present.some((other) => other !== path && path.startsWith(`${other}/`))).sort();
+  return unique.filter((path) => !unique.some((other) => other !== path && path.startsWith(`${other}/`))).sort();
 }
 
 function prepareInit(context: HostInitContext, options: CodexInitOptions): HostInitPlan {
@@ -98,7 +125,11 @@ function prepareInit(context: HostInitContext, options: CodexInitOptions): HostI
     const configPath = join(root, CONFIG_FILE);
     // Worked out once isdlc's own files are in place: a path init just made is held where it is, not at the
     // missing folder it was in a moment ago (which would have held all of docs/, say).
-    const blocks = configBlocks(readOnlyPaths(root, context.guarded.paths), { command: node, args: [bin, 'mcp', '--dir', root] });
+    const blocks = configBlocks(
+      readOnlyPaths(root, context.guarded.paths),
+      { command: node, args: [bin, 'mcp', '--dir', root] },
+      parentsAboveProject(realpathSync(root), codexTempFolders()),
+    );
     const nextConfig = withIsdlcBlocks(configText, blocks);
     if (nextConfig === configText) changes.push({ path: CONFIG_FILE, change: 'unchanged' });
     else {
