@@ -2,7 +2,7 @@
 // codex` leaves it: isdlc's hooks run (the activity log names the host of each call), the permission profile keeps the
 // agent's shell and apply_patch off every guarded file whatever the route, ordinary work goes on, and a
 // hook that cannot answer denies instead of letting the call through.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -64,7 +64,7 @@ describe('Codex in a project isdlc set up', () => {
   });
 
   test.each(['codex', 'claude-code,codex'])(
-    "ordinary work goes on (set up for %s): a source edit by patch, the tests; a commit is Codex's own to refuse (its sandbox keeps .git read-only, isdlc or not)",
+    'ordinary work goes on (set up for %s): a source edit by patch, the tests, a commit on a feature branch; .git/config and .git/hooks stay held',
     async (hosts) => {
       const project = isdlcProject(hosts);
       const run = await runCodex(project, {
@@ -72,17 +72,19 @@ describe('Codex in a project isdlc set up', () => {
           call(applyPatch(updateFile('sum.js', ['module.exports = (a, b) => a + b;'], ['module.exports = (a, b) => b + a;']))),
           call(shell('node --test')),
           call(shell('git switch -q -c feat/sum && git add -A && git -c user.email=a@b -c user.name=a commit -qm "sum" && git log --oneline -1')),
+          call(shell('git config core.hooksPath /tmp/evil; echo x > .git/hooks/pre-commit')),
           say('Done.'),
         ],
       });
       expect(run.exitCode, run.stderr).toBe(0);
       expect(readFileSync(join(project.dir, 'sum.js'), 'utf8'), run.api.output(run.api.callIds('apply_patch')[0]!)).toContain('b + a');
-      const [, tests, commit] =
-        run.api.callIds('exec_command').length === 2 ? [undefined, ...run.api.callIds('exec_command')] : run.api.callIds('exec_command');
+      const [tests, commit, hooks] = run.api.callIds('exec_command');
       expect(run.api.output(tests!)).toContain('pass 1');
-      // Codex's workspace profile holds .git read-only in every writable root; the branch and the commit are the person's.
-      expect(run.api.output(commit!)).toContain("cannot lock ref 'refs/heads/feat/sum'");
-      expect(execFileSync('git', ['log', '--oneline'], { cwd: project.dir, encoding: 'utf8' }).trim().split('\n')).toHaveLength(1);
+      // Codex's workspace profile alone holds all of .git read-only; isdlc's names it writable but for its config and hooks.
+      expect(run.api.output(commit!)).toContain('Process exited with code 0');
+      expect(execFileSync('git', ['log', '--oneline', 'feat/sum'], { cwd: project.dir, encoding: 'utf8' }).trim().split('\n')).toHaveLength(2);
+      expect(run.api.output(hooks!)).toContain('Read-only file system');
+      expect(spawnSync('git', ['config', '--get', 'core.hooksPath'], { cwd: project.dir, encoding: 'utf8' }).stdout).toBe('');
     },
   );
 

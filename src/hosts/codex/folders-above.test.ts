@@ -8,7 +8,7 @@ describe('foldersAboveHeld', () => {
     ['a folder held whole has nothing above it in the project', ['.isdlc', '.mcp.json'], []],
     ['the constitution: docs and docs/isdlc', ['docs/isdlc/constitution.md'], ['docs', 'docs/isdlc']],
     ['Claude Code settings files: .claude once', ['.claude/settings.json', '.claude/settings.local.json', '.claude/agents'], ['.claude']],
-    ['.git is held by Codex itself: never named writable', ['.git/config', '.git/hooks'], []],
+    ['.git is pinned, its config and hooks held: the agent commits, as under Claude Code', ['.git/config', '.git/hooks'], ['.git']],
     ['.codex and .agents likewise', ['.codex/hooks.json', '.agents/skills'], []],
     ['a folder inside a held one is not pinned', ['docs', 'docs/isdlc/constitution.md'], []],
     [
@@ -24,7 +24,7 @@ describe('foldersAboveHeld', () => {
         '.git/hooks',
         '.codex',
       ],
-      ['.claude', 'docs', 'docs/isdlc'],
+      ['.claude', '.git', 'docs', 'docs/isdlc'],
     ],
   ])('%s', (_name, readOnly, pinned) => {
     expect(foldersAboveHeld(readOnly)).toEqual(pinned);

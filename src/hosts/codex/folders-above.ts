@@ -6,7 +6,7 @@
 // copy of the project put at the old path, every guarded file of the copy is the agent's, and Codex, its
 // hooks and isdlc go on at the old path.
 //
-// Inside the project such a folder is the agents' work (`docs/`): it is pinned, named writable although it
+// Inside the project such a folder is the agents' work (`docs/`, and `.git/` but for its config and hooks): it is pinned, named writable although it
 // is writable already, which makes it a mount of its own that keeps its place, everything in it as writable
 // as it was. Above the project the topmost parent inside the temp folder is held read-only, as everything
 // above a project elsewhere is: the project stays writable as Codex's workspace root, and a session started
@@ -15,8 +15,12 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 
-/** Folders Codex holds read-only itself in every writable root: named writable, they would open. */
-const CODEX_HELD = new Set(['.git', '.codex', '.agents']);
+/**
+ * Folders Codex holds read-only itself in every writable root: named writable, they would open. `.git` is
+ * not among them here: named writable (pinned), with its config and hooks held, it lets the agent commit as
+ * it does under Claude Code, where Codex's workspace profile alone refuses every commit.
+ */
+const CODEX_HELD = new Set(['.codex', '.agents']);
 
 /**
  * The folders (relative to the project, `/`-separated) above the paths the profile holds read-only, to pin:

@@ -74,7 +74,7 @@ describe('the paths the profile holds', () => {
       '.claude/agents',
       '.codex',
     ];
-    expect(readOnlyPaths(root, guarded)).toEqual(['.codex', '.git', '.isdlc', 'docs/isdlc/constitution.md']);
+    expect(readOnlyPaths(root, guarded)).toEqual(['.codex', '.git/hooks', '.isdlc', 'docs/isdlc/constitution.md']);
   });
 
   it("a monorepo's pattern by the files that match it now: a project's constitution, not a project without one", () => {

@@ -61,24 +61,29 @@ function matchesOnDisk(root: string, pattern: string): string[] {
   return found;
 }
 
-/** The folder the constitution lives in, which is the agents' own too (the task plan, their documents). */
-const WORK_FOLDER = 'docs';
+/**
+ * Top folders whose guarded paths are held where they are, the folders above them pinned: the agents' `docs/`
+ * (the constitution's folder, and the task plan's), and `.git/`, where only the config and the hooks are
+ * held: named writable (a pinned folder), the rest of it lets the agent commit, which Codex's workspace
+ * profile alone refuses.
+ */
+const KEPT_WHERE_THEY_ARE: ReadonlySet<string> = new Set(['docs', '.git']);
 
 /**
  * The paths the profile holds read-only, none inside another, each there once init has written isdlc's
  * files. A missing one is not named: Codex would stand an empty file or folder in for it, left in the
  * project as untracked work, and it cannot apply a profile that names a missing path inside a folder it
  * already holds (every patch then fails); what the agent makes there instead (another host's settings,
- * say) is undone by the tamper check at the next hook call. A guarded path in the agents' `docs/` is held
+ * say) is undone by the tamper check at the next hook call. A guarded path in `docs/` or `.git/` is held
  * where it is, the folders above it pinned (folders-above.ts); any other at its top folder (`.claude`,
- * `.git`, `.codex`): a tool's folder, none of it the agent's work, which then needs nothing pinned. Codex
+ * `.codex`): a tool's folder, none of it the agent's work, which then needs nothing pinned. Codex
  * takes no patterns: a monorepo's are named by the files that match them now (a project's constitution
  * written later is held once init runs again).
  */
 export function readOnlyPaths(root: string, guarded: readonly string[]): string[] {
   const present = guarded
     .flatMap((path) => (path.includes('*') ? matchesOnDisk(root, path) : [path]))
-    .map((path) => (path.split('/')[0] === WORK_FOLDER ? path : path.split('/')[0]!))
+    .map((path) => (KEPT_WHERE_THEY_ARE.has(path.split('/')[0]!) ? path : path.split('/')[0]!))
     .filter((path) => existsSync(join(root, path)));
   const unique = [...new Set(present)];
   // Sorted: the same files give the same profile, whichever of them existed first.
