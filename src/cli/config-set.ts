@@ -36,7 +36,8 @@ function target(root: string, name: string): { rel: string; content: Json } {
   }
   const rel = inProject ? relative(root, loaded.from) : `${ISDLC_CONFIG_DIR}/${configFileName(config)}`;
   // No file of the project's yet: it starts as the config in use, which is what `config show` prints.
-  const start = { $schema: `./${CONFIG_SCHEMAS_DIR}/${configFileName(config)}`, ...(loaded.value as Json) };
+  // A copy: the value may be the bundled default itself, shared by everything else in this process.
+  const start = { $schema: `./${CONFIG_SCHEMAS_DIR}/${configFileName(config)}`, ...(structuredClone(loaded.value) as Json) };
   return { rel, content: readObject(root, rel) ?? start };
 }
 

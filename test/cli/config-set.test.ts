@@ -62,6 +62,10 @@ describe('isdlc config set', () => {
     });
     expect(cli(['config', 'list', '--dir', dir]).stdout).toMatch(/^iteration-requirements\s+.*\.isdlc\/config\/iteration-requirements\.json$/m);
     expect(runRegisteredHook(dir, bashPassed(dir, 'ls', '')).stdout).not.toContain('tamper-evidence');
+    // The bundled default it started from is untouched: another project in the same process still has 10.
+    const other = initedProjectWithTests('isdlc-config-set-');
+    const shown = JSON.parse(cli(['config', 'show', 'iteration-requirements', '--dir', other]).stdout) as Record<string, any>;
+    expect(shown['phase_requirements']['06-implementation'].test_iteration.max_iterations).toBe(10);
   });
 
   it("is a person's command: the agent's shell is refused", () => {
