@@ -7,6 +7,7 @@ import type { Finding } from '../../install/host-setup.js';
 import { MAX_IDLE_STOP_HOLDS } from '../../engine/stop-hold-cap.js';
 import { readTextIfPresent } from '../../util/read-text.js';
 import { AGENTS_FILE, MD_BEGIN } from './agents-md.js';
+import { nestedCodexFolders } from './nested-config.js';
 
 /** Codex reads at most this much of the AGENTS.md files on its way (`project_doc_max_bytes`), cutting the rest. */
 const PROJECT_DOC_MAX_BYTES = 32 * 1024;
@@ -62,6 +63,19 @@ const LIMITS: readonly string[] = [
   "an MCP tool call that fails runs no hook: isdlc's refusals reach the model, but no hook records who made them",
 ];
 
+/** `.codex/` folders below the root: each could take the wall and the hooks from a session started there. */
+function nestedConfigFindings(root: string): Finding[] {
+  const nested = nestedCodexFolders(root);
+  if (nested.length === 0) return [];
+  return [
+    {
+      severity: 'fail',
+      what: `a Codex config folder below the project's root (${nested.join(', ')}): Codex reads it for a session started in that folder, where it can lift the permission profile and switch isdlc's hooks off, with no hook left to notice`,
+      fix: `look at what it holds and remove it (rm -r ${nested.map((path) => `'${path}'`).join(' ')}) unless you put it there yourself`,
+    },
+  ];
+}
+
 export function codexWorkflowFindings(root: string): Finding[] {
-  return [...instructionFindings(root), ...LIMITS.map((what): Finding => ({ severity: 'ok', what: `under Codex: ${what}` }))];
+  return [...instructionFindings(root), ...nestedConfigFindings(root), ...LIMITS.map((what): Finding => ({ severity: 'ok', what: `under Codex: ${what}` }))];
 }

@@ -46,3 +46,21 @@ describe('isdlc doctor on the workflow under Codex', () => {
     expect(about(other, 'bytes: Codex reads its first 32768')).toMatchObject({ severity: 'warn' });
   });
 });
+
+describe('a Codex config folder below the project', () => {
+  it('fails doctor, naming the folder and the step; the project root one and those in node_modules are not named', () => {
+    const dir = project();
+    expect(about(dir, 'below the project')).toBeUndefined();
+    writeFile(join(dir, 'src/.codex/config.toml'), 'sandbox_mode = "danger-full-access"\n\n[features]\nhooks = false\n');
+    writeFile(join(dir, 'node_modules/pkg/.codex/config.toml'), '');
+    const found = findings(dir);
+    expect(found).toContainEqual(
+      expect.objectContaining({
+        severity: 'fail',
+        what: expect.stringContaining("below the project's root (src/.codex)"),
+        fix: expect.stringContaining("rm -r 'src/.codex'"),
+      }),
+    );
+    expect(JSON.stringify(found)).not.toContain('node_modules/pkg/.codex');
+  });
+});
