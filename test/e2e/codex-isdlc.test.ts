@@ -64,13 +64,14 @@ describe('Codex in a project isdlc set up', () => {
   });
 
   test.each(['codex', 'claude-code,codex'])(
-    'ordinary work goes on (set up for %s): a source edit by patch, the tests, a commit on a feature branch; .git/config and .git/hooks stay held',
+    'ordinary work goes on (set up for %s): a source edit by patch, the tests, a build, a commit on a feature branch; .git/config and .git/hooks stay held',
     async (hosts) => {
       const project = isdlcProject(hosts);
       const run = await runCodex(project, {
         turns: [
           call(applyPatch(updateFile('sum.js', ['module.exports = (a, b) => a + b;'], ['module.exports = (a, b) => b + a;']))),
           call(shell('node --test')),
+          call(shell('npm run build --silent && ls dist')),
           call(shell('git switch -q -c feat/sum && git add -A && git -c user.email=a@b -c user.name=a commit -qm "sum" && git log --oneline -1')),
           call(shell('git config core.hooksPath /tmp/evil; echo x > .git/hooks/pre-commit')),
           say('Done.'),
@@ -78,7 +79,9 @@ describe('Codex in a project isdlc set up', () => {
       });
       expect(run.exitCode, run.stderr).toBe(0);
       expect(readFileSync(join(project.dir, 'sum.js'), 'utf8'), run.api.output(run.api.callIds('apply_patch')[0]!)).toContain('b + a');
-      const [tests, commit, hooks] = run.api.callIds('exec_command');
+      const [tests, build, commit, hooks] = run.api.callIds('exec_command');
+      expect(run.api.output(build!)).toContain('sum.js');
+      expect(existsSync(join(project.dir, 'dist/sum.js'))).toBe(true);
       expect(run.api.output(tests!)).toContain('pass 1');
       // Codex's workspace profile alone holds all of .git read-only; isdlc's names it writable but for its config and hooks.
       expect(run.api.output(commit!)).toContain('Process exited with code 0');

@@ -16,7 +16,7 @@ export const STATE = '.isdlc/state.json';
 
 /** A small Node project with one test. */
 export const SUM_FILES: Readonly<Record<string, string>> = {
-  'package.json': '{"name":"sum","version":"1.0.0","private":true,"scripts":{"test":"node --test"}}\n',
+  'package.json': `${JSON.stringify({ name: 'sum', version: '1.0.0', private: true, scripts: { test: 'node --test', build: 'mkdir -p dist && cp sum.js dist/sum.js' } })}\n`,
   'sum.js': 'module.exports = (a, b) => a + b;\n',
   'test/sum.test.js':
     "const test = require('node:test');\nconst assert = require('node:assert');\nconst sum = require('../sum.js');\ntest('adds', () => assert.strictEqual(sum(1, 2), 3));\n",
