@@ -9,11 +9,12 @@
 // on disk, the Python package a wheel in the project. The sandbox has a network namespace of its own, so
 // its 127.0.0.1 is not the machine's; Claude Code's proxy reaches the machine's, which is why the npm
 // commands clear NO_PROXY (a person's registry is reached through that proxy anyway).
+import { pathWithoutSandbox } from '../helpers/claude-code.js';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { cleanEnv, tempDir } from '../helpers/project.js';
 import { toolchainProject } from '../helpers/toolchain-projects.js';
@@ -259,19 +260,6 @@ describe('everyday commands inside the sandbox, in a project as init leaves it',
 });
 
 describe('a teammate whose machine cannot run the sandbox', () => {
-  /** A PATH with everything of this machine's but bwrap and socat. */
-  function pathWithoutSandbox(): string {
-    const bin = tempDir('isdlc-no-bwrap-');
-    for (const dir of (process.env['PATH'] ?? '').split(delimiter).filter(Boolean)) {
-      if (!existsSync(dir)) continue;
-      for (const name of readdirSync(dir)) {
-        if (name === 'bwrap' || name === 'socat' || existsSync(join(bin, name))) continue;
-        symlinkSync(join(dir, name), join(bin, name));
-      }
-    }
-    return bin;
-  }
-
   test('Claude Code refuses to start naming what to install; doctor says it first, with the opt-out for this machine, and the opt-out works', async () => {
     const project = guardedProject();
     const env = { PATH: pathWithoutSandbox() };

@@ -1,10 +1,10 @@
 // What each part of the protection `isdlc init` writes is for: taken out, a route the full setup refuses
 // gets through (or, for the sandbox's own deny list, does not: docs/sandbox.md says why it stays). Each
 // project here is init's, with one part (or a few independent parts) removed by hand afterwards.
-import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { pathWithoutSandbox } from '../helpers/claude-code.js';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { tempDir } from '../helpers/project.js';
 import { definitionWithHook } from './harness/attack-routes.js';
 import { delegateToHelper } from './harness/attack-run.js';
 import { changes, guardedProject, snapshot } from './harness/guarded.js';
@@ -72,16 +72,7 @@ describe('what each part of the protection is for', () => {
   });
 
   test('sandbox.failIfUnavailable: without bubblewrap, Claude Code refuses to start; with false it starts unsandboxed and a script writes config', async () => {
-    // A PATH with everything of this machine's but bwrap and socat.
-    const bin = tempDir('isdlc-no-bwrap-');
-    for (const dir of (process.env['PATH'] ?? '').split(delimiter).filter(Boolean)) {
-      if (!existsSync(dir)) continue;
-      for (const name of readdirSync(dir)) {
-        if (name === 'bwrap' || name === 'socat' || existsSync(join(bin, name))) continue;
-        symlinkSync(join(dir, name), join(bin, name));
-      }
-    }
-    const env = { PATH: bin };
+    const env = { PATH: pathWithoutSandbox() };
     const turns = [call(bash(NODE_WRITE('.isdlc/config/README.md'))), say('Done.')];
     const strict = guardedProject();
     const refused = await runClaude(strict, { prompt: 'Go.', env, scripts: [{ name: 'main', turns }] });

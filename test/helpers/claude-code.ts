@@ -2,7 +2,7 @@
 // this machine's PATH (or on its absence): a real executable that prints a version as `claude --version`
 // does, a PATH with no `claude` at all, and a HOME whose `.claude.json` trusts a folder.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, symlinkSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { tempDir, writeFile, writeJson } from './project.js';
 
@@ -60,4 +60,17 @@ export function homeWith(projects: Record<string, Record<string, unknown>> | und
 /** The HOME of a user who set isdlc up as the README says: Claude Code trusts `project`, bashEditDiff is on. */
 export function trustedHome(project: string): Record<string, string> {
   return homeWith({ [project]: { allowedTools: [], hasTrustDialogAccepted: true } }, { bashEditDiffEnabled: true });
+}
+
+/** A PATH with everything of this machine's but bwrap and socat: a teammate's machine Claude Code's sandbox cannot run on. */
+export function pathWithoutSandbox(): string {
+  const bin = tempDir('isdlc-no-bwrap-');
+  for (const dir of (process.env['PATH'] ?? '').split(delimiter).filter(Boolean)) {
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir)) {
+      if (name === 'bwrap' || name === 'socat' || existsSync(join(bin, name))) continue;
+      symlinkSync(join(dir, name), join(bin, name));
+    }
+  }
+  return bin;
 }
