@@ -17,7 +17,7 @@ export default tseslint.config(
     rules: {
       // Sibling bundles and the libraries only some calls need are required where first used, so a hook
       // call that does not need them never loads them (docs/hot-path.md).
-      '@typescript-eslint/no-require-imports': ['error', { allow: ['^\\./', '^yaml$', '^shell-quote$', '^smol-toml$'] }],
+      '@typescript-eslint/no-require-imports': ['error', { allow: ['^\\./', '^yaml$', '^shell-quote$', '^smol-toml$', '^tar$'] }],
       // isdlc reads terminal output: escape and control characters are what those expressions look for.
       'no-control-regex': 'off',
       // A name starting with `_` is left out on purpose (a destructured field taken out of a copy).

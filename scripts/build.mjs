@@ -2,7 +2,8 @@
 // run it through V8's code cache, src/entry/launcher.ts), hook-tool-call.cjs,
 // hook-tool-result.cjs and hook-turn.cjs (`isdlc hook` for each kind of event, the hot path), cli.cjs
 // (every other command), yaml.cjs (the YAML parser, loaded only for YAML config), toml.cjs (the TOML
-// parser, loaded only for Codex's config files) and shell-quote.cjs (the
+// parser, loaded only for Codex's config files), tar.cjs (the tar reader, loaded only when the gate compares
+// an installed package with its tarball) and shell-quote.cjs (the
 // shell parser, loaded only for a command line that names a state file or a commit), loop.cjs (the
 // iteration loop: SQLite store on Node's own
 // node:sqlite, rules, Stop answer; loaded only where a loop is at work), validate.cjs (a loop's rules run: the program of the Stop hook's
@@ -18,7 +19,14 @@ import { join } from 'node:path';
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 /** Modules that ship as their own file in dist/ and are required from there at run time. */
-const SIBLINGS = { yaml: './yaml.cjs', 'shell-quote': './shell-quote.cjs', 'smol-toml': './toml.cjs', './cli.cjs': './cli.cjs', './mcp.cjs': './mcp.cjs' };
+const SIBLINGS = {
+  yaml: './yaml.cjs',
+  'shell-quote': './shell-quote.cjs',
+  'smol-toml': './toml.cjs',
+  tar: './tar.cjs',
+  './cli.cjs': './cli.cjs',
+  './mcp.cjs': './mcp.cjs',
+};
 const siblingFiles = {
   name: 'sibling-files',
   setup(b) {
@@ -28,7 +36,7 @@ const siblingFiles = {
       contents: JSON.stringify(JSON.parse(readFileSync(args.path, 'utf8'))),
       loader: 'text',
     }));
-    b.onResolve({ filter: /^(yaml|shell-quote|smol-toml|\.\/cli\.cjs|\.\/mcp\.cjs)$/ }, (args) => ({ path: SIBLINGS[args.path], external: true }));
+    b.onResolve({ filter: /^(yaml|shell-quote|smol-toml|tar|\.\/cli\.cjs|\.\/mcp\.cjs)$/ }, (args) => ({ path: SIBLINGS[args.path], external: true }));
     // src/loop/load.ts requires the loop's API: in a build that is the loop bundle beside the caller.
     b.onResolve({ filter: /^\.\/api\.js$/ }, (args) =>
       args.importer.endsWith(join('src', 'loop', 'load.ts')) ? { path: './loop.cjs', external: true } : undefined,
@@ -114,6 +122,11 @@ await Promise.all([
     ...common,
     stdin: { contents: "module.exports = require('smol-toml');", resolveDir: process.cwd(), loader: 'js' },
     outfile: 'dist/toml.cjs',
+  }),
+  build({
+    ...common,
+    stdin: { contents: "module.exports = require('tar');", resolveDir: process.cwd(), loader: 'js' },
+    outfile: 'dist/tar.cjs',
   }),
 ]);
 chmodSync('dist/isdlc.cjs', 0o755);

@@ -37,7 +37,7 @@ function definitionLines(comparison: DefinitionComparison): string[] {
 export function registerTestsCommands(program: Command): void {
   const tests = program
     .command('tests')
-    .description("what defines the project's test command, and changes to it since the workflow started (accepting them is for people)");
+    .description("what defines the project's test command and the packages it runs on, and changes since the workflow started (accepting them is for people)");
   tests
     .command('show', { isDefault: true })
     .description('the test definition recorded at workflow start, what changed since, and what waits for acceptance')
@@ -83,7 +83,9 @@ export function registerTestsCommands(program: Command): void {
 
   tests
     .command('accept')
-    .description('accept the changes `isdlc tests` lists: the test definition as it is now becomes the baseline; for people, not agents')
+    .description(
+      'accept the changes `isdlc tests` lists: the test definition and the installed packages as they are now become the baseline; for people, not agents',
+    )
     .addOption(dirOption())
     .addOption(projectOption())
     .option('--json', 'print what was accepted as JSON')

@@ -25,6 +25,7 @@ import { iterationLimits } from '../testwatch/limits.js';
 import { ACCEPT_TESTS_COMMAND, compareTestDefinition, definitionUnaccepted } from '../verify/test-definition.js';
 import { reviewArticles, reviewerKinds, workerOf } from './article-recorders.js';
 import { ACKNOWLEDGE_COMMAND, acknowledgedViolations, describeViolation, openViolations } from '../verify/branch-violations.js';
+import { DEPENDENCY_RECORD, hasDependencyRecord } from '../verify/dependencies/record.js';
 
 export type { GateCheck, GateRequirement } from './gate-check.js';
 
@@ -46,11 +47,19 @@ export interface GateInput {
   gateRun?: GateRun;
   /** When the gate is judged (a run's age); now when unset. */
   now?: Date;
+  /**
+   * Checks the installed packages now (verify/dependencies/), where a person looks at the gate; without it
+   * the requirement says the check happens at completion (the hooks do not digest node_modules).
+   */
+  verifyDependencies?: () => Omit<GateCheck, 'requirement'>;
 }
 
 /** The requirements a project's config can switch off; branch integrity and tamper review are not among them (the test definition goes with the tests). */
 const RULE_FOR: Record<
-  Exclude<GateRequirement, 'branch_integrity' | 'tamper_review' | 'test_definition' | 'iteration_enforcement' | 'phase_agent_finished'>,
+  Exclude<
+    GateRequirement,
+    'branch_integrity' | 'tamper_review' | 'test_definition' | 'dependencies_verified' | 'iteration_enforcement' | 'phase_agent_finished'
+  >,
   string
 > = {
   test_iteration: 'block_on_incomplete_test_iteration',
@@ -328,6 +337,18 @@ function testDefinitionCheck(input: GateInput): GateCheck | null {
   };
 }
 
+/** The installed packages, where the gate runs the tests itself: absent without a record of them. */
+function dependenciesCheck(input: GateInput): GateCheck | null {
+  if (input.verifyDependencies) return { requirement: 'dependencies_verified', ...input.verifyDependencies() };
+  if (!hasDependencyRecord(input.root)) return null;
+  return {
+    requirement: 'dependencies_verified',
+    met: true,
+    atCompletion: true,
+    detail: `\`isdlc phase complete\` compares the installed packages with ${DEPENDENCY_RECORD} and the lockfile before it runs the tests`,
+  };
+}
+
 export function evaluateGate(input: GateInput): GateEvaluation {
   const workflowType = activeWorkflowOf(input.state)?.type;
   const requirements = effectivePhaseRequirements(input.config.iterationRequirements, input.phase, workflowType) ?? {};
@@ -356,6 +377,8 @@ export function evaluateGate(input: GateInput): GateEvaluation {
         })
       : { met: true, detail: 'off for this phase (verify_at_gate: false): the gate does not run the tests itself and trusts the runs the hooks observed' };
     checks.push({ requirement: 'verified_test_run', ...verified });
+    const dependencies = verifiesAtGate(requirements) ? dependenciesCheck(input) : null;
+    if (dependencies) checks.push(dependencies);
   }
   if (enforced('constitutional_validation', requirements.constitutional_validation?.enabled)) checks.push(constitutionalCheck(input, requirements));
   if (enforced('interactive_elicitation', requirements.interactive_elicitation?.enabled)) checks.push(elicitationCheck(input, requirements));

@@ -10,6 +10,8 @@ export type GateRequirement =
   | 'branch_integrity'
   | 'tamper_review'
   | 'test_definition'
+  /** The installed packages are the ones the lockfile names (checked before the gate runs the tests). */
+  | 'dependencies_verified'
   /** Present only while the phase's agent is still running: a phase does not complete under it. */
   | 'phase_agent_finished'
   /** Present only when the person switched iteration enforcement off: says so, always met. */

@@ -8,6 +8,7 @@ export const BIN_FILES = [
   'cli.cjs',
   'yaml.cjs',
   'toml.cjs',
+  'tar.cjs',
   'shell-quote.cjs',
   'loop.cjs',
   'validate.cjs',

@@ -29,6 +29,7 @@ import { projectSuiteCommands, recordGateRun, reporterFileOf } from '../verify/g
 import { verifiesAtGate } from '../verify/verify-at-gate.js';
 import { runGateTests, type GateProgress, type GateRun, type RunIsolation } from '../verify/gate-run.js';
 import { loadTestingConfig } from '../config/testing-config.js';
+import { checkDependencies, DEPENDENCIES_REQUIREMENT, recordDependenciesAtStart } from '../verify/dependencies/dependency-gate.js';
 
 /** What a state-changing operation did: its result, the version it wrote, when, and the line to show. */
 export interface Outcome<T> {
@@ -75,7 +76,7 @@ export function startAt(location: StateLocation, input: Omit<StartInput, 'now'>)
   startWorkflow(structuredClone(storeOf(location).read().state ?? {}), config, { ...input, now: new Date() });
   const branch = input.branch ? switchToBranch(location.root, input.branch) : undefined;
   const onBranch = branch ? ` Working on branch ${input.branch!}${branch.switched === 'created' ? ' (made from where HEAD was)' : ''}.` : '';
-  return change(
+  const started = change(
     location,
     (draft, now) => startWorkflow(draft, config, { ...input, now }),
     (workflow) =>
@@ -83,6 +84,9 @@ export function startAt(location: StateLocation, input: Omit<StartInput, 'now'>)
       `Current phase: ${String(workflow.current_phase)}; artifact folder ${String(workflow.artifact_folder)}.\n` +
       nextAfterStart(String(workflow.current_phase), phaseAgent(config.manifest, String(workflow.current_phase))),
   );
+  // What the tests will run on: the gate compares the installed packages with this record before its run.
+  const packages = recordDependenciesAtStart(location.root, { now: new Date(started.at) });
+  return packages ? { ...started, message: `${started.message}\n${packages}` } : started;
 }
 
 /** After a start: the first phase waits for its activation (its clock, its agent named), then its work. */
@@ -204,6 +208,14 @@ async function gateRunFor(
       `the gate of ${phase} is closed, so the phase stays in progress:\n${describeUnmet({ ...preview, unmet: blocking })}\nRun \`isdlc gate check\` to see it again once that is done.`,
     );
   }
+  // The tests run on the packages the lockfile names, or not at all.
+  const dependencies = checkDependencies(location.root, { now: new Date(), write: true });
+  if (!dependencies.met) {
+    const unmet = { requirement: DEPENDENCIES_REQUIREMENT, ...dependencies } as const;
+    throw new WorkflowError(
+      `the gate of ${phase} is closed, so the phase stays in progress:\n${describeUnmet({ ...preview, open: false, unmet: [unmet] })}\nRun \`isdlc gate check\` to see it again once that is done.`,
+    );
+  }
   const reporterFile = reporterFileOf(requirements);
   return runGateTests({
     root: location.root,
@@ -252,7 +264,18 @@ function metLines(result: GateEvaluation): string {
 /** The gate of `phase` as it stands: a read, nothing is written. `reader`: who the message is for. */
 export function gateAt(location: StateLocation, phase: string, reader: GateReader = 'agent'): { result: GateEvaluation; message: string } {
   const state = storeOf(location).read().state ?? {};
-  const result = evaluateGate({ state, config: configFor(location), phase, root: location.root, docsBase: location.docsBase });
+  const result = evaluateGate({
+    state,
+    config: configFor(location),
+    phase,
+    root: location.root,
+    docsBase: location.docsBase,
+    // A few hundred milliseconds for a few hundred packages: looked at now, and again when the phase completes.
+    verifyDependencies: () => {
+      const { met, detail, action } = checkDependencies(location.root, { now: new Date(), write: false });
+      return { met, detail, ...(action ? { action } : {}) };
+    },
+  });
   const lines = result.checks.length > 0 ? `:\n${result.checks.map((check) => `- ${check.requirement}: ${check.detail}`).join('\n')}` : '.';
   const count = `${result.checks.length} requirement${result.checks.length === 1 ? '' : 's'} met`;
   // The gate's own test run happens at completion: until then "open" would promise what only that run decides.

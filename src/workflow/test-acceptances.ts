@@ -1,12 +1,14 @@
 // What about the tests waits for a person's acceptance before the gate counts them again (`isdlc tests`,
 // `isdlc tests accept`). Each kind is one provider: it looks at the state and the project, and when it
 // has something pending it says what (for the person) and how accepting it is recorded. The test
-// definition is one; fewer tests running than before (verify/gate-evidence.ts) is the other.
+// definition is one; fewer tests running than before (verify/gate-evidence.ts) is another; installed packages
+// that are not what the lockfile installs (verify/dependencies/) the third.
 import type { IsdlcState } from '../state/schema.js';
 import { addHistory } from './cursor.js';
 import { WorkflowError } from './start.js';
 import { acceptCountDrop, describeCountDrop, pendingCountDrop } from '../verify/gate-evidence.js';
 import { acceptTestDefinition, compareTestDefinition, definitionUnaccepted, type TestCommandSource } from '../verify/test-definition.js';
+import { acceptInstalledDependencies, pendingDependencyChanges } from '../verify/dependencies/dependency-gate.js';
 
 export interface AcceptanceContext {
   root: string;
@@ -44,7 +46,20 @@ const countDrop: Provider = (state, context) => {
   };
 };
 
-const PROVIDERS: readonly Provider[] = [definitionChange, countDrop];
+const installedPackages: Provider = (_state, context) => {
+  const pending = pendingDependencyChanges(context.root, new Date());
+  if (!pending) return null;
+  return {
+    kind: 'dependencies',
+    describe: () =>
+      pending.problems.length === 0
+        ? [`${pending.detail}.`]
+        : [pending.detail.slice(0, pending.detail.indexOf(': ') + 1), ...pending.problems.map((problem) => `  ${problem.path}: ${problem.what}`)],
+    accept: (_draft, by, now) => acceptInstalledDependencies(context.root, by, now, pending.problems),
+  };
+};
+
+const PROVIDERS: readonly Provider[] = [definitionChange, countDrop, installedPackages];
 
 export function pendingTestAcceptances(state: IsdlcState | null | undefined, context: AcceptanceContext): PendingTestAcceptance[] {
   if (!state) return [];
