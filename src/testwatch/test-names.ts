@@ -5,7 +5,7 @@
 // the output names no test.
 import { jestVerbose, mochaSpec, nodeTestSpec, vitestVerbose } from './test-names-js.js';
 import { cargoNames, goNames, pytestNames, tapNames } from './test-names-other.js';
-import { cleanOutput } from './text.js';
+import { cleanOutput, tailOf } from './text.js';
 import type { NamesReader, RunNames } from './test-name.js';
 import type { RunSummary } from './runner-summary.js';
 
@@ -26,9 +26,12 @@ const BY_COMMAND: readonly [RegExp, NamesReader][] = [
 /** Most specific first: TAP last, since several runners above also print it. */
 const ALL: readonly NamesReader[] = [cargoNames, goNames, pytestNames, jestVerbose, vitestVerbose, nodeTestSpec, mochaSpec, tapNames];
 
+/** How much of a run's output is read for names: a list longer than this is cut short, and wholeList says so. */
+const NAMES_TAIL = 128 * 1024;
+
 /** The tests a run's output names, with their outcomes; null when it names none in a shape isdlc reads. */
 export function readTestNames(output: string, command: string): RunNames | null {
-  const text = cleanOutput(output);
+  const text = cleanOutput(tailOf(output, NAMES_TAIL));
   const first = BY_COMMAND.find(([pattern]) => pattern.test(command))?.[1];
   for (const reader of first ? [first, ...ALL.filter((r) => r !== first)] : ALL) {
     const names = reader(text);
