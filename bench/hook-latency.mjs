@@ -84,6 +84,43 @@ function failedTestRun(dir) {
   });
 }
 
+/** A passing Mocha run of 500 tests: its spec reporter names each, or its dot reporter names none. */
+function mochaOutput(named) {
+  const lines = [''];
+  for (let suite = 0; suite < 50; suite += 1) {
+    if (named) lines.push(`  suite ${suite}`);
+    for (let test = 0; test < 10; test += 1) lines.push(named ? `    \u2714 does thing ${test} of suite ${suite}` : '');
+  }
+  if (!named) lines.splice(1, lines.length - 1, `  ${'.'.repeat(500)}`);
+  return `${lines.join('\n')}\n\n  500 passing (120ms)\n\n`;
+}
+
+function passedTestRun(dir, named) {
+  return JSON.stringify({
+    session_id: '8bbcceab-0b3e-4e24-98c9-ec146b1ca8c6',
+    transcript_path: '/root/.claude/projects/bench/8bbcceab.jsonl',
+    cwd: dir,
+    permission_mode: 'default',
+    hook_event_name: 'PostToolUse',
+    tool_name: 'Bash',
+    tool_input: { command: 'npm test', description: 'Run the tests' },
+    tool_response: { stdout: mochaOutput(named), stderr: '', interrupted: false, isImage: false, noOutputExpected: false },
+    tool_use_id: 'toolu_01BenchNames',
+    duration_ms: 900,
+  });
+}
+
+/** A project in 06-implementation, in a git repository of 200 source files: what the digest of the files reads. */
+function implementingInGit() {
+  const dir = project(true, '06-implementation', 0);
+  for (let i = 0; i < 200; i += 1) writeFileSync(join(dir, `module-${i}.js`), `exports.value = ${i};\n`.repeat(20));
+  execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', 'init', '-q'], { cwd: dir, stdio: 'ignore' });
+  execFileSync('git', ['add', '-A'], { cwd: dir, stdio: 'ignore' });
+  execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', 'commit', '-q', '-m', 'bench'], { cwd: dir, stdio: 'ignore' });
+  acceptAsPerson(dir);
+  return dir;
+}
+
 /** Pads a state file to about `bytes` with the kind of history a long-running project accumulates. */
 function growState(file, bytes) {
   const state = JSON.parse(readFileSync(file, 'utf8'));
@@ -234,8 +271,9 @@ function casesFor(build) {
   const implementingBig = project(true, '06-implementation');
   const implementing60 = project(true, '06-implementation', 60 * 1024);
   const inGit = projectInGit();
+  const testsInGit = implementingInGit();
   const stateBytes = statSync(join(withWorkflow, '.isdlc/state.json')).size;
-  const projects = [noWorkflow, withLoop, withWorkflow, implementing, implementingBig, implementing60, inGit].filter(Boolean);
+  const projects = [noWorkflow, withLoop, withWorkflow, implementing, implementingBig, implementing60, inGit, testsInGit].filter(Boolean);
   const bytes60 = statSync(join(implementing60, '.isdlc/state.json')).size;
   const cases = [
     {
@@ -267,6 +305,18 @@ function casesFor(build) {
       ...registered(implementingBig, 'PostToolUseFailure', 'Bash'),
       input: failedTestRun(implementingBig),
       env: { CLAUDE_PROJECT_DIR: implementingBig },
+    },
+    {
+      name: '(k) PostToolUse npm test, 500 tests named (Mocha spec), git repo of 200 files',
+      ...registered(testsInGit, 'PostToolUse', 'Bash'),
+      input: passedTestRun(testsInGit, true),
+      env: { CLAUDE_PROJECT_DIR: testsInGit },
+    },
+    {
+      name: '(k, no names) the same run with the dot reporter: counted, no test named',
+      ...registered(testsInGit, 'PostToolUse', 'Bash'),
+      input: passedTestRun(testsInGit, false),
+      env: { CLAUDE_PROJECT_DIR: testsInGit },
     },
     {
       name: '(g) PostToolUse Bash with a bashEditDiff of two files',

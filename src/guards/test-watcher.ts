@@ -15,6 +15,7 @@ import { recordTestRun, type TestRunOutcome } from '../testwatch/record.js';
 import { readReporterFile } from '../testwatch/reporter-files.js';
 import { findTestCommand } from '../testwatch/test-commands.js';
 import { verifiesAtGate } from '../verify/verify-at-gate.js';
+import { recordObservedNames } from '../verify/observed-names.js';
 import { toolRef } from '../config/agent-operations.js';
 
 function reporterSummary(event: HookEvent, root: string, file: unknown, now: Date) {
@@ -90,7 +91,7 @@ export const testWatcher = defineGuard({
   description:
     'Judges each test run (passed, failed, inconclusive), records it in the phase, trips the circuit breaker and the iteration limit, and tells the model where it stands.',
   on: { PostToolUse: ['shell'], PostToolUseFailure: ['shell'] },
-  check({ event, state, config, location, now, note, tellUser, update, log }) {
+  check({ event, state, config, location, now, note, tellUser, update, log, dryRun }) {
     const phase = currentPhaseOf(state);
     if (!state || !phase || !activeWorkflowOf(state) || !event.outcome) return;
     // Switched off by the person: no run is judged or recorded (the JavaScript framework's test watcher did the same).
@@ -135,9 +136,25 @@ export const testWatcher = defineGuard({
         };
       }
     });
+    // The tests by name, in a file of their own: what the gate's own run is compared with.
+    let named: number | undefined;
+    if (!dryRun && run.result !== 'inconclusive') {
+      const file = test['reporter_file'];
+      named = recordObservedNames({
+        root: location.root,
+        state,
+        phase,
+        command: match.segment,
+        output: event.outcome.text,
+        summary: run.summary,
+        at: timestamp,
+        ...(typeof file === 'string' && file ? { reporter: { file, since: now.getTime() - (event.outcome.durationMs ?? 0) - 2000 } } : {}),
+      })?.named;
+    }
     log({
       command: match.segment,
       result: run.result,
+      ...(named !== undefined ? { named } : {}),
       basis: run.basis,
       iteration: predicted.iteration,
       ...(run.summary ? { runner: run.summary.runner } : {}),

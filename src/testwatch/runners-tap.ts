@@ -13,6 +13,8 @@ interface TapPoint {
   parent: boolean;
   /** The subtests (and tape's `# name` headers) it is inside, outermost first. */
   path: string[];
+  /** The `# name` header it follows at the top level (tape names its tests so, and numbers their assertions). */
+  group?: string;
 }
 
 interface TapStream {
@@ -69,6 +71,7 @@ export function readTap(text: string): TapStream {
         ...(directive ? { directive: directive[1]!.toLowerCase() as 'skip' | 'todo' } : {}),
         parent: previous !== undefined && previous.indent > indent,
         path,
+        ...(indent === 0 && group ? { group } : {}),
       });
       // The subtest this point closes, and any deeper ones, are over.
       for (let i = headers.length - 1; i >= 0 && headers[i]!.indent >= indent; i -= 1) headers.pop();

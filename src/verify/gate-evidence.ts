@@ -10,6 +10,9 @@ import { asRecord, isRecord, asText } from '../util/json.js';
 import type { GateRun } from './gate-run.js';
 import { ACCEPT_TESTS_COMMAND } from './test-definition.js';
 import { loadTestingConfig, TESTING_PATH, type LoadedTesting } from '../config/testing-config.js';
+import { workflowKeyOf } from '../integrity/workflow-key.js';
+import { acceptNames, readNamesRecord, recordRunNames, updateNamesRecord } from './test-names-record.js';
+import { describeChanged, describeVanished, judgeNames, type NamesVerdict, type VanishedTest } from './test-names-judge.js';
 
 /** State is read on every hook call: older runs keep their numbers, only the newest few their output excerpt. */
 const GATE_RUNS_KEPT = 20;
@@ -42,11 +45,23 @@ function clock(iso: string): string {
   return iso.slice(11, 16);
 }
 
-/** Records a gate run in the workflow and its history line. */
-export function recordGateRun(draft: IsdlcState, run: GateRun, now: Date): void {
+/**
+ * Records a gate run in the workflow and its history line; the tests it named go to the workflow's record
+ * of names (a file of its own: state stays small), and the run keeps where they are.
+ */
+export function recordGateRun(draft: IsdlcState, run: GateRun, now: Date, root?: string): void {
   const workflow = activeWorkflowOf(draft);
   if (!workflow) return;
-  const runs = [...gateRunsOf(draft), run].slice(-GATE_RUNS_KEPT);
+  const { testNames, ...kept } = run;
+  delete run.testNames;
+  const key = workflowKeyOf(draft);
+  if (testNames && root && key) {
+    const about = { at: run.at, by: 'gate' as const, command: run.command, phase: run.phase, ...(run.tree ? { tree: run.tree } : {}) };
+    const recorded = recordRunNames(root, key, about, testNames);
+    run.names = { run: recorded.id, runner: recorded.runner, named: recorded.named, kept: recorded.kept };
+    Object.assign(kept, { names: run.names });
+  }
+  const runs = [...gateRunsOf(draft), kept].slice(-GATE_RUNS_KEPT);
   workflow['gate_runs'] = runs.map((kept, i) => {
     if (i >= runs.length - EXCERPTS_KEPT || kept.excerpt === undefined) return kept;
     const { excerpt: _excerpt, ...rest } = kept;
@@ -208,6 +223,21 @@ function judge(input: VerifiedInput, run: GateRun, testing: LoadedTesting | unde
       action: 'make the test command run and report its tests, then complete the phase again',
     };
   const config = (testing ?? loadTestingConfig(input.root)).config;
+  const names = namesVerdictOf(input, run);
+  if (names && names.vanished.length > 0) {
+    return {
+      met: false,
+      detail: `${said}; ${describeVanished(names.vanished)}`,
+      action: `put the tests back or make them pass; if they were removed on purpose, stop and tell the user: a person (not the agent) runs \`${ACCEPT_TESTS_COMMAND}\` in their own terminal`,
+    };
+  }
+  if (names && names.changed.length > 0) {
+    return {
+      met: false,
+      detail: `${said}; ${describeChanged(names.changed)}`,
+      action: 'make the test assert the same wherever it runs, then complete the phase again',
+    };
+  }
   const floor = countFloor(input.state, suiteCommands(run, config), before);
   if (run.counts && floor && run.counts.executed < floor.executed) {
     return {
@@ -232,7 +262,18 @@ function judge(input: VerifiedInput, run: GateRun, testing: LoadedTesting | unde
       };
     }
   }
-  return { met: true, detail: said };
+  // Said once, briefly: where the run names no test, the count is all that holds the tests.
+  const unnamed = run.counts && !run.names ? '; its output names no test isdlc reads, so the count floor alone holds the tests' : '';
+  return { met: true, detail: `${said}${unnamed}` };
+}
+
+/** The gate's run judged by name against the tests seen earlier in the workflow; undefined where it named none. */
+function namesVerdictOf(input: Pick<VerifiedInput, 'state' | 'root'>, run: GateRun): NamesVerdict | undefined {
+  const key = workflowKeyOf(input.state);
+  if (!run.names || !key) return undefined;
+  const record = readNamesRecord(input.root, key);
+  const recorded = record.runs.find((kept) => kept.id === run.names!.run && kept.at === run.at);
+  return recorded ? judgeNames(record, recorded) : undefined;
 }
 
 /** The floor a run is judged against: the commands that run this project's suite. */
@@ -270,6 +311,28 @@ export function acceptCountDrop(draft: IsdlcState, drop: CountDrop, by: string, 
 
 export function describeCountDrop(drop: CountDrop): string {
   return `${drop.run.counts!.executed} test${drop.run.counts!.executed === 1 ? '' : 's'} ran at ${clock(drop.run.at)} (the gate's run of \`${drop.run.command}\`); ${drop.floor.executed} ran at ${clock(drop.floor.at)} (${drop.floor.what})`;
+}
+
+export interface VanishedNames {
+  run: GateRun;
+  runner: string;
+  vanished: VanishedTest[];
+}
+
+/** The tests seen earlier that the gate's last run in this workflow does not pass: missing, skipped or todo there. */
+export function pendingVanishedTests(state: IsdlcState, root: string): VanishedNames | undefined {
+  const run = gateRunsOf(state).at(-1);
+  if (!run?.names || run.result === 'inconclusive') return undefined;
+  const verdict = namesVerdictOf({ state, root }, run);
+  return verdict && verdict.vanished.length > 0 ? { run, runner: run.names.runner, vanished: verdict.vanished } : undefined;
+}
+
+/** A person's acceptance: those tests stop counting until a run names them again (who, when and which, in the record). */
+export function acceptVanishedTests(draft: IsdlcState, root: string, pending: VanishedNames, by: string, now: Date): void {
+  const key = workflowKeyOf(draft);
+  if (!key) return;
+  const names = pending.vanished.map((test) => test.name);
+  updateNamesRecord(root, key, (record) => acceptNames(record, pending.runner, names, by, now.toISOString()));
 }
 
 /** What a phase's test_iteration config says, typed loosely (the gate reads only two keys). */

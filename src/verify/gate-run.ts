@@ -10,7 +10,10 @@ import { sandboxFailure } from '../loop/rules/command-sandbox.js';
 import { probeOsSandbox, sandboxInvocation, type OsSandboxSupport, type ProtectedPaths } from '../sandbox/os-sandbox.js';
 import { classifyRun, type TestResult } from '../testwatch/classify.js';
 import { readReporterFile } from '../testwatch/reporter-files.js';
+import { reporterFileNames } from '../testwatch/reporter-names-junit.js';
 import { runnersIn } from '../testwatch/runners.js';
+import { readTestNames, wholeList, type RunNames } from '../testwatch/test-names.js';
+import { worktreeDigest } from '../detect/worktree-digest.js';
 import { invocation, runGroup } from '../util/process-group.js';
 import { gateEnvironment, shadowedProgram } from './gate-environment.js';
 import type { TestingConfig } from '../config/testing-config.js';
@@ -51,6 +54,12 @@ export interface GateRun {
   sandboxed: boolean;
   /** Why it ran without the OS sandbox. */
   unsandboxed_because?: string;
+  /** The digest of the project's files after the run (detect/worktree-digest.ts). */
+  tree?: string;
+  /** Its tests by name, as kept in the workflow's record of names (test-names-record.ts); absent where none could be read. */
+  names?: { run: number; runner: string; named: number; kept: number };
+  /** In memory only, until recordGateRun keeps them in the record of names: the tests the run named, or null. */
+  testNames?: RunNames | null;
 }
 
 export interface GateRunInput {
@@ -244,8 +253,14 @@ export async function runGateTests(input: GateRunInput): Promise<GateRun> {
   const coverage = testing.coverage_report
     ? (reportCoverage(root, [testing.coverage_report], started, ended) ?? printed)
     : (printed ?? reportCoverage(root, GATE_REPORTS, started, ended));
+  // Names only from a run that was judged: a test list the output holds in full (only its tail is kept).
+  const named = judged.result === 'inconclusive' ? null : input.reporterFile ? reporterFileNames(join(root, input.reporterFile), started) : null;
+  const testNames = judged.result === 'inconclusive' ? null : wholeList(named ?? readTestNames(outcome.outputTail, command), judged.summary);
+  const tree = worktreeDigest(root);
   const recorded: GateRun = {
     ...base,
+    ...(tree ? { tree } : {}),
+    testNames,
     result: judged.result,
     basis: judged.basis,
     ...(counts ? { counts } : {}),

@@ -155,7 +155,7 @@ export async function completeAt(
   const outcome = change(
     location,
     (draft, now): CompleteResult | null => {
-      if (gateRun) recordGateRun(draft, gateRun, now);
+      if (gateRun) recordGateRun(draft, gateRun, now, location.root);
       try {
         return completePhase(draft, config, {
           now,

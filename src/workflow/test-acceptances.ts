@@ -1,12 +1,13 @@
 // What about the tests waits for a person's acceptance before the gate counts them again (`isdlc tests`,
 // `isdlc tests accept`). Each kind is one provider: it looks at the state and the project, and when it
-// has something pending it says what (for the person) and how accepting it is recorded. The test
-// definition is one; fewer tests running than before (verify/gate-evidence.ts) is another; installed packages
-// that are not what the lockfile installs (verify/dependencies/) the third.
+// has something pending it says what (for the person) and how accepting it is recorded: the test
+// definition, fewer tests running than before, tests seen earlier that the gate's run does not pass
+// (missing, skipped or todo there; verify/gate-evidence.ts), and installed packages that are not what the
+// lockfile installs (verify/dependencies/).
 import type { IsdlcState } from '../state/schema.js';
 import { addHistory } from './cursor.js';
 import { WorkflowError } from './start.js';
-import { acceptCountDrop, describeCountDrop, pendingCountDrop } from '../verify/gate-evidence.js';
+import { acceptCountDrop, acceptVanishedTests, describeCountDrop, pendingCountDrop, pendingVanishedTests } from '../verify/gate-evidence.js';
 import { acceptTestDefinition, compareTestDefinition, definitionUnaccepted, type TestCommandSource } from '../verify/test-definition.js';
 import { acceptInstalledDependencies, pendingDependencyChanges } from '../verify/dependencies/dependency-gate.js';
 
@@ -59,7 +60,26 @@ const installedPackages: Provider = (_state, context) => {
   };
 };
 
-const PROVIDERS: readonly Provider[] = [definitionChange, countDrop, installedPackages];
+const SHOWN = 50;
+const NOW = { missing: 'missing', skipped: 'skipped', todo: 'todo' } as const;
+
+const vanishedTests: Provider = (state, context) => {
+  const pending = pendingVanishedTests(state, context.root);
+  if (!pending) return null;
+  const { vanished } = pending;
+  return {
+    kind: 'test_names',
+    describe: () => [
+      `Tests seen earlier do not pass in the gate's run at ${pending.run.at.slice(11, 16)} (\`${pending.run.command}\`):`,
+      ...vanished.slice(0, SHOWN).map((test) => `  \`${test.name}\`: ${test.was} at ${test.seen.at.slice(11, 16)}, ${NOW[test.now]} now`),
+      ...(vanished.length > SHOWN ? [`  and ${vanished.length - SHOWN} more`] : []),
+      `  Accepting stops counting ${vanished.length === 1 ? 'it' : 'them'} until a run names ${vanished.length === 1 ? 'it' : 'them'} again.`,
+    ],
+    accept: (draft, by, now) => acceptVanishedTests(draft, context.root, pending, by, now),
+  };
+};
+
+const PROVIDERS: readonly Provider[] = [definitionChange, countDrop, vanishedTests, installedPackages];
 
 export function pendingTestAcceptances(state: IsdlcState | null | undefined, context: AcceptanceContext): PendingTestAcceptance[] {
   if (!state) return [];
