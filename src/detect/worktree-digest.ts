@@ -1,46 +1,62 @@
-// What the project's files hold, as one digest: the tree git would commit if everything were added, made
-// with a copy of the index so that the person's staging is left as it was. Two test runs with the same
-// digest ran on the same files. isdlc's own folder is left out: the hooks write it at every call.
+// What the project's files hold, as one digest: every file git tracks or would add (the ignored ones left
+// out), by path and content. Two test runs with the same digest ran on the same files. isdlc's own folder is
+// left out: the hooks write it at every call.
+//
+// git only lists the files here; isdlc reads and hashes them itself. `git add` or `git status` would run the
+// clean filters that the repository's config and attributes name (`filter.<name>.clean`), which an agent can
+// write, and this runs in a hook, outside every sandbox. Listing runs no filter.
 import type * as ChildProcess from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { cleanGitArgs, cleanGitEnv, gitProgram } from './clean-git.js';
 
 const TIMEOUT_MS = 10_000;
+/** Past this the digest is not worth its time on a hook call: no digest, and the check it serves says nothing. */
+const MAX_FILES = 20_000;
 
 function childProcess(): typeof ChildProcess {
   return process.getBuiltinModule('node:child_process');
 }
 
-/** The digest of the files under `root` (git's tree id), or undefined where git cannot say (no repository, no git). */
-export function worktreeDigest(root: string): string | undefined {
-  const run = (args: string[], env: NodeJS.ProcessEnv): string | undefined => {
-    const result = childProcess().spawnSync(gitProgram(root), cleanGitArgs(root, args), {
+/** The paths git lists under `root`, tracked or not ignored; undefined where git cannot say (no repository, no git). */
+function listedFiles(root: string): string[] | undefined {
+  const result = childProcess().spawnSync(
+    gitProgram(root),
+    cleanGitArgs(root, ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', '.', ':(exclude).isdlc']),
+    {
       encoding: 'utf8',
-      env,
+      env: cleanGitEnv(process.env),
       timeout: TIMEOUT_MS,
       stdio: ['ignore', 'pipe', 'ignore'],
       windowsHide: true,
-    });
-    return result.status === 0 ? result.stdout.trim() : undefined;
-  };
-  const env = cleanGitEnv(process.env);
-  const indexPath = run(['rev-parse', '--git-path', 'index'], env);
-  if (!indexPath) return undefined;
-  const dir = mkdtempSync(join(tmpdir(), 'isdlc-tree-'));
-  try {
-    const index = join(dir, 'index');
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  if (result.status !== 0) return undefined;
+  // A path both tracked and changed is listed once per stage; once is enough.
+  return [...new Set(result.stdout.split('\0').filter(Boolean))].sort();
+}
+
+/** The digest of the files under `root`, or undefined where git cannot list them. */
+export function worktreeDigest(root: string): string | undefined {
+  const files = listedFiles(root);
+  if (!files || files.length > MAX_FILES) return undefined;
+  const digest = createHash('sha256');
+  for (const path of files) {
+    const full = join(root, path);
+    let kind: string;
+    let content: Buffer | string;
     try {
-      // A copy keeps git's record of what it already hashed: only changed files are read again.
-      copyFileSync(isAbsolute(indexPath) ? indexPath : join(root, indexPath), index);
+      const stat = lstatSync(full);
+      if (stat.isSymbolicLink()) [kind, content] = ['link', readlinkSync(full)];
+      else if (stat.isFile()) [kind, content] = [stat.mode & 0o111 ? 'exec' : 'file', readFileSync(full)];
+      else continue; // a submodule's folder: its own repository
     } catch {
-      // a repository with nothing staged yet has no index: git makes one
+      [kind, content] = ['gone', ''];
     }
-    const own = { ...env, GIT_INDEX_FILE: index };
-    if (run(['add', '--all', '--', '.', ':(exclude).isdlc'], own) === undefined) return undefined;
-    return run(['write-tree'], own);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+    digest.update(`${path}\0${kind}\0${Buffer.byteLength(content)}\0`);
+    digest.update(content);
   }
+  return digest.digest('hex');
 }
