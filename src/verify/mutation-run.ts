@@ -4,8 +4,10 @@
 // its own process group and time budget). The report must be written by this run; one that is missing,
 // older, not the shape of a mutation-testing report, or from a run that timed out or crashed measures
 // nothing.
-import { readFileSync, statSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { lstatSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
+import { journaledWrite } from '../integrity/journal.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
 import type { MutationTool } from '../config/detect-mutation.js';
 import type { ChangedSource } from '../detect/changed-lines.js';
 import { measureChanged, readMutationReport, type MutantCounts, type Survivor } from '../testwatch/mutation-report.js';
@@ -61,6 +63,53 @@ export interface MutationRunInput {
   isolation: RunIsolation;
   sandbox?: OsSandboxSupport;
   onProgress?: (progress: GateProgress) => void;
+  /** false: every mutant runs, whatever isdlc kept from the last run. */
+  incremental?: boolean;
+}
+
+/**
+ * Stryker's incremental file, the results of the last run isdlc judged: kept in isdlc's own folder (guarded,
+ * written through the journal), and handed to each run as a fresh copy in the project, which the sandboxed
+ * run can read and write (it cannot write `.isdlc/`). A file the agent left at the handed path is replaced
+ * first, so Stryker reuses only results isdlc kept.
+ */
+export const KEPT_INCREMENTAL = '.isdlc/mutation/stryker-incremental.json';
+export const HANDED_INCREMENTAL = 'reports/mutation/isdlc-incremental.json';
+
+/** The handed copy in place (or none, for a first run), false where its folder is not a plain one of the project's. */
+function handIncremental(root: string): boolean {
+  for (let dir = dirname(HANDED_INCREMENTAL); dir !== '.'; dir = dirname(dir)) {
+    const stats = lstatSync(join(root, dir), { throwIfNoEntry: false });
+    if (stats && !stats.isDirectory()) return false; // a link: isdlc writes nowhere it leads
+  }
+  const handed = join(root, HANDED_INCREMENTAL);
+  try {
+    mkdirSync(dirname(handed), { recursive: true });
+    rmSync(handed, { force: true });
+    let kept: Buffer | undefined;
+    try {
+      kept = readFileSync(join(root, KEPT_INCREMENTAL));
+    } catch {
+      kept = undefined; // none yet: Stryker runs every mutant and writes the file
+    }
+    // Exclusive: never through a link made between the removal and the write.
+    if (kept) writeFileSync(handed, kept, { flag: 'wx' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** After a run isdlc measured: Stryker's incremental file, when this run wrote it and it is a report, kept for the next. */
+function keepIncremental(root: string, since: number, until: number): void {
+  const written = freshReport(join(root, HANDED_INCREMENTAL), since, until);
+  if ('why' in written || !readMutationReport(written.text).ok) return;
+  const content = Buffer.from(written.text);
+  const path = join(root, KEPT_INCREMENTAL);
+  journaledWrite(root, KEPT_INCREMENTAL, content, () => {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileAtomic(path, content);
+  });
 }
 
 /** One word for the shell the command runs in: as it is where it is plain, else single-quoted. */
@@ -80,11 +129,18 @@ export function strykerRanges(changed: readonly ChangedSource[]): string {
  * reporter and (detected, without a config file) the runner plugin; for another tool, `{files}` replaced by
  * the changed files, shell-quoted.
  */
-export function mutationCommandLine(tool: MutationTool, changed: readonly ChangedSource[]): string {
+export function mutationCommandLine(tool: MutationTool, changed: readonly ChangedSource[], incremental = false): string {
   const files = changed.map((source) => source.file);
   if (tool.command.includes('{files}')) return tool.command.split('{files}').join(quote(files));
   if (!tool.stryker) return tool.command;
-  const flags = ['--mutate', strykerRanges(changed), '--reporters', 'json', ...(tool.testRunner ? ['--testRunner', tool.testRunner] : [])];
+  const flags = [
+    '--mutate',
+    strykerRanges(changed),
+    '--reporters',
+    'json',
+    ...(tool.testRunner ? ['--testRunner', tool.testRunner] : []),
+    ...(incremental ? ['--incremental', '--incrementalFile', HANDED_INCREMENTAL] : []),
+  ];
   return `${tool.command} ${quote(flags)}`;
 }
 
@@ -116,7 +172,8 @@ function freshReport(path: string, since: number, until: number): { text: string
 
 export async function runMutation(input: MutationRunInput): Promise<MutationRun> {
   const { root, tool } = input;
-  const command = mutationCommandLine(tool, input.changed);
+  const incremental = tool.stryker && !tool.command.includes('{files}') && input.incremental !== false && handIncremental(root);
+  const command = mutationCommandLine(tool, input.changed, incremental);
   const startedAt = new Date();
   const started = startedAt.getTime();
   const base = {
@@ -182,6 +239,7 @@ export async function runMutation(input: MutationRunInput): Promise<MutationRun>
   const read = readMutationReport(report.text);
   if (!read.ok) return unknown(`${tool.report} is not a mutation-testing report: ${read.why}`);
   const measure = measureChanged(read.report, input.changed, root);
+  if (incremental) keepIncremental(root, started, ended);
   return {
     ...ran,
     result: 'measured',

@@ -149,7 +149,14 @@ describe('the mutation score of the changed code at the gate', () => {
     expect(workflow['gate_runs'].at(-1)).toMatchObject({ phase: IMPL, result: 'passed', counts: { passed: 2 } });
     const [first] = workflow['mutation_runs'];
     expect(first).toMatchObject({ phase: IMPL, result: 'measured', score: 20, threshold: 65, base_commit: base, changed: { files: 1, lines: 4 } });
-    expect(first.command).toBe('npx stryker run --mutate slug.js:5-8 --reporters json --testRunner mocha');
+    expect(first.command).toBe(
+      'npx stryker run --mutate slug.js:5-8 --reporters json --testRunner mocha --incremental --incrementalFile reports/mutation/isdlc-incremental.json',
+    );
+    // Stryker's results kept in isdlc's own folder for the next run, written through the journal.
+    const kept = readJson<State>(join(dir, '.isdlc/mutation/stryker-incremental.json'));
+    expect(Object.keys(kept['files'])).toEqual(['slug.js']);
+    // An incremental file the agent leaves for the next run is replaced by isdlc's copy before Stryker reads it.
+    writeFile(join(dir, 'reports/mutation/isdlc-incremental.json'), JSON.stringify({ ...kept, files: {} }));
     expect(first.sandboxed, 'in the same sandbox as the test run').toBe(workflow['gate_runs'].at(-1).sandboxed);
     expect(first.survivors.every((survivor: State) => survivor.file === 'slug.js')).toBe(true);
     expect(workflow['phase_status'][IMPL]).toBe('in_progress');
@@ -163,6 +170,7 @@ describe('the mutation score of the changed code at the gate', () => {
     const after = stateOf(dir)['active_workflow'];
     const last = after['mutation_runs'].at(-1);
     expect(last).toMatchObject({ result: 'measured', threshold: 65, survivors_total: 0 });
+    expect(cli(['changes'], { cwd: dir }).stdout, "isdlc's kept file is no change of someone else's").not.toContain('mutation');
     expect(last.score).toBeGreaterThanOrEqual(65);
     expect(after['phase_status'][IMPL]).toBe('completed');
     const history: State[] = stateOf(dir)['history'];
