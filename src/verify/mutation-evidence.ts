@@ -170,8 +170,8 @@ export function mutationScoreCheck(input: MutationCheckInput): VerifiedCheck {
   if (input.completing) {
     return {
       met: false,
-      detail: `the phase requires a mutation score of ${input.threshold}%, and no mutation run was made: it runs only after the gate's test run passed`,
-      action: 'make the tests pass, then complete the phase again',
+      detail: `the phase requires a mutation score of ${input.threshold}%, and no mutation run was made: it runs only once the gate's test run has met its requirement`,
+      action: 'meet the requirement of the test run first (above), then complete the phase again',
     };
   }
   const files = `${plan.changed.length} file${plan.changed.length === 1 ? '' : 's'}`;
