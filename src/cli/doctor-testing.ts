@@ -2,7 +2,7 @@
 // a file that does not parse or has the wrong types, no command at all, or a package script that is not
 // there each mean that no such gate can ever open; each is said here, before a phase finds out.
 import { join } from 'node:path';
-import { coverageAdvice, describeNeeds, missingCoverage } from '../config/coverage-advice.js';
+import { coverageAdvice, describeNeeds, missingCoverage, missingMutation, mutationAdvice } from '../config/coverage-advice.js';
 import { loadTestingConfig, TESTING_PATH } from '../config/testing-config.js';
 import { CONFIG_DIRS } from '../hosts/hook-hosts.js';
 import type { Finding } from '../install/host-setup.js';
@@ -101,6 +101,7 @@ export function testingFindings(root: string): Finding[] {
     },
     ...(uncounted ? [uncounted] : []),
     ...coverageFindings(root),
+    ...mutationFindings(root),
   ];
 }
 
@@ -113,4 +114,15 @@ function coverageFindings(root: string): Finding[] {
     return [{ severity: 'warn', what, fix: `${step}; the gate then measures it itself` }];
   }
   return [{ severity: 'ok', what: `coverage for ${describeNeeds(advice.needs)}: the gate measures it with \`${advice.command ?? '?'}\`` }];
+}
+
+/** Whether the phases that want a mutation score of the changed code will get one from the gate. */
+function mutationFindings(root: string): Finding[] {
+  const advice = mutationAdvice(root, CONFIG_DIRS);
+  if (!advice) return [];
+  if (advice.missing) {
+    const { what, step } = missingMutation(advice.needs, advice.missing);
+    return [{ severity: 'warn', what, fix: step }];
+  }
+  return [{ severity: 'ok', what: `mutation score for ${describeNeeds(advice.needs)}: the gate mutates the changed code with \`${advice.command ?? '?'}\`` }];
 }

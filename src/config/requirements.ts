@@ -26,11 +26,25 @@ export function effectivePhaseRequirements(requirements: IterationRequirements, 
 
 /** The coverage a phase asks for: a number, or one per workflow size (light, standard, epic). */
 export function coverageThreshold(requirements: PhaseRequirements | undefined, state: { active_workflow?: unknown }): number | undefined {
-  const wanted = requirements?.test_iteration?.success_criteria?.min_coverage_percent;
+  return sizedThreshold(requirements?.test_iteration?.success_criteria?.min_coverage_percent, state, 80);
+}
+
+/** The mutation score a phase asks for on the workflow's changed code: a number, or one per workflow size. */
+export function mutationThreshold(requirements: PhaseRequirements | undefined, state: { active_workflow?: unknown }): number | undefined {
+  return sizedThreshold(requirements?.test_iteration?.success_criteria?.min_mutation_score, state);
+}
+
+/** `fallback`: for a map that names neither the workflow's size nor standard; else its highest figure. */
+function sizedThreshold(
+  wanted: number | Record<string, number> | null | undefined,
+  state: { active_workflow?: unknown },
+  fallback?: number,
+): number | undefined {
   if (wanted === undefined || wanted === null) return undefined;
   if (typeof wanted === 'number') return wanted;
   const sizing = (state.active_workflow as Record<string, unknown> | null | undefined)?.['sizing'] as { effective_intensity?: string } | undefined;
-  return wanted[sizing?.effective_intensity ?? 'standard'] ?? wanted['standard'] ?? 80;
+  const highest = Object.values(wanted).length > 0 ? Math.max(...Object.values(wanted)) : undefined;
+  return wanted[sizing?.effective_intensity ?? 'standard'] ?? wanted['standard'] ?? fallback ?? highest;
 }
 
 /** A phase whose gate runs the tests itself and wants a coverage figure from that run. */
@@ -44,10 +58,19 @@ export interface CoverageNeed {
 
 /** The phases, in order, whose gate measures coverage (verify_at_gate is not off), as the project's requirements say. */
 export function phasesWantingCoverage(requirements: IterationRequirements): CoverageNeed[] {
+  return phasesWanting(requirements, 'min_coverage_percent');
+}
+
+/** The phases, in order, whose gate measures the mutation score of the changed code (verify_at_gate is not off). */
+export function phasesWantingMutationScore(requirements: IterationRequirements): CoverageNeed[] {
+  return phasesWanting(requirements, 'min_mutation_score');
+}
+
+function phasesWanting(requirements: IterationRequirements, key: 'min_coverage_percent' | 'min_mutation_score'): CoverageNeed[] {
   const needs: CoverageNeed[] = [];
   for (const phase of Object.keys(requirements.phase_requirements).filter((key) => !key.startsWith('_'))) {
     const test = phaseRequirementsOf(requirements, phase)?.test_iteration;
-    const wanted = test?.success_criteria?.min_coverage_percent;
+    const wanted = test?.success_criteria?.[key];
     if (test?.enabled !== true || test.verify_at_gate === false || wanted === undefined || wanted === null) continue;
     const sized = typeof wanted !== 'number';
     needs.push({ phase, percent: sized ? (wanted['standard'] ?? Math.max(...Object.values(wanted))) : wanted, sized });

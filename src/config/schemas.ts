@@ -63,6 +63,8 @@ function buildConfigSchemas() {
     success_criteria: v.optional(
       object({
         min_coverage_percent: v.optional(v.nullable(v.union([percent, recordOf(percent)], MUST.percentOrMap))),
+        /** The share of mutants on the workflow's changed lines the tests must catch (verify/mutation-evidence.ts). */
+        min_mutation_score: v.optional(v.nullable(v.union([percent, recordOf(percent)], MUST.percentOrMap))),
       }),
     ),
   });
@@ -200,6 +202,11 @@ function testingSchema(defaultTimeoutMinutes: number) {
     ),
     require_counts: v.optional(v.boolean(MUST.flag), true),
     definition_files: v.optional(texts()),
+    mutation_command: v.optional(v.pipe(text(), v.trim(), v.minLength(1, 'must not be empty'))),
+    mutation_report: v.optional(v.pipe(text(), v.minLength(1, 'must not be empty'))),
+    mutation_timeout_minutes: v.optional(
+      v.pipe(v.number(MUST.number), v.minValue(0.01, 'must be more than 0 minutes'), v.maxValue(24 * 60, 'must be at most a day (1440 minutes)')),
+    ),
   });
 }
 

@@ -13,6 +13,8 @@ import { detectCoverage, type CoverageSetup } from './detect-coverage.js';
 export const TESTING_FILE = 'testing.json';
 export const TESTING_PATH = `.isdlc/config/${TESTING_FILE}`;
 export const DEFAULT_TIMEOUT_MINUTES = 10;
+/** The time a mutation run of the changed code may take, where testing.json names none. */
+export const DEFAULT_MUTATION_TIMEOUT_MINUTES = 30;
 
 export interface TestingConfig {
   /** The command that runs the whole suite; null when none is named or detected. */
@@ -26,6 +28,12 @@ export interface TestingConfig {
   require_counts: boolean;
   /** The files that define the tests, when detection should not guess them. */
   definition_files?: string[];
+  /** The command that mutates the changed code, where a phase wants a mutation score; Stryker when absent (detect-mutation.ts). */
+  mutation_command?: string;
+  /** The mutation-testing report (JSON, the mutation-testing-report-schema) that command writes. */
+  mutation_report?: string;
+  /** DEFAULT_MUTATION_TIMEOUT_MINUTES where absent. */
+  mutation_timeout_minutes?: number;
 }
 
 export interface LoadedTesting {
@@ -85,6 +93,9 @@ export function loadTestingConfig(root: string): LoadedTesting {
     require_counts: out.require_counts,
     ...(out.coverage_report ? { coverage_report: out.coverage_report } : {}),
     ...(out.definition_files ? { definition_files: out.definition_files } : {}),
+    ...(out.mutation_command ? { mutation_command: out.mutation_command } : {}),
+    ...(out.mutation_report ? { mutation_report: out.mutation_report } : {}),
+    mutation_timeout_minutes: out.mutation_timeout_minutes ?? DEFAULT_MUTATION_TIMEOUT_MINUTES,
   };
   return {
     ...(guess?.command ? { guessed: true } : {}),
@@ -104,5 +115,9 @@ function withCoverage(root: string, config: TestingConfig, named: string | undef
 
 function fallback(root: string): Pick<LoadedTesting, 'config' | 'coverage'> {
   const detected = detectTesting(root);
-  return withCoverage(root, { command: detected.command, timeout_minutes: DEFAULT_TIMEOUT_MINUTES, require_counts: true }, undefined);
+  return withCoverage(
+    root,
+    { command: detected.command, timeout_minutes: DEFAULT_TIMEOUT_MINUTES, require_counts: true, mutation_timeout_minutes: DEFAULT_MUTATION_TIMEOUT_MINUTES },
+    undefined,
+  );
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { artifactVariantGroups, describeVariants, requiredArtifactTemplates, resolveArtifactPath, scopeToProject } from '../config/artifacts.js';
 import { describeArticle } from '../config/constitution.js';
 import type { ProjectConfig } from '../config/project-config.js';
-import { coverageThreshold, effectivePhaseRequirements } from '../config/requirements.js';
+import { coverageThreshold, effectivePhaseRequirements, mutationThreshold } from '../config/requirements.js';
 import type { PhaseRequirements } from '../config/schemas.js';
 import { phaseAgent } from '../config/agents.js';
 import { delegationCheckOf } from './delegation-check.js';
@@ -20,6 +20,8 @@ import type { IsdlcState } from '../state/schema.js';
 import { tamperGate } from '../integrity/tamper-gate.js';
 import type { GateRun } from '../verify/gate-run.js';
 import { verifiedRunCheck } from '../verify/gate-evidence.js';
+import { mutationScoreCheck } from '../verify/mutation-evidence.js';
+import type { MutationRun } from '../verify/mutation-run.js';
 import { verifiesAtGate } from '../verify/verify-at-gate.js';
 import { iterationLimits } from '../testwatch/limits.js';
 import { ACCEPT_TESTS_COMMAND, compareTestDefinition, definitionUnaccepted } from '../verify/test-definition.js';
@@ -45,6 +47,8 @@ export interface GateInput {
   docsBase?: string;
   /** The tests the gate ran for this completion (verify/gate-run.ts); absent when the gate is only looked at. */
   gateRun?: GateRun;
+  /** The mutation run made for this completion, after the test run passed (verify/mutation-run.ts). */
+  mutationRun?: MutationRun;
   /** When the gate is judged (a run's age); now when unset. */
   now?: Date;
   /**
@@ -64,6 +68,7 @@ const RULE_FOR: Record<
 > = {
   test_iteration: 'block_on_incomplete_test_iteration',
   verified_test_run: 'block_on_incomplete_test_iteration',
+  mutation_score: 'block_on_incomplete_test_iteration',
   constitutional_validation: 'block_on_incomplete_constitutional',
   interactive_elicitation: 'block_on_incomplete_elicitation',
   agent_delegation: 'block_on_missing_agent_delegation',
@@ -379,6 +384,19 @@ export function evaluateGate(input: GateInput): GateEvaluation {
     checks.push({ requirement: 'verified_test_run', ...verified });
     const dependencies = verifiesAtGate(requirements) ? dependenciesCheck(input) : null;
     if (dependencies) checks.push(dependencies);
+    // The score of the changed code comes from a run the gate makes too: not where the gate runs nothing itself.
+    const threshold = mutationThreshold(requirements, input.state);
+    if (threshold !== undefined && verifiesAtGate(requirements)) {
+      const mutation = mutationScoreCheck({
+        state: input.state,
+        phase: input.phase,
+        root: input.root,
+        threshold,
+        completing: input.gateRun !== undefined,
+        ...(input.mutationRun ? { mutationRun: input.mutationRun } : {}),
+      });
+      checks.push({ requirement: 'mutation_score', ...mutation });
+    }
   }
   if (enforced('constitutional_validation', requirements.constitutional_validation?.enabled)) checks.push(constitutionalCheck(input, requirements));
   if (enforced('interactive_elicitation', requirements.interactive_elicitation?.enabled)) checks.push(elicitationCheck(input, requirements));

@@ -7,6 +7,8 @@ export type GateRequirement =
   | 'agent_delegation'
   | 'artifact_presence'
   | 'verified_test_run'
+  /** The share of mutants on the workflow's changed lines the tests catch (verify/mutation-evidence.ts). */
+  | 'mutation_score'
   | 'branch_integrity'
   | 'tamper_review'
   | 'test_definition'

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, st
 import { basename, dirname, join, relative } from 'node:path';
 import { bundledConstitutionText, CONFIG_SCHEMAS_DIR, configDirsWith, ProjectConfig } from '../config/project-config.js';
 import { initialTestingConfig, TESTING_PATH } from '../config/testing-config.js';
-import { coverageAdvice, missingCoverage } from '../config/coverage-advice.js';
+import { coverageAdvice, missingCoverage, missingMutation, mutationAdvice } from '../config/coverage-advice.js';
 import { BIN_FILES } from '../integrity/bin-files.js';
 import type { GuardedSet } from '../integrity/guarded-set.js';
 import { adoptAll } from '../integrity/journal-adopt.js';
@@ -227,7 +227,14 @@ export function initProject(root: string, options: InitOptions): InitResult {
   }
   forgetLeftBehind(root);
   changes.push(startJournal(root, options.guarded));
-  return { changes, notices: [...coverageNotice(root, options.guarded.configFolders), ...plans.flatMap((plan) => plan.notices())] };
+  return {
+    changes,
+    notices: [
+      ...coverageNotice(root, options.guarded.configFolders),
+      ...mutationNotice(root, options.guarded.configFolders),
+      ...plans.flatMap((plan) => plan.notices()),
+    ],
+  };
 }
 
 /** Said at init, before the first implementation gate finds out: the coverage the phases want and what measures it. */
@@ -236,6 +243,14 @@ function coverageNotice(root: string, hostConfigFolders: readonly string[]): str
   if (!advice?.missing) return [];
   const { what, step } = missingCoverage(advice.needs, advice.missing);
   return [`Coverage: ${what}. One step provides it: ${step} (the gate then measures it itself).`];
+}
+
+/** Said at init too: the mutation score the phases want of the changed code, and what measures it. */
+function mutationNotice(root: string, hostConfigFolders: readonly string[]): string[] {
+  const advice = mutationAdvice(root, configDirsWith(hostConfigFolders));
+  if (!advice?.missing) return [];
+  const { what, step } = missingMutation(advice.needs, advice.missing);
+  return [`Mutation score: ${what}. One step provides it: ${step}.`];
 }
 
 /**

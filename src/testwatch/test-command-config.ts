@@ -7,6 +7,8 @@ export interface TestCommandConfig {
   command: string;
   /** The coverage command the gate runs instead where a phase wants a figure: what it reaches defines the tests too. */
   coverageCommand?: string;
+  /** The mutation command, where testing.json names one; Stryker's config files define the tests too. */
+  mutationCommand?: string;
   /** Files named as the test's definition, instead of isdlc's own search. */
   definitionFiles?: string[];
 }
@@ -19,6 +21,7 @@ export function testCommandOf(config: { root: string }): TestCommandConfig | nul
   return {
     command: testing.command,
     ...(testing.coverage_command ? { coverageCommand: testing.coverage_command } : {}),
+    ...(testing.mutation_command ? { mutationCommand: testing.mutation_command } : {}),
     ...(files.length > 0 ? { definitionFiles: files } : {}),
   };
 }

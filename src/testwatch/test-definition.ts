@@ -38,6 +38,8 @@ const RUNNER_PARTS: Record<string, readonly string[]> = {
     ...withExtensions('vitest.workspace', [...JS_EXTENSIONS, 'json']),
   ],
   jest: [...withExtensions('jest.config', [...JS_EXTENSIONS, 'json']), `${PACKAGE}#jest`],
+  // The mutation run's config: it chooses what is mutated and which tests judge the mutants.
+  stryker: ['stryker.conf', 'stryker.config', '.stryker.conf', '.stryker.config'].flatMap((base) => withExtensions(base, ['json', 'js', 'mjs', 'cjs'])),
   mocha: [...withExtensions('.mocharc', ['js', 'cjs', 'mjs', 'yaml', 'yml', 'json', 'jsonc']), `${PACKAGE}#mocha`],
   // `.pytest.ini` wins over the others; conftest.py in a test folder loads like the root one.
   pytest: [

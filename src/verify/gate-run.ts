@@ -130,6 +130,74 @@ function reportCoverage(root: string, candidates: readonly string[], since: numb
   return undefined;
 }
 
+/** One command run the way the gate runs a project's command: its own process group, the OS sandbox, a person's environment. */
+export interface IsolatedRunInput {
+  root: string;
+  command: string;
+  isolation: RunIsolation;
+  timeoutMinutes: number;
+  sandbox?: OsSandboxSupport;
+  onProgress?: (progress: GateProgress) => void;
+  /** Everything the command prints, as it comes. */
+  onOutput?: (chunk: Buffer) => void;
+}
+
+export interface IsolatedRun {
+  outcome: Awaited<ReturnType<typeof runGroup>>;
+  sandboxed: boolean;
+  unsandboxedBecause?: string;
+}
+
+/**
+ * Runs `command` in the project as the gate runs the tests: in the OS sandbox where the machine has one
+ * (isdlc's files read-only), with the environment a person's terminal would give it, stopped with all it
+ * started at the timeout. The caller checks shadowedProgram() first.
+ */
+export async function runIsolated(input: IsolatedRunInput): Promise<IsolatedRun> {
+  const { root, command } = input;
+  const started = Date.now();
+  const { file, args, verbatim } = invocation(command);
+  let run = { file, args, cwd: root };
+  let release = (): void => {};
+  let sandboxed = false;
+  let unsandboxedBecause: string | undefined;
+  // Not ruleSandbox(): its switch comes from the environment, and here that may be the agent's.
+  const support = input.sandbox ?? probeOsSandbox();
+  if (support.ok) {
+    try {
+      const prepared = sandboxInvocation(support.kind, run, root, input.isolation.protect);
+      run = { ...prepared.invocation, cwd: prepared.invocation.cwd ?? root };
+      release = prepared.release;
+      sandboxed = true;
+    } catch (error) {
+      unsandboxedBecause = `the OS sandbox could not be prepared (${(error as Error).message})`;
+    }
+  } else unsandboxedBecause = support.why;
+
+  let outcome;
+  let lastLine: string | undefined;
+  const progress = (done: boolean): void =>
+    input.onProgress?.({ command, timeoutMinutes: input.timeoutMinutes, elapsedMs: Date.now() - started, ...(lastLine ? { lastLine } : {}), done });
+  progress(false);
+  const ticking = input.onProgress ? setInterval(() => progress(false), 1000) : undefined;
+  try {
+    outcome = await runGroup(run, verbatim, input.timeoutMinutes * 60_000, {
+      env: gateEnvironment(root, input.isolation.hostMarkers),
+      keep: 64_000,
+      render: { lines: 600, chars: 48_000 },
+      onOutput: (chunk) => {
+        input.onOutput?.(chunk);
+        if (input.onProgress) lastLine = lastLineOf(chunk.toString('utf8')) ?? lastLine;
+      },
+    });
+  } finally {
+    if (ticking) clearInterval(ticking);
+    release();
+  }
+  progress(true);
+  return { outcome, sandboxed, ...(unsandboxedBecause ? { unsandboxedBecause } : {}) };
+}
+
 export async function runGateTests(input: GateRunInput): Promise<GateRun> {
   const { root, testing } = input;
   const forCoverage = input.wantCoverage && testing.coverage_command !== undefined;
@@ -157,46 +225,19 @@ export async function runGateTests(input: GateRunInput): Promise<GateRun> {
     };
   }
 
-  const { file, args, verbatim } = invocation(command);
-  let run = { file, args, cwd: root };
-  let release = (): void => {};
-  let sandboxed = false;
-  let unsandboxedBecause: string | undefined;
-  // Not ruleSandbox(): its switch comes from the environment, and here that may be the agent's.
-  const support = input.sandbox ?? probeOsSandbox();
-  if (support.ok) {
-    try {
-      const prepared = sandboxInvocation(support.kind, run, root, input.isolation.protect);
-      run = { ...prepared.invocation, cwd: prepared.invocation.cwd ?? root };
-      release = prepared.release;
-      sandboxed = true;
-    } catch (error) {
-      unsandboxedBecause = `the OS sandbox could not be prepared (${(error as Error).message})`;
-    }
-  } else unsandboxedBecause = support.why;
-
-  let outcome;
-  let lastLine: string | undefined;
-  const progress = (done: boolean): void =>
-    input.onProgress?.({ command, timeoutMinutes: testing.timeout_minutes, elapsedMs: Date.now() - started, ...(lastLine ? { lastLine } : {}), done });
-  progress(false);
-  const ticking = input.onProgress ? setInterval(() => progress(false), 1000) : undefined;
-  try {
-    outcome = await runGroup(run, verbatim, testing.timeout_minutes * 60_000, {
-      env: gateEnvironment(root, input.isolation.hostMarkers),
-      keep: 64_000,
-      render: { lines: 600, chars: 48_000 },
-      onOutput: (chunk) => {
-        digest.update(chunk);
-        bytes += chunk.length;
-        if (input.onProgress) lastLine = lastLineOf(chunk.toString('utf8')) ?? lastLine;
-      },
-    });
-  } finally {
-    if (ticking) clearInterval(ticking);
-    release();
-  }
-  progress(true);
+  const isolated = await runIsolated({
+    root,
+    command,
+    isolation: input.isolation,
+    timeoutMinutes: testing.timeout_minutes,
+    ...(input.sandbox ? { sandbox: input.sandbox } : {}),
+    ...(input.onProgress ? { onProgress: input.onProgress } : {}),
+    onOutput: (chunk) => {
+      digest.update(chunk);
+      bytes += chunk.length;
+    },
+  });
+  const { outcome, sandboxed, unsandboxedBecause } = isolated;
   const durationMs = Date.now() - started;
   const base = {
     phase: input.phase,

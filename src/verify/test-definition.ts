@@ -2,6 +2,9 @@
 // starts, compared with the project as it is at the gate, and moved on only by a person's acceptance
 // (`isdlc tests accept`). An agent that edits `"test": "exit 0"` into package.json changes what every
 // later test run means; that is a person's call, not the agent's.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { DETECTED_STRYKER } from '../config/detect-mutation.js';
 import { activeWorkflowOf } from '../state/current-phase.js';
 import type { IsdlcState } from '../state/schema.js';
 import { testCommandOf, type TestCommandConfig } from '../testwatch/test-command-config.js';
@@ -34,13 +37,18 @@ export type TestCommandSource = (config: { root: string }) => TestCommandConfig 
 export function recordTestDefinition(root: string, now: Date, commandOf: TestCommandSource = testCommandOf): RecordedTestDefinition | null {
   const source = commandOf({ root });
   if (!source) return null;
-  const definition = testDefinition(root, source.command, source.definitionFiles, reaching(source));
+  const definition = testDefinition(root, source.command, source.definitionFiles, reaching(root, source));
   return { ...definition, command: source.command, recorded_at: now.toISOString() };
 }
 
-/** The other commands whose parts define the suite: the coverage command the gate runs where a phase wants a figure. */
-function reaching(source: TestCommandConfig): string[] {
-  return source.coverageCommand ? [source.coverageCommand] : [];
+/**
+ * The other commands whose parts define the suite: the coverage command the gate runs where a phase wants a
+ * figure, and the mutation command where one wants a score (Stryker in a Node project when none is named:
+ * its config file chooses the tests that judge the mutants).
+ */
+function reaching(root: string, source: TestCommandConfig): string[] {
+  const mutation = source.mutationCommand ?? (existsSync(join(root, 'package.json')) ? DETECTED_STRYKER : undefined);
+  return [source.coverageCommand, mutation].filter((command): command is string => command !== undefined);
 }
 
 export function recordedTestDefinition(state: IsdlcState | null | undefined): RecordedTestDefinition | null {
@@ -108,7 +116,7 @@ export function compareTestDefinition(
   // Recorded before the coverage command stopped being part of the command's words: compared in that form.
   const legacy = source?.coverageCommand && recorded.command === `${source.command} && ${source.coverageCommand}`;
   const command = legacy ? recorded.command : (source?.command ?? recorded.command);
-  const current = testDefinition(root, command, source?.definitionFiles, source ? reaching(source) : []);
+  const current = testDefinition(root, command, source?.definitionFiles, source ? reaching(root, source) : []);
   const changes: string[] = [];
   if (current.digest !== recorded.digest) {
     if (command !== recorded.command) changes.push(`the test command changed from \`${recorded.command}\` to \`${command}\``);

@@ -8,6 +8,7 @@ import { clockOf, runningPhaseRuns } from '../state/agent-runs.js';
 import { phaseStatusOf } from '../state/phase-records.js';
 import type { IsdlcState } from '../state/schema.js';
 import { minutesBetween } from '../util/minutes.js';
+import type { MutationRun } from '../verify/mutation-run.js';
 import type { GateRun } from '../verify/gate-run.js';
 import { addHistory, cursorOf, setPhaseStatus, timingOf, type Cursor } from './cursor.js';
 import { requestReview } from './review.js';
@@ -74,7 +75,7 @@ export function refuseWhilePhaseAgentRuns(draft: IsdlcState, phase: string, now:
 export function completePhase(
   draft: IsdlcState,
   config: ProjectConfig,
-  input: { summary?: string; now: Date; root: string; docsBase?: string; gateRun?: GateRun },
+  input: { summary?: string; now: Date; root: string; docsBase?: string; gateRun?: GateRun; mutationRun?: MutationRun },
 ): CompleteResult {
   const cursor = cursorOf(draft);
   const phase = runningPhase(draft, cursor, 'complete');
@@ -87,6 +88,7 @@ export function completePhase(
     docsBase: input.docsBase,
     now: input.now,
     ...(input.gateRun ? { gateRun: input.gateRun } : {}),
+    ...(input.mutationRun ? { mutationRun: input.mutationRun } : {}),
   });
   if (!gate.open) {
     throw new WorkflowError(

@@ -23,13 +23,15 @@ import { cancelWorkflow, finalizeWorkflow, type ArchivedWorkflow, type EndingIn 
 import { decideReview, type ReviewDecision, type ReviewOutcome } from './review.js';
 import { startWorkflow, WorkflowError, type StartInput } from './start.js';
 import { switchToBranch } from './branch-switch.js';
-import { coverageThreshold, effectivePhaseRequirements } from '../config/requirements.js';
+import { coverageThreshold, effectivePhaseRequirements, mutationThreshold } from '../config/requirements.js';
 import { phaseStatusOf } from '../state/phase-records.js';
 import { projectSuiteCommands, recordGateRun, reporterFileOf } from '../verify/gate-evidence.js';
 import { verifiesAtGate } from '../verify/verify-at-gate.js';
 import { runGateTests, type GateProgress, type GateRun, type RunIsolation } from '../verify/gate-run.js';
 import { loadTestingConfig } from '../config/testing-config.js';
 import { checkDependencies, DEPENDENCIES_REQUIREMENT, recordDependenciesAtStart } from '../verify/dependencies/dependency-gate.js';
+import { planMutation, recordMutationRun } from '../verify/mutation-evidence.js';
+import { runMutation, type MutationRun } from '../verify/mutation-run.js';
 
 /** What a state-changing operation did: its result, the version it wrote, when, and the line to show. */
 export interface Outcome<T> {
@@ -151,11 +153,13 @@ export async function completeAt(
 ): Promise<Outcome<CompleteResult>> {
   const config = configFor(location);
   const gateRun = await gateRunFor(location, config, isolation, onProgress);
+  const mutationRun = gateRun ? await mutationRunFor(location, config, gateRun, isolation, onProgress) : null;
   let refusal: WorkflowError | undefined;
   const outcome = change(
     location,
     (draft, now): CompleteResult | null => {
       if (gateRun) recordGateRun(draft, gateRun, now, location.root);
+      if (mutationRun) recordMutationRun(draft, mutationRun, now);
       try {
         return completePhase(draft, config, {
           now,
@@ -163,6 +167,7 @@ export async function completeAt(
           docsBase: location.docsBase,
           ...(summary !== undefined ? { summary } : {}),
           ...(gateRun ? { gateRun } : {}),
+          ...(mutationRun ? { mutationRun } : {}),
         });
       } catch (error) {
         // The run stays on record; the refusal is said once the transaction has written it.
@@ -200,8 +205,13 @@ async function gateRunFor(
   const testing = loadTestingConfig(location.root);
   // Known without a run: no command, a config that cannot be used, or a coverage figure nothing here measures.
   const unmeasurable = testing.coverage.from === 'none' && coverageThreshold(requirements, state) !== undefined;
+  // A mutation score that cannot be measured is known now; one whose last run fell short is measured again.
   const blocking = preview.unmet.filter(
-    (check) => check.requirement !== 'verified_test_run' || testing.problem || testing.config.command === null || unmeasurable,
+    (check) =>
+      (check.requirement === 'mutation_score' ? !check.atCompletion : check.requirement !== 'verified_test_run') ||
+      testing.problem ||
+      testing.config.command === null ||
+      unmeasurable,
   );
   if (blocking.length > 0) {
     throw new WorkflowError(
@@ -224,6 +234,39 @@ async function gateRunFor(
     wantCoverage: coverageThreshold(requirements, state) !== undefined,
     isolation,
     ...(reporterFile ? { reporterFile } : {}),
+    ...(onProgress ? { onProgress } : {}),
+  });
+}
+
+/**
+ * The mutation run for completing the phase, after its test run: only where the phase wants a score, the
+ * test run met its requirement and nothing else closes the gate (a refusal needs no mutation run).
+ */
+async function mutationRunFor(
+  location: StateLocation,
+  config: ProjectConfig,
+  gateRun: GateRun,
+  isolation: RunIsolation,
+  onProgress?: (progress: GateProgress) => void,
+): Promise<MutationRun | null> {
+  const state = storeOf(location).read().state;
+  const workflow = activeWorkflowOf(state);
+  if (!state || !workflow) return null;
+  const threshold = mutationThreshold(effectivePhaseRequirements(config.iterationRequirements, gateRun.phase, workflow.type), state);
+  if (threshold === undefined) return null;
+  const judged = evaluateGate({ state, config, phase: gateRun.phase, root: location.root, docsBase: location.docsBase, gateRun });
+  if (judged.unmet.some((check) => check.requirement !== 'mutation_score')) return null;
+  const plan = planMutation({ state, phase: gateRun.phase, root: location.root, threshold });
+  if (!plan.runnable) return null;
+  return runMutation({
+    root: location.root,
+    phase: gateRun.phase,
+    threshold,
+    tool: plan.tool,
+    baseCommit: plan.baseCommit,
+    changed: plan.changed,
+    timeoutMinutes: plan.timeoutMinutes,
+    isolation,
     ...(onProgress ? { onProgress } : {}),
   });
 }

@@ -8,6 +8,7 @@ import type { Workflow } from '../config/schemas.js';
 import { phaseAgent } from '../config/agents.js';
 import { activeWorkflowOf } from '../state/current-phase.js';
 import type { ActiveWorkflow, IsdlcState } from '../state/schema.js';
+import { headCommit } from '../detect/changed-lines.js';
 import { recordTestDefinition, takeCarriedDefinition, type TestCommandSource } from '../verify/test-definition.js';
 
 export class WorkflowError extends Error {}
@@ -98,6 +99,9 @@ export function startWorkflow(draft: IsdlcState, config: ProjectConfig, input: S
   // A definition the last workflow ended with unaccepted stays unaccepted: its baseline, not today's.
   const tests = takeCarriedDefinition(draft) ?? recordTestDefinition(config.root, input.now, input.testCommandOf);
   if (tests) workflow['test_definition'] = tests;
+  // Where the workflow's changes start: a phase that wants a mutation score mutates what differs from it.
+  const base = headCommit(config.root);
+  if (base) workflow['base_commit'] = base;
   draft.active_workflow = workflow;
   draft.phases = Object.fromEntries(
     phases.map((phase, index) => [

@@ -52,6 +52,9 @@ function freshProject(phases: Record<string, string[]> = {}, options: { noRequir
   // The task plan the early phases produce; plan-surfacer wants it before the later phases.
   writePlan(dir);
   if (Object.keys(phases).length > 0) useWorkflows(dir, phases);
+  // The project is no git repository: 16-quality-loop could not tell what changed to mutate it (mutation-gate.test.ts).
+  const lift = ['config', 'set', 'iteration-requirements', 'phase_requirements.16-quality-loop.test_iteration.success_criteria.min_mutation_score', 'null'];
+  expect(cli([...lift, '--dir', dir]).status).toBe(0);
   if (options.noRequirements) useNoRequirements(dir);
   return dir;
 }

@@ -34,8 +34,9 @@ describe('doctor checks against the Claude Code installed', () => {
       severity: 'ok',
       what: expect.stringMatching(/^Claude Code 2\.1\.114 \(found by `claude --version` in \d+ ms\): the hooks are checked against it$/),
     });
-    // The one thing short of ok: 2.1.114's sandbox cannot run Bash, so init left it off, and doctor says so.
-    expect(run.findings.filter((f) => f.severity !== 'ok')).toEqual([
+    // The one thing short of ok (but for the step that installs Stryker for 16-quality-loop's mutation score):
+    // 2.1.114's sandbox cannot run Bash, so init left it off, and doctor says so.
+    expect(run.findings.filter((f) => f.severity !== 'ok' && !f.what.includes('need a mutation score'))).toEqual([
       expect.objectContaining({
         severity: 'warn',
         what: expect.stringMatching(/^protection: not sandboxed/),

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { definitionChanges, definitionParts, describeChange, testDefinition } from '../../src/testwatch/test-definition.js';
 import { testCommandOf } from '../../src/testwatch/test-command-config.js';
+import { compareTestDefinition, recordTestDefinition } from '../../src/verify/test-definition.js';
 import { tempDir } from '../helpers/project.js';
 
 function project(files: Record<string, string | object>): string {
@@ -260,5 +261,39 @@ describe('the test command, until the testing config has its own loader', () => 
     ['testing.json does not parse', { '.isdlc/config/testing.json': '{ nope', 'package.json': pkg({ test: 'x' }) }, { command: 'npm test' }],
   ])('%s', (_name, files, expected) => {
     expect(testCommandOf({ root: project(files) })).toEqual(expected);
+  });
+});
+
+describe("Stryker's config file defines the tests too (it chooses what is mutated and which tests judge the mutants)", () => {
+  const state = (recorded: unknown) => ({ active_workflow: { test_definition: recorded } });
+  it.each<[string, Record<string, string | object>, (dir: string) => void, string | null]>([
+    [
+      'a stryker.conf.mjs that appears in a Node project',
+      { 'package.json': pkg({ test: 'mocha' }) },
+      (dir) => put(dir, 'stryker.conf.mjs', 'export default { mutate: [] }'),
+      'stryker.conf.mjs appeared',
+    ],
+    [
+      'one changed where testing.json names a Stryker command',
+      {
+        'package.json': pkg({ test: 'mocha' }),
+        'stryker.config.json': { mutate: ['src/**'] },
+        '.isdlc/config/testing.json': { command: 'npm test', mutation_command: 'npx stryker run' },
+      },
+      (dir) => put(dir, 'stryker.config.json', { mutate: [] }),
+      'stryker.config.json changed',
+    ],
+    [
+      'not watched in a project that is not a Node one',
+      { 'pytest.ini': '[pytest]\n', '.isdlc/config/testing.json': { command: 'pytest' } },
+      (dir) => put(dir, 'stryker.conf.js', 'module.exports = {}'),
+      null,
+    ],
+  ])('%s', (_name, files, edit, said) => {
+    const dir = project(files);
+    const recorded = recordTestDefinition(dir, new Date())!;
+    edit(dir);
+    const comparison = compareTestDefinition(dir, state(recorded))!;
+    expect(comparison.changes).toEqual(said === null ? [] : [said]);
   });
 });

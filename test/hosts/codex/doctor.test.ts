@@ -74,8 +74,8 @@ describe("doctor: will Codex run isdlc's hooks", () => {
     const run = doctor(dir, codexHome(dir, trusted(dir)));
     expect(skipped(run.findings)).toEqual([]);
     expect(run.findings).toContainEqual({ severity: 'ok', what: `Codex trusts isdlc's hooks (${ALL})` });
-    // Only the canary is left short of ok: no session has started yet.
-    expect(run.findings.filter((finding) => finding.severity !== 'ok')).toEqual([
+    // Only the canary is left short of ok (but for the step that installs Stryker): no session has started yet.
+    expect(run.findings.filter((finding) => finding.severity !== 'ok' && !finding.what.includes('need a mutation score'))).toEqual([
       expect.objectContaining({ severity: 'warn', what: expect.stringContaining('have not run') }),
     ]);
     expect(run.status).toBe(0);
