@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { addedRanges, changedSince, headCommit, isSourceFile } from './changed-lines.js';
+import { changedSince, headCommit, isSourceFile } from './changed-lines.js';
 
 const made: string[] = [];
 afterAll(() => {
@@ -67,33 +67,6 @@ describe('isSourceFile', () => {
     ['Makefile', false],
   ])('%s → %s', (file, source) => {
     expect(isSourceFile(file)).toBe(source);
-  });
-});
-
-describe('addedRanges', () => {
-  it('reads the new side of each hunk, skips pure deletions, and unquotes unusual paths', () => {
-    const diff = [
-      'diff --git a/src/a.js b/src/a.js',
-      '--- a/src/a.js',
-      '+++ b/src/a.js',
-      '@@ -2 +2 @@',
-      '@@ -5,0 +6,3 @@',
-      '@@ -9,2 +11,0 @@',
-      'diff --git "a/src/caf\\303\\251.js" "b/src/caf\\303\\251.js"',
-      '--- "a/src/caf\\303\\251.js"',
-      '+++ "b/src/caf\\303\\251.js"',
-      '@@ -0,0 +1,4 @@',
-      '--- a/src/only-removed.js',
-      '+++ b/src/only-removed.js',
-      '@@ -3,2 +2,0 @@',
-    ].join('\n');
-    expect(Object.fromEntries(addedRanges(diff))).toEqual({
-      'src/a.js': [
-        [2, 2],
-        [6, 8],
-      ],
-      'src/café.js': [[1, 4]],
-    });
   });
 });
 
@@ -175,5 +148,30 @@ describe('changedSince: the workflow base to the working tree', () => {
     const changed = changedSince(dir, base);
     expect(changed).toMatchObject({ ok: true, files: [{ file: 'src/a.js', ranges: [[11, 11]] }] });
     expect(spawnSync('test', ['-e', marker]).status, 'the planted driver did not run').not.toBe(0);
+  });
+
+  it("runs no clean filter the repository's config and attributes name (git diff of the working tree would)", () => {
+    const dir = repo();
+    const base = headCommit(dir)!;
+    const marker = join(dir, '..', `${dir.split('/').pop()}-filter-ran`);
+    made.push(marker);
+    write(dir, '.gitattributes', '* filter=planted\n');
+    write(dir, '.git/info/attributes', '* filter=planted\n');
+    git(dir, 'config', 'filter.planted.clean', `touch ${marker}; cat`);
+    git(dir, 'config', 'filter.planted.process', `sh -c 'touch ${marker}'`);
+    write(dir, 'src/a.js', `${lines(10)}const more = 1;\n`);
+    write(dir, 'src/new.js', lines(2));
+    const changed = changedSince(dir, base);
+    expect(changed).toMatchObject({
+      ok: true,
+      files: [
+        { file: 'src/a.js', ranges: [[11, 11]] },
+        { file: 'src/new.js', ranges: [[1, 2]] },
+      ],
+    });
+    expect(spawnSync('test', ['-e', marker]).status, 'the planted filter did not run').not.toBe(0);
+    // Control: git's own diff of the working tree runs it.
+    spawnSync('git', ['diff', base, '--stat'], { cwd: dir });
+    expect(spawnSync('test', ['-e', marker]).status, 'git diff ran the planted filter').toBe(0);
   });
 });

@@ -2,10 +2,13 @@
 // at when the workflow started and the working tree as it is now (committed since, staged or not), and every
 // line of source files git does not track and does not ignore. Test files, config files, documents and
 // deleted files are no source code to mutate. git is run the way all of isdlc's git runs (clean-git.ts): no
-// configuration of the agent's can start a program, and no textconv or external diff driver runs.
+// configuration of the agent's can start a program; it lists files and reads the base commit's, and isdlc
+// reads and compares the working tree itself.
 import type { SpawnSyncReturns } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { diffLines } from 'diff';
 import { cleanGitArgs, cleanGitEnv, gitProgram } from './clean-git.js';
 
 /** Lines of one file, 1-based and inclusive. */
@@ -62,50 +65,6 @@ function failure(result: SpawnSyncReturns<string>): string {
   return (result.stderr || `git exited ${String(result.status)}`).trim().split('\n')[0]!;
 }
 
-/** A path as `git diff` prints it after `+++ b/`: plain, or C-quoted when it holds unusual characters. */
-function diffPath(text: string): string {
-  if (!text.startsWith('"')) return text;
-  try {
-    // git's quoting escapes as JSON does for the characters it uses (\", \\, \t, \n) and octal for bytes.
-    const octal = text.replace(/\\([0-7]{3})/g, (_, digits: string) => `\\u00${parseInt(digits, 8).toString(16).padStart(2, '0')}`);
-    const latin = JSON.parse(octal) as string;
-    return Buffer.from(latin, 'latin1').toString('utf8');
-  } catch {
-    return text;
-  }
-}
-
-/** The added lines of each file in a `git diff -U0` output, as ranges of the new file. */
-export function addedRanges(diff: string): Map<string, LineRange[]> {
-  const out = new Map<string, LineRange[]>();
-  let current: LineRange[] | undefined;
-  for (const line of diff.split('\n')) {
-    if (line.startsWith('+++ ')) {
-      const target = line.slice(4);
-      current = target === '/dev/null' ? undefined : [];
-      if (current) out.set(diffPath(target).replace(/^b\//, ''), current);
-      continue;
-    }
-    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/.exec(line);
-    if (!hunk || !current) continue;
-    const start = Number(hunk[1]);
-    const count = hunk[2] === undefined ? 1 : Number(hunk[2]);
-    if (count > 0) current.push([start, start + count - 1]);
-  }
-  for (const [file, ranges] of out) if (ranges.length === 0) out.delete(file);
-  return out;
-}
-
-function lineCount(path: string): number {
-  try {
-    const text = readFileSync(path, 'utf8');
-    if (text === '') return 0;
-    return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
-  } catch {
-    return 0;
-  }
-}
-
 /** The commit HEAD is at, or null where there is none (no git, no repository, no commit yet). */
 export function headCommit(root: string): string | null {
   const result = run(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
@@ -113,7 +72,71 @@ export function headCommit(root: string): string | null {
   return /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
 }
 
-/** The source lines changed in `root` since the commit `base`. */
+/** The object format of the repository's ids: git hashes a blob as `blob <size>\0<content>` with it. */
+function objectFormat(root: string): 'sha1' | 'sha256' | undefined {
+  const result = run(root, ['rev-parse', '--show-object-format']);
+  const format = result.status === 0 ? result.stdout.trim() : '';
+  return format === 'sha1' || format === 'sha256' ? format : undefined;
+}
+
+/** The blob ids of the files under `root` at commit `base` (paths relative to `root`). */
+function filesAt(root: string, base: string): Map<string, string> | string {
+  const listed = run(root, ['ls-tree', '-r', '-z', base]);
+  if (listed.status !== 0) return `git could not list the files of the base commit: ${failure(listed)}`;
+  const out = new Map<string, string>();
+  for (const entry of listed.stdout.split('\0')) {
+    const match = /^\d+ blob ([0-9a-f]+)\t(.+)$/s.exec(entry);
+    if (match) out.set(match[2]!, match[1]!);
+  }
+  return out;
+}
+
+/** The contents of blobs by id, read in one `git cat-file --batch` (which applies no filter). */
+function blobs(root: string, ids: readonly string[]): Map<string, string> | string {
+  const out = new Map<string, string>();
+  if (ids.length === 0) return out;
+  const childProcess = process.getBuiltinModule('node:child_process');
+  const result = childProcess.spawnSync(gitProgram(root), cleanGitArgs(root, ['cat-file', '--batch']), {
+    input: `${ids.join('\n')}\n`,
+    env: cleanGitEnv(process.env),
+    timeout: TIMEOUT_MS,
+    maxBuffer: MAX_OUTPUT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
+  if (result.status !== 0) return `git could not read the base commit's files: ${result.error?.message ?? String(result.stderr).trim()}`;
+  const data = result.stdout;
+  let at = 0;
+  for (const id of ids) {
+    const end = data.indexOf(10, at);
+    const header = data.subarray(at, end).toString('utf8').split(' ');
+    const size = Number(header[2]);
+    if (header[0] !== id || header[1] !== 'blob' || !Number.isFinite(size)) return `git answered for ${header[0] ?? 'nothing'} where it was asked for ${id}`;
+    out.set(id, data.subarray(end + 1, end + 1 + size).toString('utf8'));
+    at = end + 1 + size + 1;
+  }
+  return out;
+}
+
+/** The lines of `now` that are not in `then` (changed or added), as ranges of `now`. */
+function addedLines(then: string, now: string): LineRange[] {
+  const ranges: LineRange[] = [];
+  let line = 0;
+  for (const part of diffLines(then, now, { stripTrailingCr: true })) {
+    const count = part.count;
+    if (part.removed) continue;
+    if (part.added && count > 0) ranges.push([line + 1, line + count]);
+    line += count;
+  }
+  return ranges;
+}
+
+/**
+ * The source lines changed in `root` since the commit `base`. git lists the files and gives the base
+ * commit's contents; isdlc reads the working tree itself and compares. A `git diff` of the working tree would
+ * run the clean filters the repository's config and attributes name, which the agent can write, and this
+ * runs outside every sandbox.
+ */
 export function changedSince(root: string, base: string): ChangedCode {
   if (!/^[0-9a-f]{40,64}$/.test(base)) return { ok: false, why: `the recorded base commit ${JSON.stringify(base)} is not a commit id` };
   const exists = run(root, ['cat-file', '-e', `${base}^{commit}`]);
@@ -123,22 +146,40 @@ export function changedSince(root: string, base: string): ChangedCode {
   if (ancestor.status === 1)
     return { ok: false, why: `the commit the workflow started from (${base.slice(0, 12)}) is no longer an ancestor of HEAD: the history was rewritten` };
   if (ancestor.status !== 0) return { ok: false, why: `git could not compare HEAD with the base commit: ${failure(ancestor)}` };
-  const diff = run(root, [
-    'diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', '--relative', '-U0',
-    '--src-prefix=a/', '--dst-prefix=b/', '--diff-filter=d', base, '--',
-  ]); // prettier-ignore
-  if (diff.status !== 0) return { ok: false, why: `git diff from the base commit failed: ${failure(diff)}` };
-  const files = addedRanges(diff.stdout);
-  const untracked = run(root, ['ls-files', '-z', '--others', '--exclude-standard']);
-  if (untracked.status !== 0) return { ok: false, why: `git could not list the untracked files: ${failure(untracked)}` };
-  for (const file of untracked.stdout.split('\0').filter(Boolean)) {
-    if (!isSourceFile(file)) continue;
-    const lines = lineCount(join(root, file));
-    if (lines > 0) files.set(file, [[1, lines]]);
+  const format = objectFormat(root);
+  if (!format) return { ok: false, why: "git could not say how the repository's objects are named" };
+  const before = filesAt(root, base);
+  if (typeof before === 'string') return { ok: false, why: before };
+  const listed = run(root, ['ls-files', '-z', '--cached', '--others', '--exclude-standard']);
+  if (listed.status !== 0) return { ok: false, why: `git could not list the project's files: ${failure(listed)}` };
+  const candidates = [...new Set(listed.stdout.split('\0').filter((file) => file && isSourceFile(file)))];
+  const changed: { file: string; text: string; was?: string }[] = [];
+  for (const file of candidates) {
+    const path = join(root, file);
+    let bytes: Buffer;
+    try {
+      if (!lstatSync(path).isFile()) continue;
+      bytes = readFileSync(path);
+    } catch {
+      continue; // deleted: nothing to mutate
+    }
+    const was = before.get(file);
+    const id = createHash(format).update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+    if (id !== was) changed.push({ file, text: bytes.toString('utf8'), ...(was ? { was } : {}) });
   }
-  const sources = [...files]
-    .filter(([file]) => isSourceFile(file))
-    .map(([file, ranges]) => ({ file, ranges }))
-    .sort((a, b) => a.file.localeCompare(b.file));
-  return { ok: true, files: sources, lines: sources.reduce((sum, source) => sum + source.ranges.reduce((n, [from, to]) => n + to - from + 1, 0), 0) };
+  const old = blobs(root, [...new Set(changed.flatMap((entry) => (entry.was ? [entry.was] : [])))]);
+  if (typeof old === 'string') return { ok: false, why: old };
+  const files: ChangedSource[] = [];
+  for (const entry of changed) {
+    const ranges = entry.was === undefined ? wholeFile(entry.text) : addedLines(old.get(entry.was) ?? '', entry.text);
+    if (ranges.length > 0) files.push({ file: entry.file, ranges });
+  }
+  files.sort((a, b) => a.file.localeCompare(b.file));
+  return { ok: true, files, lines: files.reduce((sum, source) => sum + source.ranges.reduce((n, [from, to]) => n + to - from + 1, 0), 0) };
+}
+
+/** Every line of a file that is new since the base. */
+function wholeFile(text: string): LineRange[] {
+  const lines = text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  return lines > 0 ? [[1, lines]] : [];
 }
