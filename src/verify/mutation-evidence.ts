@@ -126,10 +126,12 @@ export function judgeMutationRun(run: MutationRun): VerifiedCheck {
   if (run.result === 'unknown') {
     return {
       met: false,
-      detail: `${said}; it measured nothing: ${run.why ?? 'unknown'}${run.excerpt ? `; its last lines: ${run.excerpt.split('\n').slice(-3).join(' | ')}` : ''}`,
-      action: run.timed_out
-        ? `${PERSON} raises mutation_timeout_minutes in ${TESTING_PATH} (\`isdlc config set testing mutation_timeout_minutes 60\`), or the change is made smaller`
-        : 'make the mutation run work (its tests must pass under it), then complete the phase again; if its configuration is at fault, stop and tell the user',
+      detail: `${said}; it measured nothing: ${run.why ?? 'unknown'}${run.excerpt && !run.behaves_differently ? `; it said: ${run.excerpt.split('\n').slice(0, 3).join(' | ')}` : ''}`,
+      action: run.behaves_differently
+        ? "make those tests assert the same wherever they run (a test that checks where it runs, or whether it can write isdlc's files, proves nothing), then complete the phase again"
+        : run.timed_out
+          ? `${PERSON} raises mutation_timeout_minutes in ${TESTING_PATH} (\`isdlc config set testing mutation_timeout_minutes 60\`), or the change is made smaller`
+          : 'make the mutation run work (its tests must pass under it), then complete the phase again; if its configuration is at fault, stop and tell the user',
     };
   }
   const counts = run.counts!;

@@ -34,6 +34,8 @@ export interface MutationRun {
   result: 'measured' | 'unknown';
   why?: string;
   timed_out?: boolean;
+  /** Tests that passed in the gate's test run failed in the mutation tool's unmutated run. */
+  behaves_differently?: boolean;
   /** Caught over counted, on the changed lines; null where no mutant there counts. */
   score?: number | null;
   counts?: MutantCounts;
@@ -144,13 +146,32 @@ export function mutationCommandLine(tool: MutationTool, changed: readonly Change
   return `${tool.command} ${quote(flags)}`;
 }
 
-function lastLines(text: string): string {
-  return text
+/** What the run said about why it ended: from its first error line where it printed one, else its last lines; npm's notices left out. */
+function excerptOf(text: string): string {
+  const lines = text
     .replace(/\u001b\[[0-9;]*[A-Za-z]/g, '')
     .split('\n')
-    .slice(-EXCERPT_LINES)
-    .join('\n')
-    .slice(-800);
+    .filter((line) => line.trim() && !/^npm (notice|warn)\b/.test(line));
+  const error = lines.findIndex((line) => /\bERROR\b/.test(line));
+  return (error >= 0 ? lines.slice(error, error + EXCERPT_LINES) : lines.slice(-EXCERPT_LINES)).join('\n').slice(0, 800);
+}
+
+/**
+ * The tests Stryker saw failing in its first, unmutated run, where that is why it stopped. They passed in
+ * the gate's own test run just before, so they fail only where Stryker runs them: in its copy of the
+ * project, where isdlc's files are writable again.
+ */
+export function failedInitialRun(text: string): string[] | undefined {
+  const plain = text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
+  const at = plain.indexOf('One or more tests failed in the initial test run:');
+  if (at < 0) return undefined;
+  const names: string[] = [];
+  for (const line of plain.slice(at).split('\n').slice(1)) {
+    if (!line.startsWith('\t')) break;
+    // A test's name is indented once, the reason under it twice.
+    if (!line.startsWith('\t\t')) names.push(line.trim());
+  }
+  return names;
 }
 
 /** The report, when this run wrote it: one dated before the run is an earlier run's, one after it was made to look new. */
@@ -220,7 +241,7 @@ export async function runMutation(input: MutationRunInput): Promise<MutationRun>
     ...ran,
     result: 'unknown',
     why,
-    ...(outcome.outputTail ? { excerpt: lastLines(outcome.outputTail) } : {}),
+    ...(outcome.outputTail ? { excerpt: excerptOf(outcome.outputTail) } : {}),
     ...extra,
   });
   if (outcome.spawnError && !outcome.started) return unknown(`it could not be started: ${outcome.spawnError.message}`);
@@ -235,6 +256,16 @@ export async function runMutation(input: MutationRunInput): Promise<MutationRun>
   const path = isAbsolute(tool.report) ? tool.report : join(root, tool.report);
   const report = freshReport(path, started, ended);
   const exited = outcome.code === 0 ? '' : ` (it exited ${outcome.code})`;
+  const failing = failedInitialRun(outcome.outputTail);
+  if (failing && failing.length > 0) {
+    return unknown(
+      `the tests that passed in the gate's test run failed when ${tool.stryker ? 'Stryker' : 'the mutation tool'} ran them without any mutant (${failing
+        .slice(0, 5)
+        .map((name) => `\`${name}\``)
+        .join(', ')}${failing.length > 5 ? `, and ${failing.length - 5} more` : ''}): a test that behaves differently depending on where it runs`,
+      { behaves_differently: true },
+    );
+  }
   if ('why' in report) return unknown(`${tool.report}: ${report.why}${exited}`);
   const read = readMutationReport(report.text);
   if (!read.ok) return unknown(`${tool.report} is not a mutation-testing report: ${read.why}`);

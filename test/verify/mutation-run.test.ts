@@ -2,14 +2,14 @@
 // mutation-testing report, run as a real child process in a project folder. What it records when it wrote a
 // report, when it wrote none, an old one, one that is not the shape, or ran out of time; and the verdict on
 // each, with the survivors named.
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { MutationTool } from '../../src/config/detect-mutation.js';
 import { gateIsolation } from '../../src/hosts/index.js';
 import { judgeMutationRun } from '../../src/verify/mutation-evidence.js';
-import { mutationCommandLine, runMutation, type MutationRun } from '../../src/verify/mutation-run.js';
-import { tempDir } from '../helpers/project.js';
+import { failedInitialRun, mutationCommandLine, runMutation, type MutationRun } from '../../src/verify/mutation-run.js';
+import { FIXTURES, tempDir } from '../helpers/project.js';
 
 const ISOLATION = gateIsolation();
 const NO_SANDBOX = { ok: false as const, why: 'not used in this test' };
@@ -143,5 +143,38 @@ describe('a run with a producer of its own', () => {
     const measured = await run(dir, 'node mutate.js {files}');
     expect(measured).toMatchObject({ result: 'measured', score: null, mutants: 0 });
     expect(judgeMutationRun(measured)).toMatchObject({ met: true, detail: expect.stringContaining('nothing there to mutate') });
+  });
+});
+
+describe("Stryker's unmutated first run failing", () => {
+  test('names the tests it saw failing, from what Stryker 10 prints', () => {
+    const printed = readFileSync(join(FIXTURES, 'mutation/stryker-initial-run-failed.txt'), 'utf8');
+    expect(failedInitialRun(printed)).toEqual(['discount keeps the total at the limit']);
+    expect(failedInitialRun('INFO DryRunExecutor Initial test run succeeded. Ran 3 tests in 0 seconds')).toBeUndefined();
+  });
+
+  test('a run that stopped there is refused as tests that behave differently, naming them', async () => {
+    const dir = tempDir('isdlc-mutation-initial-');
+    writeFileSync(
+      join(dir, 'print.js'),
+      `process.stdout.write(require('node:fs').readFileSync(${JSON.stringify(join(FIXTURES, 'mutation/stryker-initial-run-failed.txt'))}, 'utf8')); process.exit(1);`,
+    );
+    const tool: MutationTool = { command: 'node print.js {files}', report: 'reports/mutation/mutation.json', stryker: false, from: 'file' };
+    const run = await runMutation({
+      root: dir,
+      phase: '06-implementation',
+      threshold: 80,
+      tool,
+      baseCommit: 'a'.repeat(40),
+      changed: CHANGED,
+      timeoutMinutes: 1,
+      isolation: ISOLATION,
+      sandbox: NO_SANDBOX,
+    });
+    expect(run).toMatchObject({ result: 'unknown', behaves_differently: true });
+    const verdict = judgeMutationRun(run);
+    expect(verdict.met).toBe(false);
+    expect(verdict.detail).toContain('failed when the mutation tool ran them without any mutant (`discount keeps the total at the limit`)');
+    expect(verdict.action).toContain('assert the same wherever they run');
   });
 });
