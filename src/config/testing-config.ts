@@ -14,7 +14,7 @@ export const TESTING_FILE = 'testing.json';
 export const TESTING_PATH = `.isdlc/config/${TESTING_FILE}`;
 export const DEFAULT_TIMEOUT_MINUTES = 10;
 /** The time a mutation run of the changed code may take, where testing.json names none. */
-export const DEFAULT_MUTATION_TIMEOUT_MINUTES = 30;
+export const DEFAULT_MUTATION_TIMEOUT_MINUTES = 20;
 
 export interface TestingConfig {
   /** The command that runs the whole suite; null when none is named or detected. */
