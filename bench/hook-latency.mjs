@@ -95,7 +95,8 @@ function mochaOutput(named) {
   return `${lines.join('\n')}\n\n  500 passing (120ms)\n\n`;
 }
 
-function passedTestRun(dir, named) {
+/** A PostToolUse of a Bash call as Claude Code sends it; `response` adds to what a plain run answers. */
+function postBash(dir, tool_input, response, tool_use_id, duration_ms) {
   return JSON.stringify({
     session_id: '8bbcceab-0b3e-4e24-98c9-ec146b1ca8c6',
     transcript_path: '/root/.claude/projects/bench/8bbcceab.jsonl',
@@ -103,11 +104,15 @@ function passedTestRun(dir, named) {
     permission_mode: 'default',
     hook_event_name: 'PostToolUse',
     tool_name: 'Bash',
-    tool_input: { command: 'npm test', description: 'Run the tests' },
-    tool_response: { stdout: mochaOutput(named), stderr: '', interrupted: false, isImage: false, noOutputExpected: false },
-    tool_use_id: 'toolu_01BenchNames',
-    duration_ms: 900,
+    tool_input,
+    tool_response: { stdout: '', stderr: '', interrupted: false, isImage: false, noOutputExpected: false, ...response },
+    tool_use_id,
+    duration_ms,
   });
+}
+
+function passedTestRun(dir, named) {
+  return postBash(dir, { command: 'npm test', description: 'Run the tests' }, { stdout: mochaOutput(named) }, 'toolu_01BenchNames', 900);
 }
 
 /** A project in 06-implementation, in a git repository of 200 source files: what the digest of the files reads. */
@@ -197,29 +202,20 @@ function projectWithLoop() {
 }
 
 function postBashWithEditDiff(dir) {
-  return JSON.stringify({
-    session_id: '8bbcceab-0b3e-4e24-98c9-ec146b1ca8c6',
-    transcript_path: '/root/.claude/projects/bench/8bbcceab.jsonl',
-    cwd: dir,
-    permission_mode: 'default',
-    hook_event_name: 'PostToolUse',
-    tool_name: 'Bash',
-    tool_input: { command: 'npx prettier --write src', description: 'Format the sources' },
-    tool_response: {
+  return postBash(
+    dir,
+    { command: 'npx prettier --write src', description: 'Format the sources' },
+    {
       stdout: 'src/a.ts 20ms\nsrc/b.ts 12ms',
-      stderr: '',
-      interrupted: false,
-      isImage: false,
-      noOutputExpected: false,
       bashEditDiff: {
         files: [{ filePath: join(dir, 'src/a.ts'), hunks: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: ['-a', '+b'] }] }],
         moreFiles: 0,
         changedFiles: [join(dir, 'src/a.ts'), join(dir, 'src/b.ts')],
       },
     },
-    tool_use_id: 'toolu_01Bench',
-    duration_ms: 800,
-  });
+    'toolu_01Bench',
+    800,
+  );
 }
 
 /** (b)'s project in a git repository, its workflow working on its own branch, checked out. */

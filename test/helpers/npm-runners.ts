@@ -5,6 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { initedProject, writeFile, writeJson } from './project.js';
+import { compliant, delegated, testRecord, withConstitution, withTests, workflowState } from './states.js';
 
 const CACHE = join(process.env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'isdlc', 'test-runners');
 const LOCK_STALE_MS = 5 * 60_000;
@@ -61,4 +63,27 @@ export function linkRunner(project: string, spec: string): void {
     if (entry === '.cache' || entry === '.package-lock.json') continue;
     symlinkSync(join(cached, entry), join(modules, entry), 'dir');
   }
+}
+
+const IMPL = '06-implementation';
+const IMPL_ARTICLES = ['I', 'II', 'III', 'V', 'VI', 'VII', 'VIII', 'IX', 'X'];
+
+/**
+ * A project isdlc set up, in a feature workflow's 06-implementation with every requirement but the gate's own
+ * run met: `npm test` runs `script` with the runner `spec` linked from the cache, `files` written. No coverage
+ * figure is asked (gate-complete.test.ts shows that requirement).
+ */
+export function implementationWithRunner(prefix: string, input: { script: string; spec: string; files: Record<string, string> }): string {
+  const dir = initedProject(prefix);
+  writeJson(join(dir, 'package.json'), { name: 'project', version: '1.0.0', private: true, scripts: { test: input.script } });
+  linkRunner(dir, input.spec);
+  for (const [rel, text] of Object.entries(input.files)) writeFile(join(dir, rel), text);
+  writeJson(join(dir, '.isdlc/config/testing.json'), { command: 'npm test', timeout_minutes: 3, require_counts: true });
+  writeJson(join(dir, '.isdlc/config/iteration-requirements.json'), {
+    phase_requirements: { [IMPL]: { test_iteration: { enabled: true, success_criteria: { min_coverage_percent: null } } } },
+  });
+  const state = withTests(workflowState('feature', IMPL), IMPL, testRecord('passed', 1));
+  withConstitution(state, IMPL, compliant(IMPL_ARTICLES));
+  writeJson(join(dir, '.isdlc/state.json'), delegated(state, 'software-developer', IMPL));
+  return dir;
 }

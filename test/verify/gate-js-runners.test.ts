@@ -4,13 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { linkRunner } from '../helpers/npm-runners.js';
-import { cli, initedProject, readJson, writeFile, writeJson } from '../helpers/project.js';
-import { compliant, delegated, testRecord, withConstitution, withTests, workflowState } from '../helpers/states.js';
+import { implementationWithRunner } from '../helpers/npm-runners.js';
+import { cli, readJson, writeFile } from '../helpers/project.js';
 
 type State = Record<string, any>;
 const IMPL = '06-implementation';
-const IMPL_ARTICLES = ['I', 'II', 'III', 'V', 'VI', 'VII', 'VIII', 'IX', 'X'];
 
 const MATH = { right: 'exports.add = (a, b) => a + b;\n', wrong: 'exports.add = (a, b) => a - b;\n' };
 
@@ -82,20 +80,7 @@ const RUNNERS: RunnerProject[] = [
 ];
 
 function project(runner: RunnerProject): string {
-  const dir = initedProject('isdlc-gate-js-runner-');
-  writeJson(join(dir, 'package.json'), { name: 'sum', version: '1.0.0', private: true, scripts: { test: runner.script } });
-  linkRunner(dir, runner.spec);
-  writeFile(join(dir, 'math.js'), MATH.right);
-  for (const [rel, text] of Object.entries(runner.files)) writeFile(join(dir, rel), text);
-  writeJson(join(dir, '.isdlc/config/testing.json'), { command: 'npm test', timeout_minutes: 3, require_counts: true });
-  // Counting is what is shown here; a coverage figure is another requirement (gate-complete.test.ts).
-  writeJson(join(dir, '.isdlc/config/iteration-requirements.json'), {
-    phase_requirements: { [IMPL]: { test_iteration: { enabled: true, success_criteria: { min_coverage_percent: null } } } },
-  });
-  const state = withTests(workflowState('feature', IMPL), IMPL, testRecord('passed', 1));
-  withConstitution(state, IMPL, compliant(IMPL_ARTICLES));
-  writeJson(join(dir, '.isdlc/state.json'), delegated(state, 'software-developer', IMPL));
-  return dir;
+  return implementationWithRunner('isdlc-gate-js-runner-', { script: runner.script, spec: runner.spec, files: { 'math.js': MATH.right, ...runner.files } });
 }
 
 const stateOf = (dir: string): State => readJson(join(dir, '.isdlc/state.json'));

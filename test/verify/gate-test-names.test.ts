@@ -7,14 +7,12 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { linkRunner } from '../helpers/npm-runners.js';
+import { implementationWithRunner } from '../helpers/npm-runners.js';
 import { bashCall, bashFailed, bashPassed } from '../helpers/payloads.js';
-import { cli, decisionOf, git, hookProcess, initedProject, readJson, writeFile, writeJson } from '../helpers/project.js';
-import { compliant, delegated, testRecord, withConstitution, withTests, workflowState } from '../helpers/states.js';
+import { cli, decisionOf, git, hookProcess, readJson, writeFile } from '../helpers/project.js';
 
 type State = Record<string, any>;
 const IMPL = '06-implementation';
-const IMPL_ARTICLES = ['I', 'II', 'III', 'V', 'VI', 'VII', 'VIII', 'IX', 'X'];
 const MOCHA = 'mocha@11.8.0';
 
 const SLUG = "exports.slug = (text) => text.replace(/[^A-Za-z0-9]+/g, '-');\n";
@@ -34,19 +32,11 @@ const DODGED = HONEST.replace(
 );
 
 function project(script: string): string {
-  const dir = initedProject('isdlc-gate-names-');
-  writeJson(join(dir, 'package.json'), { name: 'slug', version: '1.0.0', private: true, scripts: { test: script } });
-  linkRunner(dir, MOCHA);
-  writeFile(join(dir, 'slug.js'), SLUG);
-  writeFile(join(dir, 'test/slug.test.js'), HONEST);
-  writeFile(join(dir, '.gitignore'), 'node_modules\n');
-  writeJson(join(dir, '.isdlc/config/testing.json'), { command: 'npm test', timeout_minutes: 3, require_counts: true });
-  writeJson(join(dir, '.isdlc/config/iteration-requirements.json'), {
-    phase_requirements: { [IMPL]: { test_iteration: { enabled: true, success_criteria: { min_coverage_percent: null } } } },
+  const dir = implementationWithRunner('isdlc-gate-names-', {
+    script,
+    spec: MOCHA,
+    files: { 'slug.js': SLUG, 'test/slug.test.js': HONEST, '.gitignore': 'node_modules\n' },
   });
-  const state = withTests(workflowState('feature', IMPL), IMPL, testRecord('passed', 1));
-  withConstitution(state, IMPL, compliant(IMPL_ARTICLES));
-  writeJson(join(dir, '.isdlc/state.json'), delegated(state, 'software-developer', IMPL));
   git(dir, 'init', '-q');
   return dir;
 }
@@ -78,7 +68,7 @@ describe('tests tracked by name at the gate', () => {
     expect(agentRunsTests(dir)).toContain('1 failing');
     const record = readJson<State>(join(dir, '.isdlc/test-names.json'));
     expect(record['tests']['mocha']).toMatchObject({ 'slug > keeps digits': [[1, 'passed']], 'slug > lowercases': [[1, 'failed']] });
-    expect(record['runs'][0]).toMatchObject({ by: 'observed', runner: 'mocha', command: 'npm test', named: 2, tree: expect.stringMatching(/^[0-9a-f]{40}$/) });
+    expect(record['runs'][0]).toMatchObject({ by: 'observed', runner: 'mocha', command: 'npm test', named: 2, tree: expect.stringMatching(/^[0-9a-f]{64}$/) });
 
     writeFile(join(dir, 'test/slug.test.js'), DODGED);
     agentRunsPassingTests(dir);
