@@ -19,8 +19,8 @@ function childProcess(): typeof ChildProcess {
   return process.getBuiltinModule('node:child_process');
 }
 
-/** The paths git lists under `root`, tracked or not ignored; undefined where git cannot say (no repository, no git). */
-function listedFiles(root: string): string[] | undefined {
+/** The paths git lists under `root`, tracked or not ignored, isdlc's own folder left out; undefined where git cannot say (no repository, no git). */
+export function listedFiles(root: string): string[] | undefined {
   const result = childProcess().spawnSync(
     gitProgram(root),
     cleanGitArgs(root, ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', '.', ':(exclude).isdlc']),

@@ -46,6 +46,11 @@ bin/*.node
 loop.db
 loop.db-*
 branch-heads/
+# What the gate compares its own runs with: the tests seen by name, the packages installed when the workflow
+# started, the last mutation run's results.
+test-names.json
+dependencies.json
+mutation/
 `;
 
 /** The folders each config file is looked for in after `.isdlc/config/` (a framework's, a host keeps). */

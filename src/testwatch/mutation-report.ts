@@ -215,3 +215,43 @@ export function measureChanged(report: MutationReport, changed: readonly Changed
   survivors.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
   return { score: metrics.totalValid > 0 ? Math.floor(metrics.mutationScore * 10) / 10 : null, counts, mutants, survivors };
 }
+
+/** A mutant the tool says a test caught, with what it takes to make the same change to the file by hand. */
+export interface KilledMutant {
+  file: string;
+  line: number;
+  mutator: string;
+  location: MutantResult['location'];
+  replacement: string;
+  /** The file's content the tool mutated. */
+  source: string;
+  original?: string;
+  /** The tests the tool says caught it, by name. */
+  killed_by: string[];
+}
+
+/** The Killed mutants on the `changed` lines that name their replacement (a Timeout is no change to run by hand). */
+export function killedOnChanged(report: MutationReport, changed: readonly ChangedSource[], root: string): KilledMutant[] {
+  const wanted = new Map(changed.map((file) => [file.file, file.ranges]));
+  const out: KilledMutant[] = [];
+  for (const [path, file] of Object.entries(report.files)) {
+    const name = projectRelative(path, root);
+    const ranges = wanted.get(name);
+    if (!ranges) continue;
+    for (const mutant of file.mutants) {
+      if (mutant.status !== 'Killed' || typeof mutant.replacement !== 'string' || !overlaps(mutant, ranges)) continue;
+      const original = originalOf(file.source, mutant);
+      out.push({
+        file: name,
+        line: mutant.location.start.line,
+        mutator: mutant.mutatorName,
+        location: mutant.location,
+        replacement: mutant.replacement,
+        source: file.source,
+        ...(original !== undefined ? { original } : {}),
+        killed_by: (mutant.killedBy ?? []).map((id) => report.testNames.get(id) ?? id),
+      });
+    }
+  }
+  return out;
+}

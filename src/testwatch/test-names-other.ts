@@ -34,7 +34,9 @@ export const tapNames: NamesReader = (text) => {
     return runNames(runner, tests);
   }
   for (const point of stream.points) {
-    if (point.parent) continue;
+    // A point named by a file is the file's own (node --test reports a file whose tests it did not list one
+    // by one, under one command and not another): where the tests are, not a test.
+    if (point.parent || FILE_NAME.test(point.name.trim())) continue;
     const within = point.path.slice(point.group !== undefined && subtests ? 1 : 0);
     const file = within.find((part) => FILE_NAME.test(part));
     tests.push({

@@ -133,6 +133,8 @@ function reportCoverage(root: string, candidates: readonly string[], since: numb
 /** One command run the way the gate runs a project's command: its own process group, the OS sandbox, a person's environment. */
 export interface IsolatedRunInput {
   root: string;
+  /** Where the command starts, inside `root`; the root itself by default. */
+  cwd?: string;
   command: string;
   isolation: RunIsolation;
   timeoutMinutes: number;
@@ -157,7 +159,7 @@ export async function runIsolated(input: IsolatedRunInput): Promise<IsolatedRun>
   const { root, command } = input;
   const started = Date.now();
   const { file, args, verbatim } = invocation(command);
-  let run = { file, args, cwd: root };
+  let run = { file, args, cwd: input.cwd ?? root };
   let release = (): void => {};
   let sandboxed = false;
   let unsandboxedBecause: string | undefined;

@@ -147,6 +147,23 @@ export function judgeMutationRun(run: MutationRun): VerifiedCheck {
     counts.ignored > 0
       ? `; ${counts.ignored} mutant${counts.ignored === 1 ? '' : 's'} the tool was told to ignore count${counts.ignored === 1 ? 's' : ''} as not caught (a disable comment in changed code does not lower the bar)`
       : '';
+  const faked = run.rechecked?.find((check) => check.result === 'not caught');
+  if (faked) {
+    const change = `${faked.file}:${faked.line} ${faked.mutator}${faked.original !== undefined ? `: ${faked.original} → ${faked.replacement}` : ` → ${faked.replacement}`}`;
+    const by = faked.killed_by.length > 0 ? ` by ${faked.killed_by.map((name) => `"${name}"`).join(', ')}` : '';
+    return {
+      met: false,
+      detail: `${said}; the tool said ${change} was caught${by}, but with that change made to the file by isdlc the tests pass: they notice the mutation tool, not the change (score as the tool counted it: ${run.score}%)`,
+      action:
+        'make the tests check what the code does; a test that looks at the mutation tool (which mutant is active) proves nothing. Then complete the phase again',
+    };
+  }
+  const unchecked = run.rechecked?.filter((check) => check.result === 'unknown') ?? [];
+  const caught = run.rechecked?.filter((check) => check.result === 'caught').length ?? 0;
+  const rechecks =
+    run.rechecked && run.rechecked.length > 0
+      ? `; ${caught} of the caught mutants made by hand failed the tests too${unchecked.length > 0 ? `, ${unchecked.length} could not be checked (${unchecked[0]!.why ?? 'unknown'})` : ''}`
+      : '';
   if (run.score < run.threshold) {
     return {
       met: false,
@@ -154,7 +171,7 @@ export function judgeMutationRun(run: MutationRun): VerifiedCheck {
       action: 'write or strengthen tests that fail on these changes (each names a change to the code that no test noticed), then complete the phase again',
     };
   }
-  return { met: true, detail: `${said}: ${describeMutationRun(run)}${ignored}` };
+  return { met: true, detail: `${said}: ${describeMutationRun(run)}${ignored}${rechecks}` };
 }
 
 export interface MutationCheckInput extends MutationInput {

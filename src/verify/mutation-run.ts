@@ -10,9 +10,10 @@ import { journaledWrite } from '../integrity/journal.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import type { MutationTool } from '../config/detect-mutation.js';
 import type { ChangedSource } from '../detect/changed-lines.js';
-import { measureChanged, readMutationReport, type MutantCounts, type Survivor } from '../testwatch/mutation-report.js';
+import { killedOnChanged, measureChanged, readMutationReport, type MutantCounts, type Survivor } from '../testwatch/mutation-report.js';
 import { shadowedProgram } from './gate-environment.js';
 import { runIsolated, type GateProgress, type RunIsolation } from './gate-run.js';
+import { recheckKills, type Recheck, type RecheckInput } from './mutation-recheck.js';
 import type { OsSandboxSupport } from '../sandbox/os-sandbox.js';
 
 /** Kept in state: enough to name what to fix, not the whole report. */
@@ -52,6 +53,8 @@ export interface MutationRun {
   unsandboxed_because?: string;
   /** The last lines the run printed, where it measured nothing. */
   excerpt?: string;
+  /** Caught mutants isdlc made by hand in a copy of the project, and what the test command did with each. */
+  rechecked?: Recheck[];
 }
 
 export interface MutationRunInput {
@@ -67,6 +70,8 @@ export interface MutationRunInput {
   onProgress?: (progress: GateProgress) => void;
   /** false: every mutant runs, whatever isdlc kept from the last run. */
   incremental?: boolean;
+  /** The project's test command, to make a few of the caught mutants by hand with (mutation-recheck.ts). */
+  recheck?: { command: string; timeoutMinutes: number; pick?: RecheckInput['pick'] };
 }
 
 /**
@@ -270,9 +275,24 @@ export async function runMutation(input: MutationRunInput): Promise<MutationRun>
   const read = readMutationReport(report.text);
   if (!read.ok) return unknown(`${tool.report} is not a mutation-testing report: ${read.why}`);
   const measure = measureChanged(read.report, input.changed, root);
-  if (incremental) keepIncremental(root, started, ended);
+  const killed = input.recheck ? killedOnChanged(read.report, input.changed, root) : [];
+  const rechecked =
+    input.recheck && killed.length > 0
+      ? await recheckKills({
+          root,
+          killed,
+          command: input.recheck.command,
+          isolation: input.isolation,
+          timeoutMinutes: input.recheck.timeoutMinutes,
+          ...(input.sandbox ? { sandbox: input.sandbox } : {}),
+          ...(input.recheck.pick ? { pick: input.recheck.pick } : {}),
+        })
+      : [];
+  // Results a test faked are not kept for the next run to reuse.
+  if (incremental && !rechecked.some((check) => check.result === 'not caught')) keepIncremental(root, started, ended);
   return {
     ...ran,
+    ...(rechecked.length > 0 ? { rechecked } : {}),
     result: 'measured',
     score: measure.score,
     counts: measure.counts,

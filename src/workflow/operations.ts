@@ -258,6 +258,7 @@ async function mutationRunFor(
   if (judged.unmet.some((check) => check.requirement !== 'mutation_score')) return null;
   const plan = planMutation({ state, phase: gateRun.phase, root: location.root, threshold });
   if (!plan.runnable) return null;
+  const testing = loadTestingConfig(location.root).config;
   return runMutation({
     root: location.root,
     phase: gateRun.phase,
@@ -267,6 +268,7 @@ async function mutationRunFor(
     changed: plan.changed,
     timeoutMinutes: plan.timeoutMinutes,
     isolation,
+    ...(testing.command ? { recheck: { command: testing.command, timeoutMinutes: testing.timeout_minutes } } : {}),
     ...(onProgress ? { onProgress } : {}),
   });
 }

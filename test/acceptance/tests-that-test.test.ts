@@ -243,6 +243,24 @@ describe('tests that test: what keeps the gate closed on wrong code, and what op
     expect(phaseStatus(dir)).toBe('in_progress');
   });
 
+  it('tests that fail whenever Stryker has a mutant switched on: every mutant "caught", and isdlc, making one by hand, finds the tests pass', () => {
+    const dir = projectAtImplementation();
+    const prelude = `const active = () => Boolean(globalThis.__stryker__ && globalThis.__stryker__.activeMutant !== undefined);\n`;
+    const watching = REAL_TESTS.map((line) =>
+      line.replace(/\(\) => assert\.strictEqual\((discount\([^)]*\)), [^)]*\)\);$/, "() => { $1; if (active()) throw new Error('mutant'); });"),
+    );
+    expect(watching.join('\n')).not.toContain('strictEqual');
+    change(dir, DISCOUNT_WRONG, testFile(watching, prelude));
+    expect(agentRuns(dir).passed).toBe(true);
+    const refused = completion(dir);
+    expect(refused.status, refused.out).not.toBe(0);
+    expect(refused.out).toMatch(
+      /mutation_score: .*the tool said src\/price\.js:\d+ \w+: .* was caught by "discount [^"]+", but with that change made to the file by isdlc the tests pass: they notice the mutation tool, not the change \(score as the tool counted it: 100%\)/,
+    );
+    expect(readFileSync(join(dir, 'src/price.js'), 'utf8'), 'the project’s file is as the agent left it').toBe(source(DISCOUNT_WRONG));
+    expect(phaseStatus(dir)).toBe('in_progress');
+  });
+
   it('a patched assertion library: refused naming the package, until npm ci puts it back', () => {
     const dir = projectAtImplementation();
     change(dir, DISCOUNT_WRONG, testFile(REAL_TESTS));

@@ -106,10 +106,12 @@ describe('a determined agent and a gate that gathers its own evidence', () => {
     expect(version).toMatch(/test_iteration: (?:no conclusive test run yet|tests failing)/);
     // After the honest failing run, skipping every test does not turn it into a pass.
     expect(skipped).toContain('test_iteration: tests failing');
-    // The failing file deleted: the observed run passes, the gate's own run counts what is missing.
-    expect(deleted).toMatch(/verified_test_run: 1 test ran; 3 ran at \d\d:\d\d \(`npm test` \(observed\)\)/);
+    // The failing file deleted: the observed run passes, the gate's own run misses its tests by name.
+    expect(deleted).toMatch(
+      /verified_test_run: .*2 tests seen earlier do not pass now: `adds` failed at \d\d:\d\d \(`npm test`\), is missing now; `adds zero` passed at \d\d:\d\d \(`npm test`\), is missing now/,
+    );
     const [gate] = answers(routes, 'gate_check');
-    expect(JSON.parse(gate!.text)['message']).toContain('1 test ran; 3 ran at');
+    expect(JSON.parse(gate!.text)['message']).toContain('2 tests seen earlier do not pass now');
 
     let state = readState(made) as State;
     expect(state['active_workflow']['phase_status'][IMPL]).toBe('in_progress');

@@ -89,6 +89,11 @@ describe('test names from a run', () => {
     expect(readTestNames(read(`${id}.txt`), command)).toBeNull();
   });
 
+  it('takes a file node --test reports as one point (a script with no node:test tests) for no test', () => {
+    const names = readTestNames(read('node-test-tap/names-plain-file.txt'), 'node --test');
+    expect(names?.tests ?? []).toEqual([]);
+  });
+
   it('keeps a test file apart from the title path, where the format names one', () => {
     const vitest = readTestNames(read('vitest/names-todo-skip-verbose.txt'), 'npx vitest run --reporter=verbose')!;
     expect(vitest.tests.find((test) => test.name === 'slug > keeps digits')?.file).toBe('slug.test.js');

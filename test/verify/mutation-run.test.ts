@@ -2,6 +2,7 @@
 // mutation-testing report, run as a real child process in a project folder. What it records when it wrote a
 // report, when it wrote none, an old one, one that is not the shape, or ran out of time; and the verdict on
 // each, with the survivors named.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -176,5 +177,68 @@ describe("Stryker's unmutated first run failing", () => {
     expect(verdict.met).toBe(false);
     expect(verdict.detail).toContain('failed when the mutation tool ran them without any mutant (`discount keeps the total at the limit`)');
     expect(verdict.action).toContain('assert the same wherever they run');
+  });
+});
+
+describe('caught mutants made by hand: the tool’s word checked', () => {
+  // `a + b` → `a - b` on line 2, which the tool says the test "adds" caught.
+  const MINUS = mutant('1', 2, 'Killed', {
+    mutatorName: 'ArithmeticOperator',
+    replacement: 'a - b',
+    killedBy: ['t1'],
+    location: { start: { line: 2, column: 21 }, end: { line: 2, column: 26 } },
+  });
+
+  function gitProject(test: string): string {
+    const dir = project([MINUS]);
+    writeFileSync(
+      join(dir, 'test.js'),
+      `const test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('./src/calc.js');\n${test}\n`,
+    );
+    writeFileSync(join(dir, 'src/calc.js'), `${SOURCE}module.exports = { add };\n`);
+    for (const args of [
+      ['init', '-q'],
+      ['add', '-A'],
+    ])
+      spawnSync('git', args, { cwd: dir });
+    return dir;
+  }
+
+  async function measuredWithRecheck(dir: string): Promise<MutationRun> {
+    return runMutation({
+      root: dir,
+      phase: '06-implementation',
+      threshold: 65,
+      tool: tool('node mutate.js {files}'),
+      baseCommit: 'a'.repeat(40),
+      changed: CHANGED,
+      timeoutMinutes: 1,
+      isolation: ISOLATION,
+      sandbox: NO_SANDBOX,
+      recheck: { command: 'node --test test.js', timeoutMinutes: 1, pick: () => [0] },
+    });
+  }
+
+  test('a test that checks the sum fails with `a - b` in the file: caught, as the tool said', async () => {
+    const dir = gitProject("test('adds', () => assert.strictEqual(add(2, 3), 5));");
+    const measured = await measuredWithRecheck(dir);
+    expect(measured.rechecked).toEqual([expect.objectContaining({ file: 'src/calc.js', line: 2, replacement: 'a - b', result: 'caught', exit_code: 1 })]);
+    const verdict = judgeMutationRun(measured);
+    expect(verdict.met).toBe(true);
+    expect(verdict.detail).toContain('1 of the caught mutants made by hand failed the tests too');
+    expect(readFileSync(join(dir, 'src/calc.js'), 'utf8'), 'the project’s own file is never changed').toContain('return a + b');
+  });
+
+  test('a test that asserts nothing passes with `a - b` in the file: the kill was the tool’s switch, refused', async () => {
+    const dir = gitProject("test('adds', () => { add(2, 3); });");
+    const measured = await measuredWithRecheck(dir);
+    expect(measured).toMatchObject({ result: 'measured', score: 100 });
+    expect(measured.rechecked).toEqual([expect.objectContaining({ result: 'not caught', exit_code: 0, killed_by: ['adds'] })]);
+    const verdict = judgeMutationRun(measured);
+    expect(verdict.met).toBe(false);
+    expect(verdict.detail).toContain(
+      'the tool said src/calc.js:2 ArithmeticOperator: a + b → a - b was caught by "adds", but with that change made to the file by isdlc the tests pass',
+    );
+    expect(verdict.action).toContain('a test that looks at the mutation tool');
   });
 });
