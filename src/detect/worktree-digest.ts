@@ -6,7 +6,6 @@
 // clean filters that the repository's config and attributes name (`filter.<name>.clean`), which an agent can
 // write, and this runs in a hook, outside every sandbox. Listing runs no filter.
 import type * as ChildProcess from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanGitArgs, cleanGitEnv, gitProgram } from './clean-git.js';
@@ -42,7 +41,8 @@ export function listedFiles(root: string): string[] | undefined {
 export function worktreeDigest(root: string): string | undefined {
   const files = listedFiles(root);
   if (!files || files.length > MAX_FILES) return undefined;
-  const digest = createHash('sha256');
+  // Loaded here, not at the top: the hook bundle that holds this module serves every tool result.
+  const digest = process.getBuiltinModule('node:crypto').createHash('sha256');
   for (const path of files) {
     const full = join(root, path);
     let kind: string;

@@ -3,7 +3,6 @@
 // (read on every hook call) in a file of isdlc's own, `.isdlc/test-names.json`, written through the journal
 // like state: a change isdlc did not make is put back at the next hook call, and before the gate reads it.
 // Bounded: at most MAX_NAMES tests and RUNS_KEPT runs; a run with more names keeps its count and a digest.
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GuardedSet } from '../integrity/guarded-set.js';
@@ -110,7 +109,8 @@ export interface RunAbout {
 
 function digestOf(names: RunNames): string {
   const lines = names.tests.map((test) => `${test.outcome} ${test.name}`).sort();
-  return createHash('sha256').update(lines.join('\n')).digest('hex');
+  // Loaded here, not at the top: every tool result loads this module, and few of them record names.
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(lines.join('\n')).digest('hex');
 }
 
 /** The newest run id that saw the test, for keeping the most recently seen when over the bound. */
