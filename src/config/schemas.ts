@@ -207,6 +207,7 @@ function testingSchema(defaultTimeoutMinutes: number) {
     mutation_timeout_minutes: v.optional(
       v.pipe(v.number(MUST.number), v.minValue(0.01, 'must be more than 0 minutes'), v.maxValue(24 * 60, 'must be at most a day (1440 minutes)')),
     ),
+    mutation_recheck: v.optional(v.boolean(MUST.flag)),
   });
 }
 

@@ -34,6 +34,8 @@ export interface TestingConfig {
   mutation_report?: string;
   /** DEFAULT_MUTATION_TIMEOUT_MINUTES where absent. */
   mutation_timeout_minutes?: number;
+  /** false: the caught mutants are not made by hand (a suite that cannot run from a copy of the project). */
+  mutation_recheck?: boolean;
 }
 
 export interface LoadedTesting {
@@ -96,6 +98,7 @@ export function loadTestingConfig(root: string): LoadedTesting {
     ...(out.mutation_command ? { mutation_command: out.mutation_command } : {}),
     ...(out.mutation_report ? { mutation_report: out.mutation_report } : {}),
     mutation_timeout_minutes: out.mutation_timeout_minutes ?? DEFAULT_MUTATION_TIMEOUT_MINUTES,
+    ...(out.mutation_recheck === false ? { mutation_recheck: false } : {}),
   };
   return {
     ...(guess?.command ? { guessed: true } : {}),

@@ -160,6 +160,14 @@ export function judgeMutationRun(run: MutationRun): VerifiedCheck {
   }
   const unchecked = run.rechecked?.filter((check) => check.result === 'unknown') ?? [];
   const caught = run.rechecked?.filter((check) => check.result === 'caught').length ?? 0;
+  // Not one kill confirmed: a suite that cannot run from the copy would otherwise switch the check off.
+  if (run.rechecked && run.rechecked.length > 0 && caught === 0) {
+    return {
+      met: false,
+      detail: `${said}; isdlc could not confirm the tool's word on any caught mutant by making it by hand: ${unchecked[0]?.why ?? 'unknown'}`,
+      action: `make the test command run from a copy of the project's files (the files git lists, in a folder inside the project); if it cannot, ${PERSON} sets mutation_recheck to false in ${TESTING_PATH} (\`isdlc config set testing mutation_recheck false\`)`,
+    };
+  }
   const rechecks =
     run.rechecked && run.rechecked.length > 0
       ? `; ${caught} of the caught mutants made by hand failed the tests too${unchecked.length > 0 ? `, ${unchecked.length} could not be checked (${unchecked[0]!.why ?? 'unknown'})` : ''}`

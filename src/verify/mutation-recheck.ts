@@ -5,8 +5,20 @@
 // way the gate runs it (OS sandbox, a person's environment). A suite that passes with the change in the
 // file did not catch it.
 import { randomInt } from 'node:crypto';
-import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { listedFiles } from '../detect/worktree-digest.js';
 import type { KilledMutant } from '../testwatch/mutation-report.js';
 import type { OsSandboxSupport } from '../sandbox/os-sandbox.js';
@@ -85,8 +97,10 @@ function copyProject(root: string): { dir: string; parent: string } | { why: str
   if (bytes > MAX_COPY_BYTES) return { why: `the project's files come to ${Math.round(bytes / 1024 / 1024)} MB, more than isdlc copies for it` };
   const modules = join(root, 'node_modules');
   const withModules = existsSync(modules) && lstatSync(modules).isDirectory();
-  const parent = withModules ? join(modules, '.cache') : join(root, '.isdlc-mutant');
-  mkdirSync(parent, { recursive: true });
+  // isdlc writes here with the person's rights: a link the agent left in a folder's place could send the copy
+  // anywhere, so a folder that is not a plain one of the project's is passed over.
+  const parent = [...(withModules ? [join(modules, '.cache')] : []), join(root, '.isdlc-mutant')].find((folder) => plainFolder(root, folder));
+  if (!parent) return { why: `neither node_modules/.cache nor .isdlc-mutant is a plain folder of the project` };
   const dir = mkdtempSync(join(parent, 'isdlc-mutant-'));
   for (const file of files) {
     const from = join(root, file);
@@ -101,6 +115,16 @@ function copyProject(root: string): { dir: string; parent: string } | { why: str
   }
   if (withModules) symlinkSync(modules, join(dir, 'node_modules'));
   return { dir, parent };
+}
+
+/** `folder` exists (made where it was not) as a folder of the project's, not a link out of it. */
+function plainFolder(root: string, folder: string): boolean {
+  try {
+    mkdirSync(folder, { recursive: true });
+    return lstatSync(folder).isDirectory() && realpathSync(folder) === join(realpathSync(root), relative(root, folder));
+  } catch {
+    return false;
+  }
 }
 
 async function recheckOne(input: RecheckInput, mutant: KilledMutant): Promise<Recheck> {

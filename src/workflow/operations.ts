@@ -268,7 +268,7 @@ async function mutationRunFor(
     changed: plan.changed,
     timeoutMinutes: plan.timeoutMinutes,
     isolation,
-    ...(testing.command ? { recheck: { command: testing.command, timeoutMinutes: testing.timeout_minutes } } : {}),
+    ...(testing.command && testing.mutation_recheck !== false ? { recheck: { command: testing.command, timeoutMinutes: testing.timeout_minutes } } : {}),
     ...(onProgress ? { onProgress } : {}),
   });
 }

@@ -5,9 +5,9 @@
 // new one, a test that skips its assertion where isdlc's files are read-only, and a patched assertion library
 // each keep the gate closed with a message that names what to fix; an honest change with real tests opens it.
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { activate, complete, isdlc, satisfyGate, send } from '../helpers/handshake.js';
 import { bashFailed, bashPassed } from '../helpers/payloads.js';
 import { cleanEnv, cli, readJson, tempDir, writeFile, writePlan } from '../helpers/project.js';
@@ -80,6 +80,8 @@ function makeTemplate(): string {
 function projectAtImplementation(): string {
   const dir = tempDir('isdlc-route-');
   cpSync(template, dir, { recursive: true, verbatimSymlinks: true });
+  // Each copy holds a node_modules of some 10,000 files: removed with its test, not all at once at the end.
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   const init = cli(['init', dir]);
   expect(init.status, init.stdout + init.stderr).toBe(0);
   const set = cli([

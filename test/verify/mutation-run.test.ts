@@ -3,7 +3,7 @@
 // report, when it wrote none, an old one, one that is not the shape, or ran out of time; and the verdict on
 // each, with the survivors named.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { MutationTool } from '../../src/config/detect-mutation.js';
@@ -240,5 +240,37 @@ describe('caught mutants made by hand: the tool’s word checked', () => {
       'the tool said src/calc.js:2 ArithmeticOperator: a + b → a - b was caught by "adds", but with that change made to the file by isdlc the tests pass',
     );
     expect(verdict.action).toContain('a test that looks at the mutation tool');
+  });
+
+  test('a link the agent left where the copy goes: nothing is written through it, the copy goes in a folder of the project’s', async () => {
+    const dir = gitProject("test('adds', () => { add(2, 3); });");
+    const elsewhere = tempDir('isdlc-mutant-elsewhere-');
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(elsewhere, join(dir, 'node_modules/.cache'));
+    const measured = await measuredWithRecheck(dir);
+    expect(measured.rechecked).toEqual([expect.objectContaining({ result: 'not caught' })]);
+    expect(readdirSync(elsewhere)).toEqual([]);
+    expect(readdirSync(dir).sort(), 'the copy’s folder is gone').toEqual(['.git', 'mutate.js', 'node_modules', 'out', 'src', 'test.js']);
+  });
+
+  test('a suite that proves nothing from the copy confirms no kill: refused, with the person’s way out', async () => {
+    const dir = gitProject("test('adds', () => assert.strictEqual(add(2, 3), 5));");
+    const measured = await runMutation({
+      root: dir,
+      phase: '06-implementation',
+      threshold: 65,
+      tool: tool('node mutate.js {files}'),
+      baseCommit: 'a'.repeat(40),
+      changed: CHANGED,
+      timeoutMinutes: 1,
+      isolation: ISOLATION,
+      sandbox: NO_SANDBOX,
+      recheck: { command: 'no-such-runner-here', timeoutMinutes: 1, pick: () => [0] },
+    });
+    expect(measured.rechecked).toEqual([expect.objectContaining({ result: 'unknown' })]);
+    const verdict = judgeMutationRun(measured);
+    expect(verdict.met).toBe(false);
+    expect(verdict.detail).toContain("isdlc could not confirm the tool's word on any caught mutant by making it by hand");
+    expect(verdict.action).toContain('isdlc config set testing mutation_recheck false');
   });
 });
