@@ -204,7 +204,7 @@ describe('caught mutants made by hand: the tool’s word checked', () => {
     return dir;
   }
 
-  async function measuredWithRecheck(dir: string): Promise<MutationRun> {
+  async function measuredWithRecheck(dir: string, command = 'node --test test.js'): Promise<MutationRun> {
     return runMutation({
       root: dir,
       phase: '06-implementation',
@@ -215,7 +215,7 @@ describe('caught mutants made by hand: the tool’s word checked', () => {
       timeoutMinutes: 1,
       isolation: ISOLATION,
       sandbox: NO_SANDBOX,
-      recheck: { command: 'node --test test.js', timeoutMinutes: 1, pick: () => [0] },
+      recheck: { command, timeoutMinutes: 1, pick: () => [0] },
     });
   }
 
@@ -255,18 +255,7 @@ describe('caught mutants made by hand: the tool’s word checked', () => {
 
   test('a suite that proves nothing from the copy confirms no kill: refused, with the person’s way out', async () => {
     const dir = gitProject("test('adds', () => assert.strictEqual(add(2, 3), 5));");
-    const measured = await runMutation({
-      root: dir,
-      phase: '06-implementation',
-      threshold: 65,
-      tool: tool('node mutate.js {files}'),
-      baseCommit: 'a'.repeat(40),
-      changed: CHANGED,
-      timeoutMinutes: 1,
-      isolation: ISOLATION,
-      sandbox: NO_SANDBOX,
-      recheck: { command: 'no-such-runner-here', timeoutMinutes: 1, pick: () => [0] },
-    });
+    const measured = await measuredWithRecheck(dir, 'no-such-runner-here');
     expect(measured.rechecked).toEqual([expect.objectContaining({ result: 'unknown' })]);
     const verdict = judgeMutationRun(measured);
     expect(verdict.met).toBe(false);
