@@ -11,6 +11,7 @@ import { FIXTURES } from '../helpers/project.js';
 import { listHooks } from './harness/codex-app-server.js';
 import { codexProject, usesCodex, writeProjectFile } from './harness/codex-session.js';
 import { CODEX_PINNED } from './harness/codex-versions.js';
+import { OTHER_EVENT_GROUPS } from './harness/codex-hook-trust.js';
 
 usesCodex(...CODEX_PINNED);
 
@@ -55,18 +56,7 @@ const HOOKS: Fixture['hooks'] = {
     { hooks: [{ type: 'command', command: isdlc('Stop'), timeout: 600 }] },
     { matcher: 'ignored', hooks: [{ type: 'command', command: 'stop', timeout: 0, async: true }] },
   ],
-  SessionEnd: [
-    {
-      hooks: [
-        { type: 'command', command: 'end' },
-        { type: 'command', command: 'end', timeout: 30 },
-      ],
-    },
-  ],
-  PermissionRequest: [{ matcher: '.*', hooks: [{ type: 'command', command: 'perm' }] }],
-  SubagentStart: [{ hooks: [{ type: 'command', command: 'sub' }] }],
-  SubagentStop: [{ matcher: 'worker', hooks: [{ type: 'command', command: 'sub' }] }],
-  PreCompact: [{ hooks: [{ type: 'command', command: 'compact' }] }],
+  ...OTHER_EVENT_GROUPS,
 };
 
 async function hashesOf(version: string, hooks: Fixture['hooks']): Promise<Record<string, string>> {

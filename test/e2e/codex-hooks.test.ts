@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { listHooks } from './harness/codex-app-server.js';
-import { hookStateKey, hookTrustHash, trustProjectHooks } from './harness/codex-hook-trust.js';
+import { hookStateKey, hookTrustHash, OTHER_EVENT_GROUPS, trustProjectHooks } from './harness/codex-hook-trust.js';
 import { call, shell, say } from './harness/codex-script.js';
 import { codexProject, jsonLines, runCodex, usesCodex, writeHooks, writeProjectFile, type CodexProject } from './harness/codex-session.js';
 
@@ -108,18 +108,7 @@ describe('hook trust', () => {
           ],
         },
       ],
-      SessionEnd: [
-        {
-          hooks: [
-            { type: 'command', command: 'end' },
-            { type: 'command', command: 'end', timeout: 30 },
-          ],
-        },
-      ],
-      PermissionRequest: [{ matcher: '.*', hooks: [{ type: 'command', command: 'perm' }] }],
-      SubagentStart: [{ hooks: [{ type: 'command', command: 'sub' }] }],
-      SubagentStop: [{ matcher: 'worker', hooks: [{ type: 'command', command: 'sub' }] }],
-      PreCompact: [{ hooks: [{ type: 'command', command: 'compact' }] }],
+      ...OTHER_EVENT_GROUPS,
     };
     const file = writeProjectFile(project, '.codex/hooks.json', JSON.stringify({ hooks: groups }));
     const expected: Record<string, string> = {};

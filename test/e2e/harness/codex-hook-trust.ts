@@ -105,3 +105,19 @@ export function trustProjectHooks(project: CodexProject): Record<string, string>
   );
   return entries;
 }
+
+/** Groups of the events isdlc registers nothing for, with handler fields of every kind: hashed the same as isdlc's. */
+export const OTHER_EVENT_GROUPS: Record<string, { matcher?: string; hooks: CommandHandler[] }[]> = {
+  SessionEnd: [
+    {
+      hooks: [
+        { type: 'command', command: 'end' },
+        { type: 'command', command: 'end', timeout: 30 },
+      ],
+    },
+  ],
+  PermissionRequest: [{ matcher: '.*', hooks: [{ type: 'command', command: 'perm' }] }],
+  SubagentStart: [{ hooks: [{ type: 'command', command: 'sub' }] }],
+  SubagentStop: [{ matcher: 'worker', hooks: [{ type: 'command', command: 'sub' }] }],
+  PreCompact: [{ hooks: [{ type: 'command', command: 'compact' }] }],
+};
